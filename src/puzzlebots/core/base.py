@@ -1,0 +1,64 @@
+"""A convenience base class for game adapters: the parts of ``Game`` that are the same everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import ConfigError
+from .protocols import JSON, Action, BotInfo, ConfigOption
+
+
+class GameBase:
+    """Subclasses set ``name``, ``title``, ``rules_version`` and implement the game-specific methods."""
+
+    name = ""
+    title = ""
+    rules_version = "0"
+
+    def bots(self) -> Sequence[BotInfo]:
+        raise NotImplementedError
+
+    def default_config(self) -> dict[str, Any]:
+        return {}
+
+    def config_options(self) -> Sequence[ConfigOption]:
+        return ()
+
+    def validate_config(self, config: dict[str, Any]) -> None:
+        """Raise ``ConfigError`` for a bad value. Keys are already known to exist."""
+
+    def check_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        merged = self.default_config()
+        for key, value in config.items():
+            if key not in merged:
+                known = ", ".join(sorted(merged)) or "none"
+                raise ConfigError(f"{self.name}: unknown config key {key!r} (known: {known})")
+            merged[key] = value
+        self.validate_config(merged)
+        return merged
+
+    def bot_info(self, name: str) -> BotInfo:
+        for info in self.bots():
+            if info.name == name:
+                return info
+        known = ", ".join(b.name for b in self.bots())
+        raise ConfigError(f"{self.name}: unknown bot {name!r} (bots: {known})")
+
+    def check_weights(self, bot: str, weights: Sequence[float] | None) -> None:
+        if weights is None:
+            return
+        names = self.bot_info(bot).weight_names
+        if not names:
+            raise ConfigError(f"{self.name}/{bot} takes no weights")
+        if len(weights) != len(names):
+            raise ConfigError(f"{self.name}/{bot} needs {len(names)} weights ({', '.join(names)}), got {len(weights)}")
+
+    def encode_action(self, action: Action) -> JSON:
+        return action
+
+    def decode_action(self, data: JSON) -> Action:
+        return data
+
+    def extra_commands(self) -> Sequence[Any]:
+        return ()

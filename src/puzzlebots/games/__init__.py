@@ -1,0 +1,1 @@
+"""One sub-package per game. A game never imports another game."""
