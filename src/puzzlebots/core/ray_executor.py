@@ -1,0 +1,71 @@
+"""A ``concurrent.futures.Executor`` over Ray, so batch evaluation can run on a cluster (the ``[ray]`` extra).
+
+``RayExecutor`` plugs in wherever a ``ProcessPoolExecutor`` is used: ``submit`` turns the call into a Ray
+task and returns a plain ``concurrent.futures.Future``; ``map`` (inherited) keeps the input order, so results
+per seed are the same whichever executor ran them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from concurrent.futures import wait as wait_for
+from typing import Any
+
+from .errors import ConfigError
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return fn(*args, **kwargs)
+
+
+class RayExecutor(Executor):
+    """Runs submitted calls as Ray tasks.
+
+    ``address=None`` starts a local Ray instance with ``num_cpus`` CPUs (or joins the one this process
+    already started); an address such as ``"ray://head:10001"`` or ``"auto"`` attaches to a cluster.
+    ``shutdown`` stops Ray only if this executor started it.
+    """
+
+    def __init__(self, address: str | None = None, num_cpus: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError as exc:  # pragma: no cover - depends on the installed extras
+            raise ConfigError("--executor ray needs Ray: pip install 'puzzlebots[ray]'") from exc
+        self._ray = ray
+        self._owns_ray = False
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if address is None:
+                kwargs["num_cpus"] = num_cpus
+            try:
+                ray.init(address=address, **kwargs)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                where = address or "a local instance"
+                raise ConfigError(f"cannot start or reach Ray at {where}: {exc}") from exc
+            self._owns_ray = True
+        self._remote = ray.remote(_call)
+        self._closed = False
+        self._pending: dict[Future[Any], Any] = {}
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if self._closed:
+            raise RuntimeError("cannot submit to a RayExecutor after shutdown")
+        ref = self._remote.remote(fn, args, kwargs)
+        future: Future[Any] = ref.future()
+        self._pending[future] = ref
+        future.add_done_callback(lambda f: self._pending.pop(f, None))
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if cancel_futures:
+            for future, ref in list(self._pending.items()):
+                if future.cancel():
+                    self._ray.cancel(ref)
+        if wait:
+            wait_for(list(self._pending))
+        if self._owns_ray:
+            self._ray.shutdown()
