@@ -15,6 +15,10 @@ class GameBase:
     name = ""
     title = ""
     rules_version = "0"
+    #: False for games without seeded bot episodes (Cargo-Bot): they get no stats/watch/train commands
+    episodic = True
+    #: what ``fitness`` measures, for plots and tables
+    fitness_label = "fitness"
 
     def bots(self) -> Sequence[BotInfo]:
         raise NotImplementedError

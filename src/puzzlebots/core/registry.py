@@ -10,17 +10,42 @@ from .errors import ConfigError
 
 GROUP = "puzzlebots.games"
 
+#: games registered in this process (your own game, or a test's), besides the installed entry points
+_extra: dict[str, Any] = {}
+
+
+def register(game: Any) -> None:
+    """Make ``game`` available by its name in this process (and in worker processes forked from it)."""
+    _extra[game.name] = game
+    get_game.cache_clear()
+
 
 def game_names() -> list[str]:
-    """Names of the installed games, sorted."""
-    return sorted(ep.name for ep in entry_points(group=GROUP))
+    """Names of the installed and registered games, sorted."""
+    return sorted({ep.name for ep in entry_points(group=GROUP)} | set(_extra))
 
 
 @cache
 def get_game(name: str) -> Any:
     """The game adapter registered under ``name``; ``ConfigError`` if there is none."""
+    if name in _extra:
+        return _extra[name]
     for ep in entry_points(group=GROUP):
         if ep.name == name:
-            return ep.load()
+            try:
+                return ep.load()
+            except ImportError as exc:
+                raise ConfigError(f"game {name!r} is installed but cannot be loaded ({exc})") from exc
     known = ", ".join(game_names()) or "none installed"
     raise ConfigError(f"unknown game {name!r} (games: {known})")
+
+
+def loadable_games() -> list[Any]:
+    """The games that load, skipping broken installs (so that help and listings still work)."""
+    out = []
+    for name in game_names():
+        try:
+            out.append(get_game(name))
+        except ConfigError:
+            continue
+    return out

@@ -52,7 +52,7 @@ def play_episode(
     state = g.new_state(seed, cfg)
     bot = g.make_bot(bot_name, cfg, weights, seed ^ BOT_SEED_SALT)
     actions: list[JSON] = []
-    hashes: list[tuple[int, str]] = []
+    hashes: list[tuple[int, str]] = [(0, state.state_hash())] if record else []
     n = 0
     truncated = False
     while not state.is_terminal():

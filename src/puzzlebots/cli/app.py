@@ -1,0 +1,84 @@
+"""The ``puzzlebots`` command: top-level group, error policy, and the commands that are not per game."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..core.errors import PuzzlebotsError
+from ..core.registry import game_names, get_game, loadable_games
+
+
+class PuzzlebotsGroup(click.Group):
+    """A group whose errors are one line and exit code 2, and which mounts each game's own commands.
+
+    Bad input never shows a traceback: usage errors and ``PuzzlebotsError`` print ``error: ...``.
+    """
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.UsageError as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(2)
+        except PuzzlebotsError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except click.exceptions.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        own = super().list_commands(ctx)
+        return own + [g.name for g in loadable_games() if g.name not in own and g.extra_commands()]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None or cmd_name not in game_names():
+            return cmd
+        game = get_game(cmd_name)
+        extra = list(game.extra_commands())
+        if not extra:
+            return None
+        group = click.Group(cmd_name, help=f"{game.title}: commands of its own.")
+        for c in extra:
+            group.add_command(c)
+        return group
+
+
+@click.group(cls=PuzzlebotsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="puzzlebots")
+def cli() -> None:
+    """Faithful simulators of Hatris, Yoshi's Cookie, Puyo Puyo and Cargo-Bot, and the AIs that play them."""
+
+
+@cli.command("list")
+def list_cmd() -> None:
+    """Games and their bots."""
+    table = Table(title="puzzlebots games")
+    table.add_column("game")
+    table.add_column("bot")
+    table.add_column("kind")
+    table.add_column("what it does")
+    for game in loadable_games():
+        name = game.name
+        for i, bot in enumerate(game.bots()):
+            kind = "seed article" if bot.faithful else "ours"
+            if bot.weight_names:
+                kind += f", {len(bot.weight_names)} weights"
+            table.add_row(f"{name}" if i == 0 else "", bot.name, kind, bot.description)
+    Console().print(table)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli.main(prog_name="puzzlebots")

@@ -1,0 +1,370 @@
+"""Commands that work for every game: stats, watch, train, replay, versus, bench, serve.
+
+``stats``, ``watch`` and ``train`` are groups with one sub-command per game, built from the game's adapter, so
+each game's own options (``GAME.config_options()``) show in ``puzzlebots stats GAME --help``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console, Group
+from rich.live import Live
+from rich.text import Text
+
+from ..core.batch import EXECUTORS, evaluate
+from ..core.errors import ConfigError, InputError
+from ..core.registry import get_game, loadable_games
+from ..core.replay import check_replay, read_replay, write_replay
+from ..core.runner import play_episode
+from ..core.tuning import METHODS, TrainSettings, train
+from .app import cli
+from .output import load_weights, plot_histogram, plot_learning_curve, read_progress, write_json_atomic
+
+Factory = Callable[[Any], click.Command]
+
+
+class PerGame(click.Group):
+    """A group whose sub-commands are the episodic games, each built by ``factory(game)``."""
+
+    def __init__(self, *args: Any, factory: Factory, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.factory = factory
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [g.name for g in loadable_games() if g.episodic]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        game = get_game(cmd_name)  # ConfigError for an unknown game: one line, exit 2
+        if not game.episodic:
+            raise ConfigError(f"{cmd_name} has no seeded bot games here: see `puzzlebots {cmd_name} --help`")
+        return self.factory(game)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = args[0]
+        return name, self.get_command(ctx, name), args[1:]
+
+
+def game_option_decorators(game: Any) -> list[Callable[[Any], Any]]:
+    """click options for the game's own config keys; their values land in ``kwargs['config_<key>']``."""
+    out = []
+    for opt in game.config_options():
+        dest = "config__" + opt.key
+        if opt.is_flag:
+            out.append(click.option(opt.flag, dest, is_flag=True, default=None, help=opt.help))
+        else:
+            out.append(click.option(opt.flag, dest, type=opt.type, default=None, help=opt.help))
+    return out
+
+
+def split_config(game: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Pull the game options out of ``kwargs`` into a validated config."""
+    raw = {k[len("config__"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
+    return game.check_config({k: v for k, v in raw.items() if v is not None})
+
+
+def bot_option(game: Any) -> Callable[[Any], Any]:
+    names = [b.name for b in game.bots()]
+    return click.option("--bot", "bot", default=names[0], show_default=True,
+                        help=f"Which bot plays: {', '.join(names)}.")
+
+
+def with_options(decorators: Sequence[Callable[[Any], Any]], fn: Any) -> Any:
+    for dec in reversed(list(decorators)):
+        fn = dec(fn)
+    return fn
+
+
+def check_bot(game: Any, bot: str, weights: Sequence[float] | None) -> None:
+    game.bot_info(bot)
+    game.check_weights(bot, weights)
+
+
+# --------------------------------------------------------------------------- stats
+
+def make_stats(game: Any) -> click.Command:
+    def run(bot: str, games: int, seed: int, jobs: int | None, executor: str, address: str | None,
+            json_path: Path | None, plot: Path | None, weights_path: Path | None, max_actions: int | None,
+            quiet: bool, **kwargs: Any) -> None:
+        config = split_config(game, kwargs)
+        weights = load_weights(weights_path, game, bot) if weights_path else None
+        check_bot(game, bot, weights)
+        seeds = list(range(seed, seed + games))
+        head = {"game": game.name, "bot": bot, "config": config, "seeds": [seed, games],
+                "weights": weights, "max_actions": max_actions}
+        progress_file = json_path.with_name(json_path.name + ".partial") if json_path else None
+        done = read_progress(progress_file, head) if progress_file else {}
+        if progress_file is not None and not progress_file.exists():
+            progress_file.write_text(json.dumps(head, sort_keys=True) + "\n")
+
+        def keep(result: dict[str, Any]) -> None:
+            if progress_file is not None:
+                with open(progress_file, "a") as fh:
+                    fh.write(json.dumps(result, sort_keys=True) + "\n")
+
+        results = evaluate(game.name, bot, seeds, config, weights, jobs=jobs, executor=executor,
+                           address=address, max_actions=max_actions, progress=not quiet, done=done,
+                           on_result=keep)
+        summary = game.summarize(results)
+        doc = {"game": game.name, "bot": bot, "config": config, "weights": weights, "games": results,
+               "summary": summary}
+        Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
+        if json_path is not None:
+            write_json_atomic(json_path, doc)
+            if progress_file is not None:
+                progress_file.unlink(missing_ok=True)
+        if plot is not None:
+            plot_histogram(plot, [game.fitness(r) for r in results], game.fitness_label,
+                           f"{game.title}: {bot}, {games} games from seed {seed}")
+
+    options = [
+        bot_option(game),
+        click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+                     help="Number of games."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="First seed; games use seeds S..S+N-1."),
+        click.option("--jobs", type=click.IntRange(min=1), default=None,
+                     help="Worker processes (default: one per core)."),
+        click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
+                     help="Where games run: a local process pool or a Ray cluster."),
+        click.option("--address", default=None, help="Ray cluster address (default: start a local one)."),
+        click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write every game's result and the summary here. An interrupted run resumes."),
+        click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="PNG histogram of the main figure."),
+        click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, help="Weights file (from `train`) instead of the shipped defaults."),
+        click.option("--max-actions", type=click.IntRange(min=1), default=None,
+                     help="Stop each game after this many decisions."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        *game_option_decorators(game),
+    ]
+    return click.command(game.name, help=f"Play N seeded {game.title} games and summarize them.")(
+        with_options(options, run)
+    )
+
+
+stats = PerGame("stats", factory=make_stats,
+                help="Play N seeded games with a bot and summarize them (JSON, plot).")
+cli.add_command(stats)
+
+
+# --------------------------------------------------------------------------- watch
+
+def make_watch(game: Any) -> click.Command:
+    def run(bot: str, seed: int, delay: float, max_actions: int | None, replay_path: Path | None,
+            weights_path: Path | None, hash_every: int, **kwargs: Any) -> None:
+        config = split_config(game, kwargs)
+        weights = load_weights(weights_path, game, bot) if weights_path else None
+        check_bot(game, bot, weights)
+        console = Console()
+        with Live(console=console, refresh_per_second=20, auto_refresh=False) as live:
+            def show(state: Any, b: Any, action: Any) -> None:
+                live.update(Group(game.render(state, b), Text(f"{game.name} / {bot} / seed {seed}")),
+                            refresh=True)
+                if delay:
+                    time.sleep(delay)
+
+            episode = play_episode(game, bot, seed, config, weights, record=replay_path is not None,
+                                   hash_every=hash_every, max_actions=max_actions, on_step=show)
+        console.print_json(json.dumps(episode.result))
+        if replay_path is not None:
+            write_replay(replay_path, episode, game.rules_version, hash_every)
+            console.print(f"replay written to {replay_path}")
+
+    options = [
+        bot_option(game),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        click.option("--delay", type=click.FloatRange(min=0), default=0.05, show_default=True,
+                     help="Seconds between decisions."),
+        click.option("--max-actions", type=click.IntRange(min=1), default=None,
+                     help="Stop after this many decisions."),
+        click.option("--replay", "replay_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Also save the game as a replay file."),
+        click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, help="Weights file instead of the shipped defaults."),
+        click.option("--hash-every", type=click.IntRange(min=1), default=10, show_default=True,
+                     help="Replay: a state hash every N actions."),
+        *game_option_decorators(game),
+    ]
+    return click.command(game.name, help=f"Watch a bot play {game.title} live.")(with_options(options, run))
+
+
+cli.add_command(PerGame("watch", factory=make_watch, help="Watch a bot play, live in the terminal."))
+
+
+# --------------------------------------------------------------------------- train
+
+def make_train(game: Any) -> click.Command:
+    tunable = [b.name for b in game.bots() if b.weight_names]
+
+    def run(bot: str, method: str, games_per_eval: int, generations: int, out: Path, resume: bool, seed: int,
+            jobs: int | None, executor: str, address: str | None, variants: int, rounds: int, sigma: float,
+            popsize: int, init: str, plot: Path | None, max_actions: int | None, quiet: bool,
+            **kwargs: Any) -> None:
+        config = split_config(game, kwargs)
+        info = game.bot_info(bot)
+        defaults = None
+        if init == "default":
+            defaults = getattr(game, "default_weights", lambda b: None)(bot)
+        settings = TrainSettings(game.name, bot, method, games_per_eval, generations, seed, variants, rounds,
+                                 sigma, popsize, init, config, max_actions)
+        console = Console(stderr=True)
+
+        def report(state: Any) -> None:
+            console.print(f"generation {state.generation}/{generations}: rating {state.rating:.1f}")
+
+        state = train(settings, out, resume=resume, jobs=jobs, executor=executor, address=address,
+                      progress=not quiet, defaults=defaults, on_generation=report)
+        table = {n: round(w, 5) for n, w in zip(info.weight_names, state.weights, strict=True)}
+        Console().print_json(json.dumps({"generations": state.generation, "rating": state.rating,
+                                         "weights": table}))
+        if plot is not None:
+            plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}")
+
+    options = [
+        click.option("--bot", default=tunable[0] if tunable else None, show_default=True,
+                     help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}."),
+        click.option("--method", type=click.Choice(METHODS), default="hill", show_default=True,
+                     help="hill: the Hatris article's hill climber; cma: CMA-ES."),
+        click.option("--games-per-eval", type=click.IntRange(min=1), default=8, show_default=True,
+                     help="K: games in the sequence S each candidate is rated on."),
+        click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True),
+        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+                     help="Weights file written after every generation (checkpoint beside it: OUT.ckpt)."),
+        click.option("--resume", is_flag=True, help="Continue from OUT.ckpt."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        click.option("--jobs", type=click.IntRange(min=1), default=None),
+        click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True),
+        click.option("--address", default=None, help="Ray cluster address."),
+        click.option("--variants", type=click.IntRange(min=1), default=8, show_default=True,
+                     help="hill: |Z|, variants per round."),
+        click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
+                     help="hill: rounds per generation ('repeat a few times')."),
+        click.option("--sigma", type=click.FloatRange(min=0, min_open=True), default=0.3, show_default=True,
+                     help="Step size (hill: log-normal factor; cma: initial sigma scale)."),
+        click.option("--popsize", type=click.IntRange(min=0), default=0, help="cma: population (0 = default)."),
+        click.option("--init", type=click.Choice(["random", "default"]), default="random", show_default=True,
+                     help="Start from random weights (as the article) or the shipped ones."),
+        click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="PNG learning curve."),
+        click.option("--max-actions", type=click.IntRange(min=1), default=None,
+                     help="Cap each rating game at this many decisions."),
+        click.option("--quiet", is_flag=True),
+        *game_option_decorators(game),
+    ]
+    return click.command(game.name, help=f"Tune a {game.title} bot's weights.")(with_options(options, run))
+
+
+cli.add_command(PerGame("train", factory=make_train, help="Tune a bot's evaluation weights (hill climbing, CMA-ES)."))
+
+
+# --------------------------------------------------------------------------- replay
+
+@cli.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--show/--no-show", default=True, show_default=True, help="Draw the game as it re-runs.")
+@click.option("--delay", type=click.FloatRange(min=0), default=0.0, help="Seconds between actions when shown.")
+def replay_cmd(file: Path, show: bool, delay: float) -> None:
+    """Re-run a replay file, show it, and report the first diverging state hash."""
+    rep = read_replay(file)
+    game = get_game(rep.header["game"])
+    console = Console()
+    if show:
+        with Live(console=console, auto_refresh=False) as live:
+            def step(state: Any, n: int) -> None:
+                live.update(Group(game.render(state), Text(f"{file.name}: action {n}/{len(rep.actions)}")),
+                            refresh=True)
+                if delay:
+                    time.sleep(delay)
+
+            check = check_replay(rep, step)
+    else:
+        check = check_replay(rep)
+    if not check.ok:
+        assert check.divergence is not None
+        n, want, got = check.divergence
+        raise InputError(f"replay {file} diverges after action {n}: recorded hash {want}, engine gives {got}")
+    console.print(f"replay {file}: {check.actions} actions, {check.checked_hashes} hashes match")
+    console.print_json(json.dumps(check.result))
+
+
+# --------------------------------------------------------------------------- versus
+
+class VersusGroup(click.Group):
+    """``puzzlebots versus GAME ...``: the game's own ``versus`` command, where it has one."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [g.name for g in loadable_games() if self._versus(g) is not None]
+
+    @staticmethod
+    def _versus(game: Any) -> click.Command | None:
+        return next((c for c in game.extra_commands() if c.name == "versus"), None)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = self._versus(get_game(cmd_name))
+        if cmd is None:
+            raise ConfigError(f"{cmd_name} has no versus mode")
+        return cmd
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        return args[0], self.get_command(ctx, args[0]), args[1:]
+
+
+cli.add_command(VersusGroup("versus", help="Bot against bot, for games with a versus mode (puyo)."))
+
+
+# --------------------------------------------------------------------------- bench
+
+def benchmarks_dir() -> Path:
+    """The source checkout's benchmarks/ folder (benchmarks are not part of the installed package)."""
+    here = Path(__file__).resolve()
+    for base in [Path.cwd(), *here.parents]:
+        cand = base / "benchmarks"
+        if cand.is_dir() and any(cand.glob("bench_*.py")):
+            return cand
+    raise InputError("no benchmarks/ folder found: run `puzzlebots bench` from a puzzlebots source checkout")
+
+
+@cli.command("bench")
+@click.argument("names", nargs=-1)
+@click.option("--quick", is_flag=True, help="Seconds instead of minutes: smaller samples.")
+def bench_cmd(names: tuple[str, ...], quick: bool) -> None:
+    """Run the benchmarks (all, or those named: hatris, puyo, ...) and print their tables."""
+    import importlib.util
+
+    folder = benchmarks_dir()
+    files = sorted(folder.glob("bench_*.py"))
+    known = {f.stem[len("bench_"):]: f for f in files}
+    for n in names:
+        if n not in known:
+            raise ConfigError(f"unknown benchmark {n!r} (have: {', '.join(known)})")
+    for name, path in known.items():
+        if names and name not in names:
+            continue
+        spec = importlib.util.spec_from_file_location(f"puzzlebots_bench_{name}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        Console().rule(f"benchmark: {name}")
+        module.main(quick=quick)
+
+
+# --------------------------------------------------------------------------- serve
+
+@cli.command("serve", add_help_option=False,
+             context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.pass_context
+def serve_cmd(ctx: click.Context) -> None:
+    """The local web viewer and player (needs the [web] extra). See `puzzlebots serve --help`."""
+    try:
+        from ..web.cli import serve
+    except ImportError as exc:
+        raise ConfigError(f"puzzlebots serve needs the [web] extra ({exc})") from exc
+    serve.main(ctx.args, prog_name="puzzlebots serve", standalone_mode=False)
+
