@@ -1,0 +1,195 @@
+"""The page's message protocol: one ``Session`` per browser connection, JSON object in, JSON object out.
+
+Kept free of sockets so it is tested directly. Every message is ``{"op": ..., ...}``; the answer is a
+``{"type": ...}`` object, and anything malformed or impossible gets ``{"type": "error", "message": ...}``
+(the connection stays usable). Timing (speed, pause, single step) lives in the page: it asks for steps.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InputError, PuzzlebotsError
+from ..core.protocols import Bot, Game, State
+from ..core.registry import game_names, get_game
+from ..core.replay import read_replay
+from ..core.runner import BOT_SEED_SALT
+from .files import safe_file
+from .views import to_view
+
+log = logging.getLogger(__name__)
+
+MAX_SEED = 2**32 - 1
+MAX_STEPS_PER_MESSAGE = 500
+REPLAY_SUFFIX = ".jsonl"
+
+
+class ProtocolError(ValueError):
+    """A message the protocol cannot act on; its text goes back to the page."""
+
+
+def field_of(msg: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    """``msg[key]`` checked to be of ``kind`` (bool is never an int here); ``default`` if absent."""
+    if key not in msg:
+        if default is ...:
+            raise ProtocolError(f"missing field {key!r}")
+        return default
+    value = msg[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        names = "/".join(k.__name__ for k in kinds)
+        raise ProtocolError(f"field {key!r} must be {names}")
+    return value
+
+
+def int_field(msg: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
+    value: int = field_of(msg, key, int, default)
+    if not low <= value <= high:
+        raise ProtocolError(f"field {key!r} must be between {low} and {high}")
+    return value
+
+
+def list_games() -> list[dict[str, Any]]:
+    """Every installed game with its bots (a game that fails to load is listed with its error)."""
+    games = []
+    for name in game_names():
+        try:
+            game = get_game(name)
+            bots = [
+                {"name": b.name, "description": b.description, "faithful": b.faithful} for b in game.bots()
+            ]
+            episodic = bool(getattr(game, "episodic", True))
+            games.append({"name": name, "title": game.title, "bots": bots, "episodic": episodic})
+        except Exception as exc:  # a broken game must not hide the others
+            log.warning("game %s failed to load: %s", name, exc)
+            games.append({"name": name, "title": name, "bots": [], "episodic": False, "error": str(exc)})
+    return games
+
+
+@dataclass
+class Play:
+    """A game being shown: a bot playing it live, or a replay file being stepped through."""
+
+    game: Game
+    state: State
+    mode: str
+    seed: int
+    bot_name: str
+    bot: Bot | None = None
+    actions: list[Any] = field(default_factory=list)
+    hashes: dict[int, str] = field(default_factory=dict)
+    step: int = 0
+    divergence: dict[str, Any] | None = None
+
+    def done(self) -> bool:
+        if self.mode == "replay":
+            return self.step >= len(self.actions) or self.divergence is not None
+        return self.state.is_terminal()
+
+    def advance(self) -> None:
+        if self.done():
+            return
+        if self.bot is not None:
+            self.state.apply(self.bot.act(self.state))
+        else:
+            try:
+                self.state.apply(self.game.decode_action(self.actions[self.step]))
+            except PuzzlebotsError as exc:
+                raise InputError(f"replay action {self.step + 1} cannot be played: {exc}") from exc
+        self.step += 1
+        expected = self.hashes.get(self.step)
+        if expected is not None and (got := self.state.state_hash()) != expected:
+            self.divergence = {"step": self.step, "expected": expected, "got": got}
+
+    def frame(self) -> dict[str, Any]:
+        return {
+            "type": "frame",
+            "mode": self.mode,
+            "game": self.game.name,
+            "bot": self.bot_name,
+            "seed": self.seed,
+            "step": self.step,
+            "total": len(self.actions) if self.mode == "replay" else None,
+            "done": self.done(),
+            "divergence": self.divergence,
+            "result": self.state.result(),
+            "view": to_view(self.game, self.state),
+        }
+
+
+class Session:
+    """The state of one browser connection: what it is watching or playing."""
+
+    def __init__(self, replays_dir: Path | None = None) -> None:
+        self.replays_dir = replays_dir
+        self.play: Play | None = None
+        self.extra: Any = None  # a mode with its own ops (Puyo versus, Cargo-Bot runs)
+        self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "games": lambda msg: {"type": "games", "games": list_games()},
+            "watch": self.watch,
+            "step": self.step,
+            "replays": lambda msg: {"type": "replays", "replays": self.replay_names()},
+            "replay": self.open_replay,
+        }
+
+    def handle(self, msg: Any) -> dict[str, Any]:
+        """Answer one message; never raises."""
+        try:
+            if not isinstance(msg, dict):
+                raise ProtocolError("a message must be a JSON object")
+            op = field_of(msg, "op", str)
+            handler = self.handlers.get(op)
+            if handler is None:
+                raise ProtocolError(f"unknown op {op!r} (known: {', '.join(sorted(self.handlers))})")
+            return handler(msg)
+        except (ProtocolError, PuzzlebotsError) as exc:
+            return {"type": "error", "message": str(exc)}
+        except Exception as exc:  # a bug in a game or bot: report it, keep serving
+            log.exception("error while handling %r", msg)
+            return {"type": "error", "message": f"internal error: {type(exc).__name__}: {exc}"}
+
+    def watch(self, msg: dict[str, Any]) -> dict[str, Any]:
+        game = get_game(field_of(msg, "game", str))
+        bot_name = field_of(msg, "bot", str)
+        seed = int_field(msg, "seed", 0, MAX_SEED, 0)
+        config = game.check_config(field_of(msg, "config", dict, {}))
+        bot = game.make_bot(bot_name, config, None, seed ^ BOT_SEED_SALT)
+        state = game.new_state(seed, config)
+        self.play = Play(game, state, "watch", seed, bot_name, bot=bot)
+        return self.play.frame()
+
+    def step(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if self.play is None:
+            raise ProtocolError("nothing to step: start a game or open a replay first")
+        for _ in range(int_field(msg, "n", 1, MAX_STEPS_PER_MESSAGE, 1)):
+            self.play.advance()
+        return self.play.frame()
+
+    def replay_names(self) -> list[str]:
+        if self.replays_dir is None or not self.replays_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.replays_dir.iterdir() if p.is_file() and p.suffix == REPLAY_SUFFIX)
+
+    def open_replay(self, msg: dict[str, Any]) -> dict[str, Any]:
+        name = field_of(msg, "name", str)
+        path = safe_file(self.replays_dir, name) if self.replays_dir is not None else None
+        if path is None or "/" in name:
+            raise ProtocolError(f"no replay named {name!r} in the replay folder")
+        replay = read_replay(path)
+        header = replay.header
+        game = get_game(header["game"])
+        if header["rules_version"] != game.rules_version:
+            version = header["rules_version"]
+            raise InputError(f"replay is for {game.name} rules {version}, engine has {game.rules_version}")
+        state = game.new_state(header["seed"], game.check_config(header["config"]))
+        self.play = Play(
+            game, state, "replay", header["seed"], str(header["bot"]),
+            actions=replay.actions, hashes=dict(replay.hashes),
+        )
+        if 0 in self.play.hashes and (got := state.state_hash()) != self.play.hashes[0]:
+            self.play.divergence = {"step": 0, "expected": self.play.hashes[0], "got": got}
+        return self.play.frame()

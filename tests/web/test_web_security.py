@@ -1,0 +1,160 @@
+"""The server sends no file outside its static folder and the replay folder, answers malformed messages
+with an error (the connection keeps working), and binds the loopback address unless told otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp.web
+import pytest
+from aiohttp import ClientSession, WSMsgType
+from click.testing import CliRunner
+
+from puzzlebots.web import cli as web_cli
+from puzzlebots.web.files import safe_file
+from puzzlebots.web.session import Session
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "puzzlebots" / "web" / "static"
+
+
+def raw_get(port: int, path: str) -> tuple[int, bytes]:
+    """GET with the path sent exactly as written (no client-side normalisation of ``..``)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.putrequest("GET", path, skip_accept_encoding=True)
+    conn.endheaders()
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, body
+
+
+def test_static_files_and_index_are_served(live_server: Any) -> None:
+    status, body = raw_get(live_server.port, "/")
+    assert status == 200 and b"puzzlebots" in body
+    status, body = raw_get(live_server.port, "/static/app.js")
+    assert status == 200 and b"websocket" in body.lower()
+
+
+def test_replay_folder_file_is_served(live_server: Any, replays_dir: Path) -> None:
+    (replays_dir / "mine.jsonl").write_text('{"type": "header"}\n')
+    status, body = raw_get(live_server.port, "/replays/mine.jsonl")
+    assert status == 200 and body == b'{"type": "header"}\n'
+
+
+ESCAPES = [
+    "/static/../server.py",
+    "/static/../../core/errors.py",
+    "/static/%2e%2e/server.py",
+    "/static/%2E%2E%2Fserver.py",
+    "/static/..%2fserver.py",
+    "/static/..%5cserver.py",
+    "/static//etc/passwd",
+    "/static/%2fetc%2fpasswd",
+    "/static/%2F%2Fetc%2Fpasswd",
+    "/static/./app.js/../../server.py",
+    "/static/%00app.js",
+    "/static/.hidden",
+    "/../../../../etc/passwd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/replays/../secret.jsonl",
+    "/replays/%2e%2e/secret.jsonl",
+    "/replays/%2e%2e%2fsecret.jsonl",
+    "/replays/..%2Fsecret.jsonl",
+    "/replays//etc/passwd",
+    "/replays/%2Fetc%2Fpasswd",
+    "/replays/",
+    "/static/",
+]
+
+
+@pytest.mark.parametrize("path", ESCAPES)
+def test_paths_outside_the_served_folders_are_refused(live_server: Any, path: str) -> None:
+    status, body = raw_get(live_server.port, path)
+    assert status in (400, 403, 404)
+    assert b"top secret" not in body and b"root:" not in body and b"aiohttp" not in body
+
+
+def test_safe_file_rules(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_text("x")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.jsonl").write_text("y")
+    (tmp_path / "link.jsonl").symlink_to("/etc/hostname")
+    assert safe_file(tmp_path, "a.jsonl") == (tmp_path / "a.jsonl").resolve()
+    assert safe_file(tmp_path, "sub/b.jsonl") == (tmp_path / "sub" / "b.jsonl").resolve()
+    for bad in ["", "/etc/passwd", "../a.jsonl", "sub/../a.jsonl", "sub\\..\\a.jsonl", "sub", "link.jsonl", "a\x00"]:
+        assert safe_file(tmp_path, bad) is None, bad
+
+
+MALFORMED: list[Any] = [
+    "not json at all",
+    "[1, 2, 3]",
+    '"just a string"',
+    "{}",
+    '{"op": 5}',
+    '{"op": "no-such-op"}',
+    '{"op": "watch"}',
+    '{"op": "watch", "game": "no-such-game", "bot": "x"}',
+    '{"op": "step"}',
+    '{"op": "step", "n": "many"}',
+    '{"op": "step", "n": 100000}',
+    '{"op": "replay", "name": "../secret.jsonl"}',
+    '{"op": "replay", "name": "/etc/passwd"}',
+    '{"op": "replay", "name": "%2e%2e/secret.jsonl"}',
+    '{"op": "replay", "name": "missing.jsonl"}',
+    '{"op": "replay", "name": "broken.jsonl"}',
+    '{"op": "key", "key": "left"}',
+    '{"op": "cargo_run", "level": 1, "program": null}',
+    '{"op": "versus", "bot": 3}',
+]
+
+
+def test_malformed_websocket_messages_get_errors_not_a_crash(live_server: Any, replays_dir: Path) -> None:
+    (replays_dir / "broken.jsonl").write_text("{not json\n")
+
+    async def talk() -> list[dict[str, Any]]:
+        answers = []
+        async with ClientSession() as http, http.ws_connect(f"{live_server.url}/ws") as ws:
+            for text in MALFORMED:
+                await ws.send_str(text)
+                answers.append(json.loads((await ws.receive(timeout=30)).data))
+            await ws.send_bytes(b"\x00\x01")
+            answers.append(json.loads((await ws.receive(timeout=30)).data))
+            await ws.send_str(json.dumps({"op": "games"}))
+            last = await ws.receive(timeout=30)
+            assert last.type == WSMsgType.TEXT
+            answers.append(json.loads(last.data))
+        return answers
+
+    answers = asyncio.run(talk())
+    errors, still_working = answers[:-1], answers[-1]
+    for text, answer in zip([*MALFORMED, "<binary>"], errors, strict=True):
+        assert answer["type"] == "error", text
+        assert answer["message"] and "\n" not in answer["message"], text
+        assert "top secret" not in answer["message"]
+    assert still_working["type"] == "games"
+
+
+def test_session_handles_non_dict_and_bad_types_directly() -> None:
+    session = Session(None)
+    for msg in [None, 3, [], {"op": None}, {"op": "replays", "extra": object()}]:
+        answer = session.handle(msg)
+        assert answer["type"] in ("error", "replays")
+    assert session.handle({"op": "replays"}) == {"type": "replays", "replays": []}
+
+
+def test_serve_binds_loopback_unless_told(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    calls: list[dict[str, Any]] = []
+
+    monkeypatch.setattr(aiohttp.web, "run_app", lambda app, **kw: calls.append(kw))
+    runner = CliRunner()
+    result = runner.invoke(web_cli.serve, ["--replays", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert calls[-1]["host"] == "127.0.0.1"
+    result = runner.invoke(web_cli.serve, ["--host", "0.0.0.0", "--port", "9999"])
+    assert result.exit_code == 0
+    assert calls[-1]["host"] == "0.0.0.0" and calls[-1]["port"] == 9999
+    assert "warning" in result.output
