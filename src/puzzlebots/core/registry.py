@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -9,6 +11,8 @@ from typing import Any
 from .errors import ConfigError
 
 GROUP = "puzzlebots.games"
+#: extra games to load in every process, as "module:attribute" separated by commas (for games of your own)
+ENV_VAR = "PUZZLEBOTS_GAMES"
 
 #: games registered in this process (your own game, or a test's), besides the installed entry points
 _extra: dict[str, Any] = {}
@@ -20,14 +24,26 @@ def register(game: Any) -> None:
     get_game.cache_clear()
 
 
+def _load_env_games() -> None:
+    for spec in filter(None, os.environ.get(ENV_VAR, "").split(",")):
+        module, _, attr = spec.strip().partition(":")
+        try:
+            game = getattr(importlib.import_module(module), attr or "GAME")
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError(f"{ENV_VAR}: cannot load {spec!r} ({exc})") from exc
+        _extra.setdefault(game.name, game)
+
+
 def game_names() -> list[str]:
     """Names of the installed and registered games, sorted."""
+    _load_env_games()
     return sorted({ep.name for ep in entry_points(group=GROUP)} | set(_extra))
 
 
 @cache
 def get_game(name: str) -> Any:
     """The game adapter registered under ``name``; ``ConfigError`` if there is none."""
+    _load_env_games()
     if name in _extra:
         return _extra[name]
     for ep in entry_points(group=GROUP):

@@ -116,7 +116,8 @@ def load_checkpoint(path: Path, settings: TrainSettings) -> TrainState:
             data = pickle.load(fh)
         state: TrainState = data["state"]
     except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError, AttributeError) as exc:
-        raise InputError(f"checkpoint {path} cannot be read ({exc.__class__.__name__}); delete it to start over") from exc
+        why = exc.__class__.__name__
+        raise InputError(f"checkpoint {path} cannot be read ({why}); delete it to start over") from exc
     old = state.settings
     for key in ("game", "bot", "method", "games_per_eval", "seed"):
         if getattr(old, key) != getattr(settings, key):

@@ -1,0 +1,38 @@
+# Every target bootstraps .venv itself: a fresh clone needs only python3 (3.11+) and make.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PYTEST_JOBS ?= 2
+
+.PHONY: install demo test lint bench chromium clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev,gym,web,ray]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+# The browser tests drive Debian's chromium; install it where it is missing (needs root or sudo).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+
+test: lint chromium
+	$(BIN)/pytest -n $(PYTEST_JOBS) --durations=15
+
+bench: $(STAMP)
+	$(BIN)/puzzlebots bench
+
+demo: $(STAMP)
+	@bash scripts/demo.sh
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
