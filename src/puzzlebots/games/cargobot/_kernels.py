@@ -1,0 +1,247 @@
+"""numba interpreters for both semantics (the hot loops); ``oracle.py`` is their slow reference.
+
+Encoding (built by ``machine.py``): crates are colour ids 1..K, 0 = no crate; a board is ``piles``
+(int16, piles x capacity, bottom first) plus ``heights``; conditions are 0 = always, -1 = any,
+-2 = none, k > 0 = colour k. Ops: 0 nothing/empty, 1 right, 2 left, 3 claw/pickup, 4 call (vaguery, the
+target in ``arg``) or 4 + k = call F(k+1) (game). The call stacks are run-length encoded (a frame
+plus a repeat count), so tail-recursive loops run in constant memory while keeping the exact
+semantics; the goal test is an O(1) count of piles that differ from the goal, updated per claw action.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SOLVED, CRASHED, TOPPLED, OUT_OF_STEPS, FINISHED = 0, 1, 2, 3, 4
+OUTCOME_NAMES = ("solved", "crashed", "toppled", "out_of_steps", "finished")
+FETCH_GUARD = 1000
+GAME_TOPPLE_HEIGHT = 7
+
+
+@njit(cache=True)
+def _pile_equal(piles, heights, goal, goal_heights, p):
+    if heights[p] != goal_heights[p]:
+        return False
+    for i in range(heights[p]):
+        if piles[p, i] != goal[p, i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _mismatches(piles, heights, goal, goal_heights):
+    count = 0
+    for p in range(heights.shape[0]):
+        if not _pile_equal(piles, heights, goal, goal_heights, p):
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _holds(cond, held):
+    return cond == 0 or cond == held or (cond == -1 and held > 0) or (cond == -2 and held == 0)
+
+
+@njit(cache=True)
+def _grow(a):
+    b = np.empty(a.shape[0] * 2, a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _claw_action(piles, heights, goal, goal_heights, pos, held, mism):
+    """Pick up or drop at ``pos``; returns (held, mismatch count)."""
+    before = _pile_equal(piles, heights, goal, goal_heights, pos)
+    if held == 0:
+        if heights[pos] > 0:
+            heights[pos] -= 1
+            held = piles[pos, heights[pos]]
+    else:
+        piles[pos, heights[pos]] = held
+        heights[pos] += 1
+        held = 0
+    after = _pile_equal(piles, heights, goal, goal_heights, pos)
+    return held, mism + (0 if after else 1) - (0 if before else 1)
+
+
+@njit(cache=True)
+def run_vaguery(
+    op, arg, cond, sub_start, sub_len, piles, heights, goal, goal_heights, has_goal,
+    claw, fragile, unstable, height_limit, step_limit, out,
+):  # fmt: skip
+    """Ruby ``activate``: the deque is the current subroutine tail plus the suspended caller tails."""
+    n = heights.shape[0]
+    mism = _mismatches(piles, heights, goal, goal_heights) if has_goal else 1
+    st_sub = np.empty(64, np.int32)
+    st_pc = np.empty(64, np.int32)
+    st_cnt = np.empty(64, np.int64)
+    depth = 0
+    cur_sub = 0
+    cur_pc = 0
+    pos = claw
+    held = 0
+    steps = 0
+    moves = 0
+    crashes = 0
+    topples = 0
+    broken = -1
+    while True:
+        while cur_pc >= sub_len[cur_sub] and depth > 0:
+            cur_sub = st_sub[depth - 1]
+            cur_pc = st_pc[depth - 1]
+            if st_cnt[depth - 1] > 1:
+                st_cnt[depth - 1] -= 1
+            else:
+                depth -= 1
+        if has_goal and mism == 0:
+            outcome = SOLVED
+            break
+        if broken >= 0:
+            outcome = broken
+            break
+        if cur_pc >= sub_len[cur_sub]:
+            outcome = FINISHED
+            break
+        if steps >= step_limit:
+            outcome = OUT_OF_STEPS
+            break
+        steps += 1
+        t = sub_start[cur_sub] + cur_pc
+        cur_pc += 1
+        o = op[t]
+        if o == 0 or not _holds(cond[t], held):
+            continue
+        if o == 3:
+            moves += 1
+            held, mism = _claw_action(piles, heights, goal, goal_heights, pos, held, mism)
+            if not has_goal:
+                mism = 1
+        elif o <= 2:
+            pos += 1 if o == 1 else -1
+            if pos < 0 or pos >= n:
+                pos = 0 if pos < 0 else n - 1
+                crashes += 1
+                if fragile and broken < 0:
+                    broken = CRASHED
+            else:
+                moves += 1
+            if heights[pos] > height_limit:
+                topples += 1
+                if unstable and broken < 0:
+                    broken = TOPPLED
+        else:
+            target = arg[t]
+            if target < 0 or sub_len[target] == 0:
+                continue
+            if cur_pc < sub_len[cur_sub]:
+                if depth > 0 and st_sub[depth - 1] == cur_sub and st_pc[depth - 1] == cur_pc:
+                    st_cnt[depth - 1] += 1
+                else:
+                    if depth == st_sub.shape[0]:
+                        st_sub = _grow(st_sub)
+                        st_pc = _grow(st_pc)
+                        st_cnt = _grow(st_cnt)
+                    st_sub[depth] = cur_sub
+                    st_pc[depth] = cur_pc
+                    st_cnt[depth] = 1
+                    depth += 1
+            cur_sub = target
+            cur_pc = 0
+    out[0] = outcome
+    out[1] = steps
+    out[2] = moves
+    out[3] = crashes
+    out[4] = topples
+    out[5] = pos
+    out[6] = held
+
+
+@njit(cache=True)
+def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, claw, tick_limit, out):
+    """``Level:run`` with ``Program:nextMove``: free skips and returns, a call costs one tick."""
+    n = heights.shape[0]
+    mism = _mismatches(piles, heights, goal, goal_heights) if has_goal else 1
+    st_f = np.empty(64, np.int32)
+    st_i = np.empty(64, np.int32)
+    st_cnt = np.empty(64, np.int64)
+    depth = 0
+    func = 0
+    index = -1
+    pos = claw
+    held = 0
+    ticks = 0
+    moves = 0
+    crashes = 0
+    topples = 0
+    while True:
+        if has_goal and mism == 0:
+            outcome = SOLVED
+            break
+        if ticks >= tick_limit:
+            outcome = OUT_OF_STEPS
+            break
+        move = -1  # -1: idle tick of the scan guard
+        finished = False
+        for _ in range(FETCH_GUARD):
+            index += 1
+            if index >= flen[func]:
+                if depth == 0:
+                    finished = True
+                    break
+                func = st_f[depth - 1]
+                index = st_i[depth - 1]
+                if st_cnt[depth - 1] > 1:
+                    st_cnt[depth - 1] -= 1
+                else:
+                    depth -= 1
+                continue
+            o = fop[func, index]
+            if o == 0 or not _holds(fcond[func, index], held):
+                continue
+            move = o
+            if o >= 4:
+                if depth > 0 and st_f[depth - 1] == func and st_i[depth - 1] == index:
+                    st_cnt[depth - 1] += 1
+                else:
+                    if depth == st_f.shape[0]:
+                        st_f = _grow(st_f)
+                        st_i = _grow(st_i)
+                        st_cnt = _grow(st_cnt)
+                    st_f[depth] = func
+                    st_i[depth] = index
+                    st_cnt[depth] = 1
+                    depth += 1
+                func = o - 4
+                index = -1
+            break
+        if finished:
+            outcome = FINISHED
+            break
+        ticks += 1
+        if move < 0 or move >= 4:
+            continue
+        moves += 1
+        if move == 3:
+            held, mism = _claw_action(piles, heights, goal, goal_heights, pos, held, mism)
+            if not has_goal:
+                mism = 1
+            continue
+        if heights[pos] >= GAME_TOPPLE_HEIGHT:
+            topples = 1
+            outcome = TOPPLED
+            break
+        target = pos + (1 if move == 1 else -1)
+        if target < 0 or target >= n:
+            crashes = 1
+            outcome = CRASHED
+            break
+        pos = target
+    out[0] = outcome
+    out[1] = ticks
+    out[2] = moves
+    out[3] = crashes
+    out[4] = topples
+    out[5] = pos
+    out[6] = held

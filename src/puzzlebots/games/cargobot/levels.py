@@ -1,0 +1,181 @@
+"""The 40 Cargo-Bot levels (package data ``data/levels.json``), their toolbox, register limits and stars."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from puzzlebots.core.errors import InputError
+
+from .language import COLOURS, RegisterProgram, register_count
+
+Board = list[list[str]]
+
+#: register slots of F1..F4 on every level but Equalizer
+DEFAULT_FUNCTIONS = (8, 8, 8, 5)
+DEFAULT_COMMANDS = ("right", "pickup", "left", "f1", "f2", "f3", "f4")
+PACKS = ("Tutorial", "Easy", "Medium", "Hard", "Crazy", "Impossible", "Bonus")
+MAX_PILES = 9
+
+
+@dataclass(frozen=True)
+class Level:
+    pack: str
+    number: int | None
+    name: str
+    claw: int  # 1-based start pile
+    stacks: tuple[tuple[str, ...], ...]
+    goal: tuple[tuple[str, ...], ...]
+    functions: tuple[int, ...]
+    commands: tuple[str, ...]
+    conditions: tuple[str, ...]
+    stars: tuple[int, int, int]
+    hint: str | None
+    best_known: int | None
+    original_name: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.pack} {self.number}" if self.number is not None else self.pack
+
+    def board(self) -> Board:
+        return [list(p) for p in self.stacks]
+
+    def goal_board(self) -> Board:
+        return [list(p) for p in self.goal]
+
+    def check_program(self, program: RegisterProgram) -> None:
+        """Raise ``InputError`` if the program breaks the level's toolbox or register limits."""
+        check_program_limits(program, self.functions, self.commands, self.conditions, self.name)
+
+    def stars_for(self, program: RegisterProgram) -> int:
+        return stars(register_count(program), self.stars)
+
+
+def stars(n: int, thresholds: tuple[int, int, int] | list[int]) -> int:
+    """The game's rating (``Level:starsEarned``): 1-3 stars, 4 = the designer's size, 5 = smaller."""
+    a, b, c = thresholds
+    if n > a:
+        return 1
+    if n > b:
+        return 2
+    if n > c:
+        return 3
+    return 4 if n == c else 5
+
+
+def check_program_limits(
+    program: RegisterProgram,
+    functions: tuple[int, ...],
+    commands: tuple[str, ...],
+    conditions: tuple[str, ...],
+    where: str,
+) -> None:
+    if len(program) > len(functions):
+        raise InputError(f"{where}: the program has {len(program)} functions, the level allows {len(functions)}")
+    for index, (registers, slots) in enumerate(zip(program, functions, strict=False), start=1):
+        if len(registers) > slots:
+            raise InputError(f"{where}: F{index} has {len(registers)} registers, the level allows {slots}")
+        for command, cond in registers:
+            if command is not None and command not in commands:
+                raise InputError(f"{where}: command {command!r} is not in the toolbox ({', '.join(commands)})")
+            if command is not None and cond is not None and cond not in conditions:
+                allowed = ", ".join(conditions) or "none at all"
+                raise InputError(f"{where}: condition {cond!r} is not in the toolbox ({allowed})")
+
+
+def check_board(board: Any, what: str) -> Board:
+    """Validate a board given as JSON data: a list of piles, each a list of crate names (bottom first)."""
+    if not isinstance(board, list) or not board or not all(isinstance(p, list) for p in board):
+        raise InputError(f"{what}: expected a non-empty list of piles, each a list of crate names")
+    for pile in board:
+        for crate in pile:
+            if not isinstance(crate, str) or not crate:
+                raise InputError(f"{what}: crate {crate!r} is not a colour name")
+            if crate in ("any", "none"):
+                raise InputError(f"{what}: {crate!r} is reserved for conditions and cannot name a crate")
+    return [list(p) for p in board]
+
+
+def _level_from_json(raw: Any, index: int, source: str) -> Level:
+    where = f"{source}: level #{index + 1}"
+    if not isinstance(raw, dict):
+        raise InputError(f"{where}: expected an object")
+    try:
+        functions = tuple(int(x) for x in raw.get("functions", DEFAULT_FUNCTIONS))
+        level = Level(
+            pack=str(raw["pack"]),
+            number=None if raw.get("number") is None else int(raw["number"]),
+            name=str(raw["name"]),
+            claw=int(raw["claw"]),
+            stacks=tuple(tuple(p) for p in check_board(raw["stacks"], f"{where} stacks")),
+            goal=tuple(tuple(p) for p in check_board(raw["goal"], f"{where} goal")),
+            functions=functions,
+            commands=tuple(raw.get("commands", DEFAULT_COMMANDS)),
+            conditions=tuple(raw.get("conditions", ())),
+            stars=tuple(int(x) for x in raw["stars"]),  # type: ignore[arg-type]
+            hint=raw.get("hint"),
+            best_known=raw.get("best_known"),
+            original_name=raw.get("original_name"),
+        )
+    except KeyError as exc:
+        raise InputError(f"{where}: missing field {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{where}: bad value ({exc})") from None
+    if len(level.stars) != 3:
+        raise InputError(f"{where}: stars must be [a, b, c]")
+    if not 1 <= level.claw <= len(level.stacks) or len(level.stacks) != len(level.goal):
+        raise InputError(f"{where}: claw must be a pile and stacks/goal must have the same number of piles")
+    if len(level.stacks) > MAX_PILES or not 1 <= len(functions) <= 5 or any(not 1 <= s <= 10 for s in functions):
+        raise InputError(f"{where}: at most {MAX_PILES} piles, 1-5 functions of 1-10 registers")
+    bad = [c for c in level.conditions if c not in ("any", "none") + COLOURS]
+    bad += [c for c in level.commands if c not in ("right", "left", "pickup", "f1", "f2", "f3", "f4", "f5")]
+    if bad:
+        raise InputError(f"{where}: unknown toolbox entries {bad}")
+    return level
+
+
+def load_levels(path: str | Path | None = None) -> list[Level]:
+    """All levels of a levels file (the packaged one by default); ``InputError`` if it is malformed."""
+    if path is None:
+        return list(_packaged_levels())
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise InputError(f"levels file {str(path)!r}: {exc.strerror}") from None
+    return _parse_levels(text, str(path))
+
+
+def _parse_levels(text: str, source: str) -> list[Level]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: malformed JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(data, list) or not data:
+        raise InputError(f"{source}: expected a non-empty JSON list of levels")
+    return [_level_from_json(raw, i, source) for i, raw in enumerate(data)]
+
+
+@cache
+def _packaged_levels() -> tuple[Level, ...]:
+    text = files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text()
+    return tuple(_parse_levels(text, "levels.json"))
+
+
+def _key(name: str) -> str:
+    return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
+
+
+def find_level(name: str, levels: list[Level] | None = None) -> Level:
+    """A level by name (case, spaces, dashes ignored) or by ``Pack N`` (e.g. ``hard 3``)."""
+    levels = levels if levels is not None else load_levels()
+    wanted = _key(name)
+    for level in levels:
+        names = {_key(level.name), _key(level.label)} | ({_key(level.original_name)} if level.original_name else set())
+        if wanted in names:
+            return level
+    raise InputError(f"unknown level {name!r} (see `puzzlebots cargobot levels`)")

@@ -1,0 +1,237 @@
+"""Run a Cargo-Bot program in either semantics, chosen by name: ``vaguery`` (the Ruby emulator) or
+``game`` (the original iPad game). Plain Python objects in and out; the loops run in ``_kernels``.
+
+``engine="python"`` runs the slow literal interpreters of ``oracle.py`` instead (for differential tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzlebots.core.errors import InputError
+
+from . import _kernels, oracle
+from .language import RegisterProgram, Script, decode_token, parse_registers, parse_script
+from .levels import DEFAULT_FUNCTIONS, Board, Level, check_board
+from .report import RunReport
+
+SEMANTICS = ("game", "vaguery")
+ENGINES = ("kernel", "python")
+VAGUERY_STEP_LIMIT = 200
+GAME_TICK_LIMIT = 10_000_000
+HEIGHT_LIMIT = 6
+
+
+@dataclass
+class Colours:
+    """Colour names <-> crate ids (1..K); condition names get ids too, so unknown ones never match."""
+
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def id(self, name: str) -> int:
+        return self.ids.setdefault(name, len(self.ids) + 1)
+
+    def cond(self, text: str | None) -> int:
+        if not text:
+            return 0
+        return {"any": -1, "none": -2}.get(text) or self.id(text)
+
+    def name(self, crate: int) -> str | None:
+        if crate == 0:
+            return None
+        return next(name for name, i in self.ids.items() if i == crate)
+
+
+@dataclass
+class EncodedBoard:
+    piles: np.ndarray
+    heights: np.ndarray
+    goal: np.ndarray
+    goal_heights: np.ndarray
+    has_goal: bool
+
+    def decode(self, colours: Colours) -> list[list[str]]:
+        return [[colours.name(int(c)) or "" for c in self.piles[p, : self.heights[p]]] for p in range(len(self.heights))]
+
+
+def encode_board(stacks: Board, goal: Board | None, colours: Colours) -> EncodedBoard:
+    crates = sum(len(p) for p in stacks)
+    capacity = max([crates] + [len(p) for p in goal or []]) + 1
+    piles = np.zeros((len(stacks), capacity), np.int16)
+    heights = np.zeros(len(stacks), np.int32)
+    for p, pile in enumerate(stacks):
+        heights[p] = len(pile)
+        piles[p, : len(pile)] = [colours.id(c) for c in pile]
+    has_goal = goal is not None and len(goal) == len(stacks)
+    goal_piles = np.zeros_like(piles)
+    goal_heights = np.zeros_like(heights)
+    if has_goal:
+        assert goal is not None
+        for p, pile in enumerate(goal):
+            goal_heights[p] = len(pile)
+            goal_piles[p, : len(pile)] = [colours.id(c) for c in pile]
+    return EncodedBoard(piles, heights, goal_piles, goal_heights, has_goal)
+
+
+def _check_setup(stacks: Board, goal: Board | None, claw: int) -> None:
+    check_board(stacks, "stacks")
+    if goal is not None:
+        check_board(goal, "goal")
+    if not 1 <= claw <= len(stacks):
+        raise InputError(f"claw position {claw} is not a pile (1..{len(stacks)})")
+
+
+def _report(semantics: str, out: np.ndarray, board: EncodedBoard, colours: Colours) -> RunReport:
+    return RunReport(
+        semantics=semantics,
+        outcome=_kernels.OUTCOME_NAMES[int(out[0])],
+        steps=int(out[1]),
+        moves=int(out[2]),
+        crashes=int(out[3]),
+        topples=int(out[4]),
+        stacks=board.decode(colours),
+        claw=int(out[5]) + 1,
+        holding=colours.name(int(out[6])),
+    )
+
+
+def encode_script(program: Script, colours: Colours) -> tuple[np.ndarray, ...]:
+    """Flatten a Ruby program into token arrays (op, arg, cond) plus subroutine offsets and lengths."""
+    codes = {"R": 1, "L": 2, "claw": 3, "call": 4, "nop": 0}
+    op, arg, cond, start, length = [], [], [], [], []
+    for tokens in program:
+        start.append(len(op))
+        length.append(len(tokens))
+        for text in tokens:
+            token = decode_token(text)
+            op.append(codes[token.op])
+            cond.append(colours.cond(token.cond))
+            target = token.target - 1 if token.target > 0 else len(program) - 1
+            arg.append(target if token.op == "call" and token.target <= len(program) else -1)
+    return (
+        np.array(op, np.int8),
+        np.array(arg, np.int32),
+        np.array(cond, np.int32),
+        np.array(start, np.int32),
+        np.array(length, np.int32),
+    )
+
+
+def run_vaguery(
+    program: Script | str,
+    stacks: Board,
+    goal: Board | None = None,
+    claw: int = 1,
+    *,
+    fragile: bool = False,
+    unstable: bool = False,
+    height_limit: int = HEIGHT_LIMIT,
+    step_limit: int = VAGUERY_STEP_LIMIT,
+    engine: str = "kernel",
+) -> RunReport:
+    """A fresh Ruby ``CargoBot`` activated once. ``goal`` None is Ruby's never-matching default."""
+    script = parse_script(program) if isinstance(program, str) else [list(s) for s in program]
+    if not script:
+        script = [[]]
+    _check_setup(stacks, goal, claw)
+    if engine == "python":
+        return oracle.run_vaguery(
+            script, [list(p) for p in stacks], None if goal is None else [list(p) for p in goal],
+            claw, fragile, unstable, height_limit, step_limit,
+        )  # fmt: skip
+    colours = Colours()
+    board = encode_board(stacks, goal, colours)
+    arrays = encode_script(script, colours)
+    out = np.zeros(7, np.int64)
+    _kernels.run_vaguery(
+        *arrays, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
+        claw - 1, fragile, unstable, height_limit, step_limit, out,
+    )  # fmt: skip
+    return _report("vaguery", out, board, colours)
+
+
+def encode_registers(
+    program: RegisterProgram, functions: Sequence[int], colours: Colours
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    slots = max(functions)
+    fop = np.zeros((len(functions), slots), np.int8)
+    fcond = np.zeros((len(functions), slots), np.int32)
+    codes = {"right": 1, "left": 2, "pickup": 3}
+    for f, registers in enumerate(program):
+        for i, (command, cond) in enumerate(registers):
+            if command is None:
+                continue
+            fop[f, i] = codes.get(command) or 3 + int(command[1:])
+            fcond[f, i] = colours.cond(cond)
+    return fop, fcond, np.array(functions, np.int32)
+
+
+def check_register_shape(program: RegisterProgram, functions: Sequence[int]) -> None:
+    if len(program) > len(functions):
+        raise InputError(f"program: {len(program)} functions, only {len(functions)} available")
+    for index, (registers, slots) in enumerate(zip(program, functions, strict=False), start=1):
+        if len(registers) > slots:
+            raise InputError(f"program: F{index} has {len(registers)} registers, only {slots} slots")
+        for command, _ in registers:
+            if command and command.startswith("f") and int(command[1:]) > len(functions):
+                raise InputError(f"program: {command} calls a function that does not exist")
+
+
+def run_game(
+    program: RegisterProgram | str,
+    stacks: Board,
+    goal: Board,
+    claw: int = 1,
+    *,
+    functions: Sequence[int] = DEFAULT_FUNCTIONS,
+    tick_limit: int = GAME_TICK_LIMIT,
+    engine: str = "kernel",
+) -> RunReport:
+    """The original game on a board; registers beyond a function's length are empty."""
+    registers = parse_registers(program) if isinstance(program, str) else program
+    check_register_shape(registers, functions)
+    _check_setup(stacks, goal, claw)
+    if engine == "python":
+        return oracle.run_game(
+            registers, tuple(functions), [list(p) for p in stacks], [list(p) for p in goal], claw, tick_limit
+        )
+    colours = Colours()
+    board = encode_board(stacks, goal, colours)
+    fop, fcond, flen = encode_registers(registers, functions, colours)
+    out = np.zeros(7, np.int64)
+    _kernels.run_game(
+        fop, fcond, flen, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
+        claw - 1, tick_limit, out,
+    )  # fmt: skip
+    return _report("game", out, board, colours)
+
+
+def run_level(
+    level: Level,
+    program: str | RegisterProgram | Script,
+    semantics: str = "game",
+    *,
+    fragile: bool = True,
+    unstable: bool = True,
+    height_limit: int = HEIGHT_LIMIT,
+    step_limit: int | None = None,
+    engine: str = "kernel",
+) -> RunReport:
+    """Run on a level. Game mode enforces the toolbox and register limits; vaguery mode reads a script."""
+    if semantics == "game":
+        registers = parse_registers(program) if isinstance(program, str) else program
+        level.check_program(registers)  # type: ignore[arg-type]
+        return run_game(
+            registers, level.board(), level.goal_board(), level.claw,  # type: ignore[arg-type]
+            functions=level.functions, tick_limit=step_limit or GAME_TICK_LIMIT, engine=engine,
+        )  # fmt: skip
+    if semantics == "vaguery":
+        return run_vaguery(
+            program, level.board(), level.goal_board(), level.claw,  # type: ignore[arg-type]
+            fragile=fragile, unstable=unstable, height_limit=height_limit,
+            step_limit=step_limit or VAGUERY_STEP_LIMIT, engine=engine,
+        )  # fmt: skip
+    raise InputError(f"unknown semantics {semantics!r} (game, vaguery)")
