@@ -6,6 +6,7 @@ import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import web
@@ -63,3 +64,54 @@ def live_server(replays_dir: Path) -> Iterator[LiveServer]:
     server.start()
     yield server
     server.stop()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (a fresh profile). Missing Chromium is a failure, not a skip."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"browser tests need Debian's chromium at {CHROMIUM}: `make chromium` installs it")
+    from playwright.sync_api import sync_playwright
+
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1100, "height": 800},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def page(browser_context: Any, live_server: LiveServer, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page on the live server; its screenshot is saved under tests/web/artifacts/ after the test."""
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+    yield page
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    page.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
