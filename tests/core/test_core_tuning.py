@@ -4,11 +4,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from toygame import GAME
 
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.runner import play_episode
 from puzzlebots.core.tuning import TrainSettings, initial_weights, normalise, train
-from toygame import GAME
 
 
 def settings(method: str, generations: int) -> TrainSettings:
