@@ -122,3 +122,15 @@ def test_train_killed_mid_run_resumes_from_its_last_generation(tmp_path):
     doc = json.loads(out.read_text())
     assert doc["trained_with"]["generations_done"] == target
     assert [h["generation"] for h in doc["history"]] == list(range(1, target + 1))
+
+
+def test_stats_and_train_plots_are_png_files(tmp_path):
+    hist, curve = tmp_path / "h.png", tmp_path / "c.png"
+    code, _ = run("stats", "cards", "--bot", "random", "--games", "20", "--plot", str(hist), "--quiet")
+    assert code == 0
+    code, _ = run("train", "cards", "--games-per-eval", "3", "--generations", "3", "--out", str(tmp_path / "w.json"),
+                  "--jobs", "1", "--plot", str(curve), "--quiet", "--variants", "2", "--rounds", "1")
+    assert code == 0
+    for png in (hist, curve):
+        data = png.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
