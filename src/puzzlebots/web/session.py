@@ -28,6 +28,13 @@ MAX_STEPS_PER_MESSAGE = 500
 REPLAY_SUFFIX = ".jsonl"
 
 
+def cargo_module() -> Any:
+    """The Cargo-Bot page support, imported on first use (it loads the Cargo-Bot game)."""
+    from . import cargo
+
+    return cargo
+
+
 class ProtocolError(ValueError):
     """A message the protocol cannot act on; its text goes back to the page."""
 
@@ -134,6 +141,9 @@ class Session:
             "step": self.step,
             "replays": lambda msg: {"type": "replays", "replays": self.replay_names()},
             "replay": self.open_replay,
+            "cargo_levels": lambda msg: cargo_module().level_list(),
+            "cargo_level": lambda msg: cargo_module().level_frame(field_of(msg, "level", str)),
+            "cargo_run": lambda msg: cargo_module().run(field_of(msg, "level", str), field_of(msg, "program", str)),
         }
 
     def handle(self, msg: Any) -> dict[str, Any]:

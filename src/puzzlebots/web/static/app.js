@@ -403,7 +403,8 @@ async function runCargo() {
     cargoTimer = null;
     $("cargo-status").textContent = run.message;
     $("cargo-status").dataset.outcome = run.solved ? "solved" : "failed";
-    $("cargo-stars").textContent = run.solved ? "★".repeat(run.stars) + "☆".repeat(3 - run.stars) : "";
+    const shown = Math.min(run.stars, 3);
+    $("cargo-stars").textContent = run.solved ? "★".repeat(shown) + "☆".repeat(3 - shown) : "";
     $("cargo-stars").dataset.stars = run.solved ? run.stars : 0;
   };
   cargoTimer = setInterval(tick, 1000 / Number($("cargo-speed").value));
