@@ -1,0 +1,161 @@
+"""The Puyo Puyo adapter for the core: solo mode as the seeded episode, bots by name, summaries, rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import RenderableType
+
+from puzzlebots.core.base import GameBase
+from puzzlebots.core.errors import ConfigError, InputError
+from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, ConfigOption, State
+
+from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
+from .engine import REACH_RULES, SoloState
+from .pairs import SEQUENCES
+from .render import render_field
+
+BOT_NAMES = ("krieg", "krieg3", "beam")
+
+
+class PuyoGame(GameBase):
+    name = "puyo"
+    title = "Puyo Puyo Tsu"
+    rules_version = "tsu-1"
+
+    def bots(self) -> Sequence[BotInfo]:
+        return (
+            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, True),
+            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS, True),
+            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False),
+        )
+
+    def default_config(self) -> dict[str, Any]:
+        """Every assumption of docs/rules/puyo.md with its default."""
+        return {
+            "pairs": 50,
+            "visible": 2,
+            "seq": "esports",
+            "opening_3col_pairs": 2,
+            "n_colours": 4,
+            "reach": "strict",
+            "k3_templates": "",
+            "k3_colours": "fixed",
+            "k3_fit": "left",
+            "k3_legality": "delta",
+            "k3_abandon_after": 8,
+            "beam_width": 40,
+            "beam_depth": 6,
+            "beam_samples": 3,
+        }
+
+    def config_options(self) -> Sequence[ConfigOption]:
+        return (
+            ConfigOption("--pairs", "pairs", int, "number of pairs in a solo game (default 50)"),
+            ConfigOption("--visible", "visible", int, "next pairs visible besides the current one (default 2)"),
+        )
+
+    def validate_config(self, config: dict[str, Any]) -> None:
+        def whole(key: str, lo: int, hi: int) -> None:
+            v = config[key]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise ConfigError(f"puyo: {key} must be a whole number from {lo} to {hi}, got {v!r}")
+
+        def choice(key: str, options: Sequence[str]) -> None:
+            if config[key] not in options:
+                raise ConfigError(f"puyo: {key} must be one of {', '.join(options)}, got {config[key]!r}")
+
+        whole("pairs", 1, 100_000)
+        whole("visible", 0, 20)
+        whole("opening_3col_pairs", 0, 64)
+        whole("n_colours", 3, 5)
+        whole("k3_abandon_after", 1, 1000)
+        whole("beam_width", 1, 10_000)
+        whole("beam_depth", 1, 50)
+        whole("beam_samples", 1, 100)
+        choice("seq", SEQUENCES)
+        choice("reach", tuple(REACH_RULES))
+        choice("k3_colours", ("fixed", "permute"))
+        choice("k3_fit", ("left", "slide"))
+        choice("k3_legality", ("delta", "total"))
+        if not isinstance(config["k3_templates"], str):
+            raise ConfigError("puyo: k3_templates must be a file path (or empty for the shipped templates)")
+
+    def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
+        return SoloState(seed, config)
+
+    def make_bot(self, name: str, config: Mapping[str, Any], weights: Sequence[float] | None, seed: int) -> Bot:
+        self.bot_info(name)
+        self.check_weights(name, weights)
+        if name == "krieg":
+            from .bots.krieg import KriegBot
+
+            return KriegBot(weights, seed)
+        if name == "krieg3":
+            from .bots.krieg3 import Krieg3Bot
+
+            return Krieg3Bot(config, weights, seed)
+        from .bots.beam import BeamBot
+
+        return BeamBot(config, seed)
+
+    def encode_action(self, action: Action) -> JSON:
+        x, r = action
+        return [int(x), int(r)]
+
+    def decode_action(self, data: JSON) -> Action:
+        if (
+            not isinstance(data, list)
+            or len(data) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in data)
+        ):
+            raise InputError(f"puyo: an action is [x, r] (two whole numbers), got {data!r}")
+        return (data[0], data[1])
+
+    def summarize(self, results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        n = len(results)
+        if n == 0:
+            return {"games": 0}
+        chains = [int(r["max_chain"]) for r in results]
+        scores = [int(r["score"]) for r in results]
+        return {
+            "games": n,
+            "mean_max_chain": sum(chains) / n,
+            "mean_score": sum(scores) / n,
+            "rate_80k": sum(1 for r in results if r["best_chain_score"] >= 80_000) / n,
+            "deaths": sum(1 for r in results if r["dead"]),
+            "max_chain_distribution": {str(k): chains.count(k) for k in sorted(set(chains))},
+            "score_distribution": _score_buckets(scores),
+            "best_max_chain": max(chains),
+            "best_score": max(scores),
+        }
+
+    def fitness(self, result: Mapping[str, Any]) -> float:
+        return float(result["score"])
+
+    def render(self, state: State, bot: Bot | None = None) -> RenderableType:
+        assert isinstance(state, SoloState)
+        overlay = bot.target_cells() if hasattr(bot, "target_cells") else []
+        return render_field(state.field, state.next_pairs(), overlay, state.result())
+
+    def extra_commands(self) -> Sequence[Any]:
+        from .cli import play_command, versus_command
+
+        return (versus_command, play_command)
+
+
+_BUCKETS = (0, 1_000, 5_000, 10_000, 20_000, 40_000, 60_000, 80_000, 100_000)
+
+
+def _score_buckets(scores: Sequence[int]) -> dict[str, int]:
+    """Counts of scores per bucket, keyed "lo-hi" (the last bucket open-ended)."""
+    out: dict[str, int] = {}
+    for i, lo in enumerate(_BUCKETS):
+        hi = _BUCKETS[i + 1] if i + 1 < len(_BUCKETS) else None
+        key = f"{lo}-{hi - 1}" if hi is not None else f"{lo}+"
+        out[key] = sum(1 for s in scores if s >= lo and (hi is None or s < hi))
+    return out
+
+
+GAME = PuyoGame()

@@ -1,0 +1,84 @@
+"""Rich drawings of a field, with the next pairs and an optional target-chain overlay (KRIEG3's view)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from .engine import Field, Pair
+from .rules import COLOUR_LETTERS, DEATH_X, DEATH_Y, GARBAGE, ROWS, WIDTH
+
+STYLES = {1: "bold red", 2: "bold green", 3: "bold blue", 4: "bold yellow", 5: "bold magenta", GARBAGE: "white"}
+OVERLAY_STYLES = {1: "dim red", 2: "dim green", 3: "dim blue", 4: "dim yellow", 5: "dim magenta"}
+
+
+def field_text(
+    field: Field,
+    overlay: Sequence[tuple[int, int, int]] = (),
+    falling: Mapping[tuple[int, int], int] | None = None,
+) -> Text:
+    """The field as text, row 13 on top: ``●`` puyos, ``○`` garbage, ``·`` overlay cells still to fill,
+    ``x`` the empty death cell; ``falling`` maps (x, y) -> colour for a pair hovering above the field."""
+    want = {(x, y): c for x, y, c in overlay}
+    text = Text()
+    for y in range(ROWS + 1, -1, -1):
+        if y == ROWS + 1 or y == -1:
+            continue
+        label = f"{y + 1:>2} " if y < ROWS else "   "
+        text.append(label, style="dim")
+        for x in range(WIDTH):
+            if falling and (x, y) in falling:
+                c = falling[(x, y)]
+                text.append("◉ ", style=STYLES[c])
+                continue
+            if y >= ROWS:
+                text.append("  ")
+                continue
+            c = int(field.cells[x, y])
+            if c == GARBAGE:
+                text.append("○ ", style=STYLES[GARBAGE])
+            elif c:
+                text.append("● ", style=STYLES[c])
+            elif (x, y) in want:
+                text.append("· ", style=OVERLAY_STYLES[want[(x, y)]])
+            elif (x, y) == (DEATH_X, DEATH_Y):
+                text.append("x ", style="dim red")
+            else:
+                text.append(". " if y < ROWS - 1 else "- ", style="dim")
+        text.append("\n")
+    text.append("   " + " ".join(str(x + 1) for x in range(WIDTH)), style="dim")
+    return text
+
+
+def pairs_text(pairs: Sequence[Pair]) -> Text:
+    """The current pair and the visible next pairs (child on top)."""
+    text = Text()
+    for i, (a, c) in enumerate(pairs):
+        text.append("now " if i == 0 else "next", style="dim")
+        text.append(" ")
+        text.append("●", style=STYLES[c])
+        text.append(COLOUR_LETTERS[c], style=STYLES[c])
+        text.append(" ")
+        text.append("●", style=STYLES[a])
+        text.append(COLOUR_LETTERS[a], style=STYLES[a])
+        text.append("\n")
+    return text
+
+
+def render_field(
+    field: Field,
+    pairs: Sequence[Pair],
+    overlay: Sequence[tuple[int, int, int]] = (),
+    info: Mapping[str, Any] | None = None,
+    title: str = "puyo",
+    falling: Mapping[tuple[int, int], int] | None = None,
+) -> RenderableType:
+    side = [pairs_text(pairs)]
+    if info:
+        side.append(Text("\n".join(f"{k}: {v}" for k, v in info.items()), style="cyan"))
+    return Panel(Columns([field_text(field, overlay, falling), Group(*side)]), title=title, expand=False)
