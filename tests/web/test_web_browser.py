@@ -3,7 +3,13 @@ Cargo 101's solution runs to a win with its stars, and a replay opens. Each test
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
+
+from puzzlebots.core.registry import get_game
+from puzzlebots.core.replay import write_replay
+from puzzlebots.core.runner import play_episode
 
 TIMEOUT = 60_000
 
@@ -28,3 +34,65 @@ def test_cargo_101_solution_runs_to_a_win_with_stars(page: Any) -> None:
     assert page.locator("#cargo-stars").get_attribute("data-stars") == "4"
     crates = page.locator("#cargo-board rect[data-role='crate']")
     assert crates.count() == 1 and crates.first.get_attribute("data-col") == "1"
+
+
+def piece_columns(page: Any) -> list[int]:
+    cells = page.locator("#versus-board svg").first.locator("[data-role='piece']")
+    return sorted(int(cells.nth(i).get_attribute("data-col")) for i in range(cells.count()))
+
+
+def test_key_press_moves_the_persons_puyo_piece(page: Any) -> None:
+    page.click("nav button[data-tab='versus']")
+    page.select_option("#versus-bot", "krieg")
+    page.click("#versus-start")
+    page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
+    assert piece_columns(page) == [2, 2]  # column 3 (index 2), child above the axis
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(
+        "document.querySelector(\"#versus-board svg [data-role='piece']\").dataset.col === '1'", timeout=TIMEOUT
+    )
+    assert piece_columns(page) == [1, 1]
+    page.keyboard.press("ArrowUp")  # rotate: the child goes right of the axis
+    page.wait_for_function(
+        "new Set([...document.querySelectorAll(\"#versus-board svg:first-child [data-role='piece']\")]"
+        ".map(e => e.dataset.col)).size === 2",
+        timeout=TIMEOUT,
+    )
+    assert piece_columns(page) == [1, 2]
+    page.keyboard.press("ArrowDown")  # drop: the person's field gets two puyos, the AI answers
+    page.wait_for_function("document.getElementById('versus-board').dataset.turn === '1'", timeout=TIMEOUT)
+    person = page.locator("#versus-board svg").first.locator("[data-role='cell']")
+    assert person.count() == 2
+    assert page.locator("#versus-board svg").nth(1).locator("[data-role='cell']").count() == 2
+
+
+def test_a_bots_game_advances_on_screen(page: Any) -> None:
+    page.select_option("#watch-game", "puyo")
+    page.select_option("#watch-bot", "krieg")
+    page.fill("#watch-seed", "4")
+    page.click("#watch-start")
+    page.wait_for_selector("#play-board svg", timeout=TIMEOUT)
+    page.wait_for_function("Number(document.getElementById('play-step-count').dataset.step) >= 4", timeout=TIMEOUT)
+    page.click("#play-pause")  # pause: the step count stops
+    step = page.locator("#play-step-count").get_attribute("data-step")
+    page.wait_for_timeout(800)
+    assert page.locator("#play-step-count").get_attribute("data-step") == step
+    cells = page.locator("#play-board [data-role='cell']").count()
+    assert cells >= 2 * int(step) - 8  # puyos on the board (a chain may have popped some)
+    page.click("#play-step")  # single step
+    page.wait_for_function(
+        f"document.getElementById('play-step-count').dataset.step === '{int(step) + 1}'", timeout=TIMEOUT
+    )
+
+
+def test_a_replay_opens(page: Any, replays_dir: Path) -> None:
+    episode = play_episode("puyo", "krieg", 9, {"pairs": 12}, record=True)
+    write_replay(replays_dir / "puyo-krieg-9.jsonl", episode, get_game("puyo").rules_version, 10)
+    page.click("nav button[data-tab='replays']")
+    page.click("a[data-replay='puyo-krieg-9.jsonl']", timeout=TIMEOUT)
+    page.wait_for_selector("#play-board svg", timeout=TIMEOUT)
+    assert page.locator("#play-step-count").inner_text() == "step 0 / 12"
+    page.click("#play-pause")
+    page.wait_for_function("document.getElementById('play-state').textContent === 'finished'", timeout=TIMEOUT)
+    assert page.locator("#play-step-count").inner_text() == "step 12 / 12"
+    assert json.dumps(episode.result["score"]) in page.locator("#play-result").inner_text()

@@ -134,13 +134,15 @@ class Session:
     def __init__(self, replays_dir: Path | None = None) -> None:
         self.replays_dir = replays_dir
         self.play: Play | None = None
-        self.extra: Any = None  # a mode with its own ops (Puyo versus, Cargo-Bot runs)
+        self.versus: Any = None  # a person against a Puyo AI
         self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "games": lambda msg: {"type": "games", "games": list_games()},
             "watch": self.watch,
             "step": self.step,
             "replays": lambda msg: {"type": "replays", "replays": self.replay_names()},
             "replay": self.open_replay,
+            "versus": self.start_versus,
+            "key": self.key,
             "cargo_levels": lambda msg: cargo_module().level_list(),
             "cargo_level": lambda msg: cargo_module().level_frame(field_of(msg, "level", str)),
             "cargo_run": lambda msg: cargo_module().run(field_of(msg, "level", str), field_of(msg, "program", str)),
@@ -178,6 +180,20 @@ class Session:
         for _ in range(int_field(msg, "n", 1, MAX_STEPS_PER_MESSAGE, 1)):
             self.play.advance()
         return self.play.frame()
+
+    def start_versus(self, msg: dict[str, Any]) -> dict[str, Any]:
+        from .versus import PuyoVersus
+
+        self.versus = PuyoVersus(field_of(msg, "bot", str), int_field(msg, "seed", 0, MAX_SEED, 0))
+        frame: dict[str, Any] = self.versus.frame()
+        return frame
+
+    def key(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if self.versus is None:
+            raise ProtocolError("no Puyo game against an AI: start one first")
+        self.versus.key(field_of(msg, "key", str))
+        frame: dict[str, Any] = self.versus.frame()
+        return frame
 
     def replay_names(self) -> list[str]:
         if self.replays_dir is None or not self.replays_dir.is_dir():

@@ -76,7 +76,8 @@ const CELL = 26;
 // grid: {rows, cols, cells[r][c] (0 = empty), colors{value: css}, labels{value: text}, shape, piece[], info{}}
 function drawGrid(view) {
   const top = view.title ? 20 : 0;
-  const width = view.cols * CELL + 2;
+  const side = view.next ? 2 * CELL : 0;
+  const width = view.cols * CELL + 2 + side;
   const root = newSvg(width, view.rows * CELL + top + 2);
   if (view.title) text(root, 2, 14, view.title);
   const g = svg("g", { transform: `translate(1 ${top + 1})` }, root);
@@ -102,6 +103,11 @@ function drawGrid(view) {
   for (const m of view.marks || []) {
     svg("rect", { x: m.c * CELL, y: m.r * CELL, width: CELL, height: CELL, class: "mark" }, g);
   }
+  (view.next || []).forEach(([axis, child], i) => {
+    // the current pair and the next ones, child above axis, in a column right of the well
+    cell(3 * i, view.cols + 0.5, child, "next");
+    cell(3 * i + 1, view.cols + 0.5, axis, "next");
+  });
   return root;
 }
 
