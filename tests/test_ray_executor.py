@@ -5,13 +5,21 @@ The calls are library functions (as batch evaluation's are): Ray workers import 
 
 from __future__ import annotations
 
+import json
 import operator
+import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from puzzlebots.core.ray_executor import RayExecutor
+
+#: (game, extra stats options): short games, since what is compared is the per-seed results
+STATS_CASES = [("hatris", ["--max-actions", "60"]), ("puyo", ["--pairs", "20"])]
 
 
 @pytest.fixture(scope="module")
@@ -39,3 +47,22 @@ def test_ray_submit_after_shutdown_is_refused() -> None:
     executor.shutdown()
     with pytest.raises(RuntimeError, match="after shutdown"):
         executor.submit(abs, -1)
+
+
+def stats_json(tmp_path: Path, game: str, executor: str, extra: list[str]) -> dict[str, Any]:
+    out = tmp_path / f"{game}-{executor}.json"
+    cmd = [sys.executable, "-m", "puzzlebots", "stats", game, "--games", "20", "--jobs", "2", "--quiet"]
+    cmd += ["--executor", executor, "--json", str(out), *extra]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data: dict[str, Any] = json.loads(out.read_text())
+    return data
+
+
+@pytest.mark.parametrize(("game", "extra"), STATS_CASES)
+def test_stats_on_ray_equals_the_process_pool_per_seed(tmp_path: Path, game: str, extra: list[str]) -> None:
+    ray_run = stats_json(tmp_path, game, "ray", extra)
+    pool_run = stats_json(tmp_path, game, "process", extra)
+    assert [g["seed"] for g in ray_run["games"]] == list(range(20))
+    assert ray_run["games"] == pool_run["games"]
+    assert ray_run["summary"] == pool_run["summary"]
