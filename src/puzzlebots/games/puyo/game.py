@@ -48,6 +48,7 @@ class PuyoGame(GameBase):
             "beam_width": 40,
             "beam_depth": 6,
             "beam_samples": 3,
+            "beam_fire_links": 0,
         }
 
     def config_options(self) -> Sequence[ConfigOption]:
@@ -74,6 +75,7 @@ class PuyoGame(GameBase):
         whole("beam_width", 1, 10_000)
         whole("beam_depth", 1, 50)
         whole("beam_samples", 1, 100)
+        whole("beam_fire_links", 0, 19)
         choice("seq", SEQUENCES)
         choice("reach", tuple(REACH_RULES))
         choice("k3_colours", ("fixed", "permute"))

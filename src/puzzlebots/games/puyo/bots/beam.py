@@ -23,13 +23,13 @@ from ..rules import N_PLACEMENTS
 class BeamBot:
     name = "beam"
 
-    def __init__(self, config: Mapping[str, Any], seed: int = 0, fire_links: int = 0) -> None:
+    def __init__(self, config: Mapping[str, Any], seed: int = 0) -> None:
         self.width = int(config["beam_width"])
         self.depth = int(config["beam_depth"])
         self.samples = int(config["beam_samples"])
         self.n_colours = int(config["n_colours"])
         self.crossable = REACH_RULES[config["reach"]]
-        self.fire_links = fire_links
+        self.fire_links = int(config["beam_fire_links"])
         self.weights = DEFAULT_WEIGHTS.copy()
         self.rng = np.random.default_rng(seed)
 
