@@ -50,7 +50,7 @@ class EnvAdapter:
         raise NotImplementedError
 
 
-class PuzzleEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+class PuzzleEnv(gym.Env[dict[str, Any], Any]):
     """A puzzlebots game as a Gymnasium env (see the module docstring for actions and rewards).
 
     An action the mask forbids leaves the game unchanged, gives ``illegal_penalty`` and sets

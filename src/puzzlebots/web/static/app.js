@@ -129,6 +129,10 @@ function drawPiles(view) {
     if (role === "piece") el.classList.add("piece");
   };
   view.columns.forEach((pile, col) => pile.forEach((item) => hat(col, item, "cell")));
+  if (view.top) {
+    const y = height - view.top * scale;
+    svg("line", { x1: 0, y1: y, x2: view.columns.length * colW, y2: y, class: "top-line" }, g);
+  }
   for (const f of view.falling || []) hat(f.col, f, "piece");
   if (view.caption) text(root, 2, height + 20, view.caption);
   return root;

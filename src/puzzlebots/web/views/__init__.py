@@ -17,7 +17,7 @@ from rich.console import Console
 from ...core.protocols import Game, State
 
 #: games with a drawn view: name -> module under puzzlebots.web.views defining ``to_view(state)``
-VIEW_MODULES: dict[str, str] = {"puyo": "puyo"}
+VIEW_MODULES: dict[str, str] = {"hatris": "hatris", "puyo": "puyo", "yoshis_cookie": "yoshis_cookie"}
 
 
 def text_view(game: Game, state: State) -> dict[str, Any]:
