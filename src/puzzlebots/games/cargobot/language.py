@@ -152,8 +152,10 @@ def registers_from_lists(data: object) -> RegisterProgram:
         registers: list[Register] = []
         for ri, pair in enumerate(function, start=1):
             where = f"program F{fi} register {ri}"
-            if not isinstance(pair, list | tuple) or len(pair) > 2 or not all(
-                p is None or isinstance(p, str) for p in pair
+            if (
+                not isinstance(pair, list | tuple)
+                or len(pair) > 2
+                or not all(p is None or isinstance(p, str) for p in pair)
             ):
                 raise InputError(f"{where}: expected [command, condition], got {pair!r}")
             command = _command(pair[0] if pair else None, where)

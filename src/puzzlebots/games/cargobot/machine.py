@@ -54,7 +54,9 @@ class EncodedBoard:
     has_goal: bool
 
     def decode(self, colours: Colours) -> list[list[str]]:
-        return [[colours.name(int(c)) or "" for c in self.piles[p, : self.heights[p]]] for p in range(len(self.heights))]
+        return [
+            [colours.name(int(c)) or "" for c in self.piles[p, : self.heights[p]]] for p in range(len(self.heights))
+        ]
 
 
 def encode_board(stacks: Board, goal: Board | None, colours: Colours) -> EncodedBoard:

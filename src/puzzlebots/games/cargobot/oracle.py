@@ -7,6 +7,7 @@ They follow the reference text step by step with plain Python data (a real deque
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from .language import RegisterProgram, Script, decode_token
 from .report import RunReport
@@ -35,6 +36,7 @@ def run_vaguery(
     unstable: bool = False,
     height_limit: int = 6,
     step_limit: int = 200,
+    on_step: Callable[[list[list[str]], int, str | None], None] | None = None,
 ) -> RunReport:
     """Ruby ``CargoBot#activate`` on a fresh bot (reference §2.3-2.5)."""
     piles = [list(p) for p in stacks]
@@ -44,6 +46,8 @@ def run_vaguery(
     broken: str | None = None
     todo: deque[str] = deque(program[0])
     while True:
+        if on_step is not None:
+            on_step(piles, pos, holding)
         if goal is not None and piles == goal:
             outcome = "solved"
             break
@@ -94,6 +98,7 @@ def run_game(
     goal: list[list[str]],
     claw: int = 1,
     tick_limit: int = 10_000_000,
+    on_step: Callable[[list[list[str]], int, str | None], None] | None = None,
 ) -> RunReport:
     """The original game (reference §3): ``Level:run`` with ``Program:nextMove``."""
     piles = [list(p) for p in stacks]
@@ -107,6 +112,8 @@ def run_game(
     func, index = 0, -1
     stack: list[tuple[int, int]] = []
     while True:
+        if on_step is not None:
+            on_step(piles, pos, holding)
         if piles == goal:
             outcome = "solved"
             break

@@ -1,0 +1,243 @@
+"""The ``cargobot`` click group: ``levels``, ``run``, ``solve``, ``climb`` (mounted as ``puzzlebots cargobot``).
+
+Every bad input becomes one ``error: ...`` line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.live import Live
+from rich.progress import Progress
+from rich.table import Table
+
+from puzzlebots.core.errors import InputError, PuzzlebotsError
+
+from .language import parse_registers
+from .levels import Level, check_board, find_level, load_levels
+from .machine import GAME_TICK_LIMIT, SEMANTICS, VAGUERY_STEP_LIMIT, run_game, run_level, run_vaguery
+from .render import board_panel, trace_run
+from .search.climb import climb as run_climb
+from .search.solve import solve as run_solve
+
+F = TypeVar("F", bound=Callable[..., Any])
+LEVELS_FILE = click.option(
+    "--levels-file", type=click.Path(dir_okay=False), default=None, help="A levels JSON file (default: packaged)."
+)
+
+
+def _one_line_errors(command: F) -> F:
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except PuzzlebotsError as exc:
+            click.echo(f"error: {' '.join(str(exc).split())}", err=True)
+            raise click.exceptions.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _json_arg(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{what}: malformed JSON ({exc.msg} at char {exc.pos})") from None
+
+
+@click.group(name="cargobot", help="Cargo-Bot: run programs in either semantics, solve levels, hill-climb.")
+def cargobot() -> None:
+    pass
+
+
+@cargobot.command(help="The table of levels.")
+@LEVELS_FILE
+@click.option("--json", "as_json", is_flag=True, help="Print the levels as JSON.")
+@_one_line_errors
+def levels(levels_file: str | None, as_json: bool) -> None:
+    rows = load_levels(levels_file)
+    if as_json:
+        click.echo(json.dumps([_level_row(lv) for lv in rows], indent=1))
+        return
+    table = Table(title="Cargo-Bot levels")
+    for col in ("pack", "#", "level", "claw", "piles", "crates", "conditions", "functions", "stars a,b,c", "best"):
+        table.add_column(col)
+    for lv in rows:
+        r = _level_row(lv)
+        table.add_row(
+            lv.pack, str(lv.number or ""), lv.name, str(lv.claw), str(r["piles"]), str(r["crates"]),
+            ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), ",".join(map(str, lv.stars)),
+            str(lv.best_known or "-"),
+        )  # fmt: skip
+    Console().print(table)
+
+
+def _level_row(lv: Level) -> dict[str, Any]:
+    return {
+        "pack": lv.pack, "number": lv.number, "name": lv.name, "claw": lv.claw, "piles": len(lv.stacks),
+        "crates": sum(map(len, lv.stacks)), "conditions": list(lv.conditions), "functions": list(lv.functions),
+        "stars": list(lv.stars), "best_known": lv.best_known,
+    }  # fmt: skip
+
+
+@cargobot.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
+@click.option("--level", "level_name", default=None, help="Level name, e.g. 'Inverter' or 'easy 3'.")
+@click.option("--program", required=True, help="Script syntax (R L claw callN[_cond], prog_N) or JSON list form.")
+@click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True)
+@click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
+@click.option("--goal", default=None, help="Goal board as JSON (without --level).")
+@click.option("--claw", type=int, default=1, show_default=True, help="1-based start pile (without --level).")
+@click.option("--fragile", is_flag=True, help="vaguery: a wall crash ends the run.")
+@click.option("--unstable", is_flag=True, help="vaguery: a topple ends the run.")
+@click.option("--height-limit", type=int, default=6, show_default=True, help="vaguery: topple height limit.")
+@click.option("--step-limit", type=int, default=None, help="Steps (vaguery, 200) or ticks (game, 10^7).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--watch", is_flag=True, help="Animate the claw in the terminal.")
+@click.option("--delay", type=float, default=0.15, show_default=True, help="--watch: seconds per step.")
+@LEVELS_FILE
+@_one_line_errors
+def run(
+    level_name: str | None, program: str, semantics: str, stacks: str | None, goal: str | None, claw: int,
+    fragile: bool, unstable: bool, height_limit: int, step_limit: int | None, as_json: bool, watch: bool,
+    delay: float, levels_file: str | None,
+) -> None:  # fmt: skip
+    level = find_level(level_name, load_levels(levels_file)) if level_name else None
+    if step_limit is not None and step_limit < 0:
+        raise InputError("--step-limit must be >= 0")
+    if level is not None:
+        if stacks or goal:
+            raise InputError("use either --level or --stacks/--goal, not both")
+        report = run_level(
+            level, program, semantics, fragile=fragile, unstable=unstable, height_limit=height_limit,
+            step_limit=step_limit,
+        )  # fmt: skip
+        start, target, claw, stars = level.board(), level.goal_board(), level.claw, None
+        if semantics == "game" and report.solved:
+            stars = level.stars_for(parse_registers(program))
+    else:
+        if stacks is None:
+            raise InputError("give --level NAME, or a board with --stacks (and --goal)")
+        start = check_board(_json_arg(stacks, "--stacks"), "--stacks")
+        target = check_board(_json_arg(goal, "--goal"), "--goal") if goal else None
+        stars = None
+        if semantics == "game":
+            if target is None:
+                raise InputError("game semantics needs --goal")
+            report = run_game(program, start, target, claw, tick_limit=step_limit or GAME_TICK_LIMIT)
+        else:
+            report = run_vaguery(
+                program, start, target, claw, fragile=fragile, unstable=unstable, height_limit=height_limit,
+                step_limit=step_limit or VAGUERY_STEP_LIMIT,
+            )  # fmt: skip
+    if watch:
+        _watch(program, semantics, start, target, claw, report, fragile, unstable, height_limit, step_limit, delay)
+    data = report.to_json() | {"stars": stars}
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    count = "ticks" if semantics == "game" else "steps"
+    click.echo(
+        f"{report.outcome}: {report.steps} {count}, {report.moves} moves, {report.crashes} crashes, "
+        f"{report.topples} topples, claw {report.claw}, holding {report.holding or '-'}"
+        + (f", {stars} stars" if stars else "")
+    )
+    click.echo(f"final stacks: {json.dumps(report.stacks)}")
+
+
+def _watch(
+    program: str, semantics: str, start: list[list[str]], target: list[list[str]] | None, claw: int, report: Any,
+    fragile: bool, unstable: bool, height_limit: int, step_limit: int | None, delay: float,
+) -> None:  # fmt: skip
+    console = Console()
+    with Live(console=console, refresh_per_second=30, transient=False) as live:
+        for frame in trace_run(
+            program, semantics, start, target, claw, fragile=fragile, unstable=unstable,
+            height_limit=height_limit, step_limit=step_limit,
+        ):  # fmt: skip
+            live.update(board_panel(frame, target))
+            time.sleep(delay)
+
+
+@cargobot.command(help="Find a smallest program for a level (game semantics) by exhaustive search.")
+@click.option("--level", "level_name", default=None, help="Level name.")
+@click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=120.0, show_default=True, help="Seconds per level.")
+@click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None, help="Write the results here.")
+@LEVELS_FILE
+@_one_line_errors
+def solve(
+    level_name: str | None, all_levels: bool, jobs: int | None, time_limit: float, max_size: int | None,
+    json_file: str | None, levels_file: str | None,
+) -> None:  # fmt: skip
+    pool = load_levels(levels_file)
+    if all_levels == bool(level_name):
+        raise InputError("give exactly one of --level NAME and --all")
+    targets = pool if all_levels else [find_level(level_name or "", pool)]
+    results = []
+    table = Table(title="Cargo-Bot solve (game semantics)")
+    for col in ("level", "solved", "program", "size", "best", "stars", "ticks", "seconds"):
+        table.add_column(col)
+    with Progress(transient=True) as progress:
+        task = progress.add_task("solving", total=len(targets))
+        for lv in targets:
+            progress.update(task, description=f"{lv.name}")
+            result = run_solve(
+                lv, jobs=jobs, time_limit=time_limit or None, max_size=max_size,
+                progress=lambda n, lv=lv: progress.update(task, description=f"{lv.name}: size {n}"),
+            )  # fmt: skip
+            results.append(result.to_json() | {"pack": lv.pack, "best_known": lv.best_known})
+            row = result.to_json()
+            table.add_row(
+                lv.name, "yes" if result.solved else f"no (<= {result.searched_to} searched)",
+                row["program"] or "-", str(result.size or "-"), str(lv.best_known or "-"), str(result.stars or "-"),
+                str(result.ticks or "-"), f"{result.seconds:.1f}",
+            )  # fmt: skip
+            progress.advance(task)
+    Console().print(table)
+    solved = sum(r["solved"] for r in results)
+    click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
+    if json_file:
+        Path(json_file).write_text(json.dumps(results, indent=1) + "\n")
+
+
+@cargobot.command(help="The Ruby example's hill climber on a level.")
+@click.option("--level", "level_name", required=True, help="Level name.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True)
+@click.option("--max-iterations", type=click.IntRange(min=1), default=20_000, show_default=True)
+@click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
+              help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
+@click.option("--step-limit", type=click.IntRange(min=1), default=200, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@LEVELS_FILE
+@_one_line_errors
+def climb(
+    level_name: str, seed: int, semantics: str, max_iterations: int, stop_after: int, step_limit: int,
+    as_json: bool, levels_file: str | None,
+) -> None:  # fmt: skip
+    level = find_level(level_name, load_levels(levels_file))
+    with Progress(transient=True) as progress:
+        task = progress.add_task(f"climbing {level.name}", total=max_iterations)
+        result = run_climb(
+            level, seed, semantics, max_iterations, stop_after, step_limit,
+            progress=lambda k: progress.advance(task, k),
+        )  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    state = "solved" if result.solved else "not solved"
+    click.echo(f"{level.name}: {state} after {result.iterations} iterations ({result.solutions} solving scripts)")
+    click.echo(f"script: {result.script}")
+    click.echo(f"score (rebuild, crashes, topples): {list(result.score)}")
+
+
+COMMANDS = (levels, run, solve, climb)

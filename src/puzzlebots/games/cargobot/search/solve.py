@@ -1,0 +1,287 @@
+"""``solve``: an exhaustive synthesizer for the game semantics, in the spirit of Elizarov's solver.
+
+Iterative deepening over the register budget; at each budget the lazy depth-first search of
+``_solve_kernel`` runs as tasks over a process pool. A task is an option prefix (the decisions at the
+first branch points); a task that grows past ``TASK_NODES`` options stops and returns its children
+(the prefixes two levels deeper), so the work spreads over every core and a time limit is honoured.
+The first program found is verified on the real game interpreter and rated with the level's stars.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..language import RegisterProgram, format_registers, register_count
+from ..levels import Level
+from ..machine import Colours, encode_board, run_level
+from . import _solve_kernel as kernel
+
+COMMAND_OPS = {"right": 1, "left": 2, "pickup": 3}
+TASK_NODES = 300_000
+DEFAULT_TICK_CAP = 5_000
+SPLIT_STEP = 2
+_CODES = {None: 0, "any": -1, "none": -2}
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    level: str
+    solved: bool
+    program: RegisterProgram | None
+    size: int | None
+    stars: int | None
+    ticks: int | None
+    seconds: float
+    nodes: int
+    searched_to: int  # largest budget searched exhaustively (minimality holds up to it)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "solved": self.solved,
+            "program": format_registers(self.program) if self.program else None,
+            "size": self.size,
+            "stars": self.stars,
+            "ticks": self.ticks,
+            "seconds": round(self.seconds, 2),
+            "nodes": self.nodes,
+            "searched_to": self.searched_to,
+        }
+
+
+def _holds(code: int, held: int) -> bool:
+    return code == 0 or code == held or (code == -1 and held > 0) or (code == -2 and held == 0)
+
+
+def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> dict[str, Any]:
+    """Everything the kernel needs about a level, as small numpy arrays (picklable for workers)."""
+    colours = Colours()
+    board = encode_board(level.board(), level.goal_board(), colours)
+    held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c))
+    cond_names: list[str | None] = [None, *level.conditions]
+    codes = [_CODES.get(c) if c in _CODES else colours.id(c) for c in cond_names]
+    ncolours = len(colours.ids)
+    firemask = np.zeros(ncolours + 1, np.int32)
+    for held in range(ncolours + 1):
+        firemask[held] = sum(1 << k for k, code in enumerate(codes) if _holds(code, held))
+    nf = sum(1 for c in level.commands if c.startswith("f"))
+    slots = np.array(level.functions[:nf], np.int32)
+    oplist = [COMMAND_OPS[c] for c in ("pickup", "right", "left") if c in level.commands]
+    oplist += [4 + k for k in range(nf)]
+    red = _redundant_pairs(codes, held_values)
+    need = _needed_ops(level)
+    rng = np.random.default_rng(0xCA460)
+    cap = board.piles.shape[1]
+
+    def z(*shape: int) -> np.ndarray:
+        return rng.integers(1, 2**63, size=shape, dtype=np.int64).astype(np.uint64)
+
+    return {
+        "name": level.name,
+        "colours": colours,
+        "cond_names": cond_names,
+        "nf": nf,
+        "arrays": dict(
+            piles0=board.piles,
+            heights0=board.heights,
+            goal=board.goal,
+            goal_heights=board.goal_heights,
+            claw0=level.claw - 1,
+            slots=slots,
+            limits_sorted=np.array(sorted(slots[1:], reverse=True) + [0], np.int32),
+            oplist=np.array(oplist, np.int32),
+            firemask=firemask,
+            allmask=(1 << len(codes)) - 1,
+            red=red,
+            ncond=len(codes),
+            need=need,
+            tick_cap=tick_cap,
+            zob=z(len(board.heights), cap, ncolours + 1),
+            zclaw=z(len(board.heights)),
+            zheld=z(ncolours + 1),
+            zsite=z(nf, int(slots.max())),
+        ),  # fmt: skip
+    }
+
+
+def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
+    """red[o1, c1, o2, c2]: two adjacent moves that act like one move or none for every held crate."""
+    n = len(codes)
+    red = np.zeros((3, n, 3, n), np.int8)
+    sign = {1: 1, 2: -1}
+    for o1, c1, o2, c2 in itertools.product((1, 2), range(n), (1, 2), range(n)):
+        d = [sign[o1] * _holds(codes[c1], h) + sign[o2] * _holds(codes[c2], h) for h in held_values]
+        if all(x == 0 for x in d):
+            red[o1, c1, o2, c2] = 1
+            continue
+        for o, c in itertools.product((1, 2), range(n)):
+            if all(x == sign[o] * _holds(codes[c], h) for x, h in zip(d, held_values, strict=True)):
+                red[o1, c1, o2, c2] = 1
+                break
+    return red
+
+
+def _needed_ops(level: Level) -> np.ndarray:
+    """[right, left, pickup]: ops every solution must contain (sound, from the board alone)."""
+    start, goal, claw = level.stacks, level.goal, level.claw - 1
+    differing = [p for p in range(len(start)) if start[p] != goal[p]]
+    prefix_gain = any(
+        sum(len(goal[p]) for p in range(j + 1)) > sum(len(start[p]) for p in range(j + 1)) for j in range(len(start))
+    )
+    suffix_gain = any(
+        sum(len(goal[p]) for p in range(j, len(start))) > sum(len(start[p]) for p in range(j, len(start)))
+        for j in range(len(start))
+    )
+    right = any(p > claw for p in differing) or suffix_gain
+    left = any(p < claw for p in differing) or prefix_gain
+    return np.array([right, left, bool(differing)], np.int8)
+
+
+def run_task(setup: dict[str, Any], budget: int, prefix: tuple[int, ...], max_nodes: int) -> tuple:
+    """One subtree: (status, program arrays or child prefixes, options tried)."""
+    a = setup["arrays"]
+    nf, smax = setup["nf"], int(a["slots"].max())
+    out_op = np.zeros((nf, smax), np.int8)
+    out_mask = np.zeros((nf, smax), np.int32)
+    out_len = np.zeros(nf, np.int32)
+    counters = np.zeros(2, np.int64)
+    forced = np.array(prefix, np.int32)
+    empty = np.zeros((1, 1), np.int32)
+    status = _search(a, budget, forced, -1, max_nodes, out_op, out_mask, out_len, empty, counters)
+    nodes = int(counters[0])
+    if status == kernel.TOO_BIG:
+        depth = len(prefix) + SPLIT_STEP
+        size = 1
+        while True:
+            prefixes = np.zeros((size, depth), np.int32)
+            counters[:] = 0
+            status = _search(a, budget, forced, depth, max_nodes, out_op, out_mask, out_len, prefixes, counters)
+            if status == kernel.FOUND or counters[1] <= size:
+                break
+            size = int(counters[1])
+        if status != kernel.FOUND:
+            children = [tuple(int(x) for x in row) for row in prefixes[: int(counters[1])]]
+            return kernel.TOO_BIG, children, nodes
+    if status == kernel.FOUND:
+        return kernel.FOUND, (out_op, out_mask, out_len), nodes
+    return kernel.EXHAUSTED, None, nodes
+
+
+def _search(a: dict[str, Any], budget: int, forced: np.ndarray, split_depth: int, max_nodes: int, *out: Any) -> int:
+    return int(
+        kernel.search(
+            a["piles0"], a["heights0"], a["goal"], a["goal_heights"], a["claw0"], a["slots"], a["limits_sorted"],
+            a["oplist"], a["firemask"], a["allmask"], a["red"], a["ncond"], a["need"], budget, a["tick_cap"],
+            a["zob"], a["zclaw"], a["zheld"], a["zsite"], forced, split_depth, max_nodes, *out,
+        )
+    )  # fmt: skip
+
+
+def decode_program(setup: dict[str, Any], arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RegisterProgram:
+    """Kernel arrays -> registers: never-fired registers dropped, functions relabelled to fit the slots."""
+    out_op, out_mask, out_len = arrays
+    slots = list(setup["arrays"]["slots"])
+    functions: list[list[tuple[int, int]]] = []
+    for k in range(len(out_len)):
+        functions.append([(int(out_op[k, r]), int(out_mask[k, r])) for r in range(out_len[k]) if out_op[k, r]])
+    while len(functions) > 1 and not functions[-1]:
+        functions.pop()
+    rest = list(range(1, len(functions)))
+    order = next(
+        (p for p in itertools.permutations(rest) if all(len(functions[f]) <= slots[i + 1] for i, f in enumerate(p))),
+        tuple(rest),
+    )
+    label = {0: 0} | {f: i + 1 for i, f in enumerate(order)}
+    cond_names = setup["cond_names"]
+    program: list[tuple[tuple[str | None, str | None], ...]] = [()] * len(functions)
+    for f, registers in enumerate(functions):
+        regs = []
+        for op, mask in registers:
+            command = {1: "right", 2: "left", 3: "pickup"}.get(op) or f"f{label[op - 4] + 1}"
+            cond = cond_names[(mask & -mask).bit_length() - 1]
+            regs.append((command, cond))
+        program[label[f]] = tuple(regs)
+    return tuple(program)
+
+
+def _tasks(setup: dict[str, Any], budget: int, jobs: int, deadline: float, counter: list[int]) -> Iterator[tuple]:
+    """Run every task of one budget; yields FOUND results (stops early when the consumer stops)."""
+    pending: deque[tuple[int, ...]] = deque([()])
+    if jobs <= 1:
+        while pending and time.monotonic() < deadline:
+            status, payload, nodes = run_task(setup, budget, pending.popleft(), TASK_NODES)
+            counter[0] += nodes
+            if status == kernel.FOUND:
+                yield payload
+                return
+            if status == kernel.TOO_BIG:
+                pending.extend(payload)
+        if pending:
+            raise TimeoutError
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        running: set[Future] = set()
+        try:
+            while pending or running:
+                if time.monotonic() >= deadline:
+                    raise TimeoutError
+                while pending and len(running) < 2 * jobs:
+                    running.add(pool.submit(run_task, setup, budget, pending.popleft(), TASK_NODES))
+                done, running = wait(
+                    running, timeout=max(0.01, deadline - time.monotonic()), return_when=FIRST_COMPLETED
+                )
+                for future in done:
+                    status, payload, nodes = future.result()
+                    counter[0] += nodes
+                    if status == kernel.FOUND:
+                        yield payload
+                        return
+                    if status == kernel.TOO_BIG:
+                        pending.extend(payload)
+        finally:
+            for future in running:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def solve(
+    level: Level,
+    jobs: int | None = None,
+    time_limit: float | None = None,
+    max_size: int | None = None,
+    tick_cap: int = DEFAULT_TICK_CAP,
+    progress: Callable[[int], None] | None = None,
+) -> SolveResult:
+    """A smallest program (within the search model) that wins ``level`` in the game semantics."""
+    jobs = jobs or os.cpu_count() or 1
+    setup = prepare(level, tick_cap)
+    start = time.monotonic()
+    deadline = start + time_limit if time_limit else float("inf")
+    counter = [0]
+    limit = max_size or sum(setup["arrays"]["slots"])
+    searched = 0
+    for budget in range(1, limit + 1):
+        if progress:
+            progress(budget)
+        try:
+            found = next(_tasks(setup, budget, jobs, deadline, counter), None)
+        except TimeoutError:
+            break
+        if found is not None:
+            program = decode_program(setup, found)
+            report = run_level(level, program)
+            return SolveResult(
+                level.name, report.solved, program, register_count(program), level.stars_for(program),
+                report.steps, time.monotonic() - start, counter[0], budget - 1,
+            )  # fmt: skip
+        searched = budget
+    return SolveResult(level.name, False, None, None, None, None, time.monotonic() - start, counter[0], searched)
