@@ -62,7 +62,7 @@ def test_row_13_never_pops() -> None:
 
 
 def test_row_14_vanishes() -> None:
-    f = Field.from_rows(_column_rows(0, 12))
+    f = Field.from_rows(_column_rows(0, 12), reach="climb12")  # a 12-high column is only reached by climbing
     f.play((R, G), 0)  # axis in row 13, child in row 14: the child vanishes
     assert f.heights[0] == 13 and f.cells[0, 12] == R
     assert Field.from_rows(_column_rows(0, 13)).drop_garbage(6, np.random.default_rng(0)) == 6
