@@ -27,11 +27,14 @@ TOPPLE_HEIGHT = 7
 
 
 @njit(cache=True)
-def _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown):
+def _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown, budget):
     missing = 0
     for k in range(3):
         if need[k] and cnt[k] == 0:
             missing += 1
+    # a program without calls runs each register at most once: too few ticks to move need[3] crates
+    if 2 * need[3] > budget and cnt[3] == 0:
+        missing += 1
     missing = max(0, missing - cnt_unknown)
     mand = max(0, 1 - plen[0])
     for k in range(1, nfun):
@@ -58,7 +61,7 @@ def _pair_redundant(pop_, pmask, plen, f, a, red, ncond):
         return False
     o1 = pop_[f, a]
     o2 = pop_[f, a + 1]
-    if o1 < 1 or o1 > 2 or o2 < 1 or o2 > 2:
+    if o1 < 1 or o1 > 3 or o2 < 1 or o2 > 3 or (o1 == 3) != (o2 == 3):
         return False
     m1 = pmask[f, a]
     m2 = pmask[f, a + 1]
@@ -104,7 +107,7 @@ def search(
     pmask = np.zeros((nf, smax), np.int32)
     plen = np.zeros(nf, np.int32)
     pend = np.zeros(nf, np.int8)
-    cnt = np.zeros(3, np.int32)  # pickups, rights, lefts decided
+    cnt = np.zeros(4, np.int32)  # rights, lefts, pickups, calls decided
     used = 0
     nfun = 1
     cnt_unknown = 0
@@ -173,6 +176,7 @@ def search(
                     counters[1] = nprefix
                     return FOUND
                 if ticks >= tick_cap:
+                    counters[3] += 1
                     event = 1
                     break
                 o = 0
@@ -207,6 +211,7 @@ def search(
                 if event != 0:
                     break
                 ticks += 1
+                counters[2] += 1
                 if o == PICKUP:
                     if held == 0:
                         if heights[claw] > 0:
@@ -287,6 +292,7 @@ def search(
                 sc[9] = cnt[1]
                 sc[10] = cnt[2]
                 sc[11] = cnt_unknown
+                sc[12] = cnt[3]
                 level += 1
                 event = 1
         # ---------------- try the next option of the deepest open level ----------------
@@ -332,6 +338,7 @@ def search(
             cnt[1] = sc[9]
             cnt[2] = sc[10]
             cnt_unknown = sc[11]
+            cnt[3] = sc[12]
             if lk == EXTEND:
                 nopt = nops + 2
             elif lk == SPLIT:
@@ -376,7 +383,7 @@ def search(
                     cnt_unknown += 1
                     if lf > 0 and not _fits(plen, nfun, limits_sorted):
                         applied = False
-                    elif _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown) > budget:
+                    elif _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown, budget) > budget:
                         applied = False
                     else:
                         applied = True
@@ -403,12 +410,11 @@ def search(
                 pop_[lf, li] = op
                 if op >= 4 and op - 4 == nfun:
                     nfun += 1
-                if op <= 3:
-                    cnt[op - 1] += 1
+                cnt[min(op, 4) - 1] += 1
                 ok = True
                 if lk == EXTEND and lf > 0 and not _fits(plen, nfun, limits_sorted):
                     ok = False
-                if ok and _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown) > budget:
+                if ok and _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown, budget) > budget:
                     ok = False
                 if ok and (
                     _pair_redundant(pop_, pmask, plen, lf, li - 1, red, ncond)
@@ -426,6 +432,7 @@ def search(
                 cnt[1] = sc[9]
                 cnt[2] = sc[10]
                 cnt_unknown = sc[11]
+                cnt[3] = sc[12]
                 if lk == EXTEND:
                     plen[lf] = li
                     pmask[lf, li] = 0

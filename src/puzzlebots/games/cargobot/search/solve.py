@@ -114,24 +114,46 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> dict[str, Any]:
 
 
 def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
-    """red[o1, c1, o2, c2]: two adjacent moves that act like one move or none for every held crate."""
+    """red[o1, c1, o2, c2]: two adjacent moves (or two pickups) that act like one register or none.
+
+    Moves are compared by the displacement for every held crate (walls and topples only get more
+    likely with the pair); pickups by held crate and pile top afterwards, which ignores a win between
+    the two (as Elizarov's table does).
+    """
     n = len(codes)
-    red = np.zeros((3, n, 3, n), np.int8)
+    red = np.zeros((4, n, 4, n), np.int8)
     sign = {1: 1, 2: -1}
     for o1, c1, o2, c2 in itertools.product((1, 2), range(n), (1, 2), range(n)):
         d = [sign[o1] * _holds(codes[c1], h) + sign[o2] * _holds(codes[c2], h) for h in held_values]
-        if all(x == 0 for x in d):
-            red[o1, c1, o2, c2] = 1
-            continue
-        for o, c in itertools.product((1, 2), range(n)):
-            if all(x == sign[o] * _holds(codes[c], h) for x, h in zip(d, held_values, strict=True)):
-                red[o1, c1, o2, c2] = 1
-                break
+        singles = [[sign[o] * _holds(codes[c], h) for h in held_values] for o in (1, 2) for c in range(n)]
+        red[o1, c1, o2, c2] = all(x == 0 for x in d) or d in singles
+    cases = [(h, t) for h in held_values for t in held_values]  # t = 0: empty pile
+
+    def pick(c: int, state: tuple[int, tuple[int, ...]]) -> tuple[int, tuple[int, ...]]:
+        held, pile = state
+        if not _holds(codes[c], held):
+            return state
+        if held:
+            return 0, (*pile, held)
+        return (pile[-1], pile[:-1]) if pile else state
+
+    def effect(*conds: int) -> list[tuple[int, tuple[int, ...]]]:
+        out = []
+        for held, top in cases:
+            state = (held, (top,) if top else ())
+            for c in conds:
+                state = pick(c, state)
+            out.append(state)
+        return out
+
+    singles_p = [effect()] + [effect(c) for c in range(n)]
+    for c1, c2 in itertools.product(range(n), range(n)):
+        red[3, c1, 3, c2] = effect(c1, c2) in singles_p
     return red
 
 
 def _needed_ops(level: Level) -> np.ndarray:
-    """[right, left, pickup]: ops every solution must contain (sound, from the board alone)."""
+    """[right, left, pickup, crates to move]: what every solution needs (sound, from the board alone)."""
     start, goal, claw = level.stacks, level.goal, level.claw - 1
     differing = [p for p in range(len(start)) if start[p] != goal[p]]
     prefix_gain = any(
@@ -143,7 +165,14 @@ def _needed_ops(level: Level) -> np.ndarray:
     )
     right = any(p > claw for p in differing) or suffix_gain
     left = any(p < claw for p in differing) or prefix_gain
-    return np.array([right, left, bool(differing)], np.int8)
+    staying = 0
+    for s_pile, g_pile in zip(start, goal, strict=True):
+        for a, b in zip(s_pile, g_pile, strict=False):
+            if a != b:
+                break
+            staying += 1
+    moved = sum(map(len, start)) - staying
+    return np.array([right, left, bool(differing), moved], np.int32)
 
 
 def run_task(setup: dict[str, Any], budget: int, prefix: tuple[int, ...], max_nodes: int) -> tuple:
@@ -153,7 +182,7 @@ def run_task(setup: dict[str, Any], budget: int, prefix: tuple[int, ...], max_no
     out_op = np.zeros((nf, smax), np.int8)
     out_mask = np.zeros((nf, smax), np.int32)
     out_len = np.zeros(nf, np.int32)
-    counters = np.zeros(2, np.int64)
+    counters = np.zeros(4, np.int64)
     forced = np.array(prefix, np.int32)
     empty = np.zeros((1, 1), np.int32)
     status = _search(a, budget, forced, -1, max_nodes, out_op, out_mask, out_len, empty, counters)
