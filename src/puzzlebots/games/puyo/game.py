@@ -138,7 +138,7 @@ class PuyoGame(GameBase):
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, SoloState)
-        overlay = bot.target_cells() if hasattr(bot, "target_cells") else []
+        overlay: list[tuple[int, int, int]] = getattr(bot, "target_cells", list)()
         return render_field(state.field, state.next_pairs(), overlay, state.result())
 
     def extra_commands(self) -> Sequence[Any]:

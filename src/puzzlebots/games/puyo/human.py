@@ -16,8 +16,6 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from puzzlebots.core.protocols import Bot
-
 from .engine import Field
 from .render import render_field
 from .rules import CHILD_DX, PLACEMENT_INDEX, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
@@ -103,7 +101,7 @@ def reachable_by_keys(field: Field) -> set[tuple[int, int]]:
 class HumanMatch:
     """A versus game: the human is player 0, ``ai`` is player 1."""
 
-    def __init__(self, seed: int, config: Mapping[str, Any], ai: Bot, max_turns: int = 500) -> None:
+    def __init__(self, seed: int, config: Mapping[str, Any], ai: Any, max_turns: int = 500) -> None:
         self.seed = seed
         self.config = config
         self.ai = ai

@@ -17,8 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from puzzlebots.core.protocols import Bot
-
 from .engine import Field, Pair, placement_of
 from .pairs import pair_sequence
 from .rules import ALL_CLEAR_BONUS, TARGET_POINTS
@@ -130,9 +128,10 @@ class VersusGame:
 
 
 def play_versus(
-    bots: tuple[Bot, Bot], seed: int, config: Mapping[str, Any], max_turns: int = 500
+    bots: tuple[Any, Any], seed: int, config: Mapping[str, Any], max_turns: int = 500
 ) -> VersusResult:
-    """One seeded game between two bots (index 0 and 1) under a checked puyo config."""
+    """One seeded game between two puyo bots (index 0 and 1; ``act`` takes a ``Player``) under a checked
+    puyo config."""
     game = VersusGame(seed, config, max_turns)
     while not game.over():
         game.step([bot.act(p) for bot, p in zip(bots, game.players, strict=True)])

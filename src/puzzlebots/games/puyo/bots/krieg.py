@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from ..engine import Field, Pair, SoloState, action_of
+from ..engine import Field, Pair, action_of
 from ..predict import Prediction, predictions
 
 WEIGHT_NAMES = ("wH", "wE", "wG")
@@ -47,5 +48,5 @@ class KriegBot:
         """The placement index KRIEG picks for ``pair`` on ``field``."""
         return krieg_choice(predictions(field, pair), self.weights, self.rng).index
 
-    def act(self, state: SoloState) -> tuple[int, int]:
+    def act(self, state: Any) -> tuple[int, int]:
         return action_of(self.choose(state.field, state.current()))
