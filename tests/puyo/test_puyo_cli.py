@@ -81,3 +81,25 @@ def test_wall_kick_and_quick_turn() -> None:
     assert (match.cursor.x, match.cursor.r) == (5, 0)
     match.press("cw")  # the child cannot go right of column 6: the pair kicks left
     assert (match.cursor.x, match.cursor.r) == (4, 1)
+
+
+def test_malformed_template_file_through_the_cli(tmp_path: Path) -> None:
+    from puzzlebots.cli.app import cli
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("template X\nlinks 3\ncolours 1=R\nrows\nT\n1\nend\n")
+    args = ["watch", "puyo", "--bot", "krieg3", "--pairs", "3", "--delay", "0", "--templates", str(bad)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert f"{bad}:7: template 'X' says links 3 but its trigger fires 0" in result.output
+
+
+def test_unreachable_placement_through_the_engine() -> None:
+    from puzzlebots.core.errors import IllegalActionError
+
+    state = GAME.new_state(0, GAME.check_config({}))
+    for _ in range(6):
+        state.apply((2, 0))  # column 2 grows to 12: columns 1 and 2 are out of reach
+    with pytest.raises(IllegalActionError, match=r"placement \(1, 0\) is not reachable"):
+        state.apply((1, 0))

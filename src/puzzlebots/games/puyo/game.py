@@ -55,6 +55,7 @@ class PuyoGame(GameBase):
         return (
             ConfigOption("--pairs", "pairs", int, "number of pairs in a solo game (default 50)"),
             ConfigOption("--visible", "visible", int, "next pairs visible besides the current one (default 2)"),
+            ConfigOption("--templates", "k3_templates", str, "KRIEG3 template file (default: the shipped one)"),
         )
 
     def validate_config(self, config: dict[str, Any]) -> None:
