@@ -1,0 +1,367 @@
+"""numba hot paths: line detection and contraction, and the article's greedy line builder.
+
+The matrix is an 8 x 8 int8 array whose top-left ``R x C`` block is in play (row 0 is the top row).
+Move codes follow ``rules.MOVE_LETTERS``: 0-3 cursor U D L R, 4-7 rotations u d l r.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rules import AREA, SHELL, YOSHI
+
+#: build_line status codes
+BUILT = 0
+NOT_BUILT = 1
+
+#: how many move codes a plan buffer holds (a 7-cell line needs far fewer)
+MAX_MOVES = 512
+
+# Move codes when a column target is solved on the transposed matrix (U<->L, D<->R, u<->l, d<->r).
+_TRANSPOSE_MOVE = np.array([2, 3, 0, 1, 6, 7, 4, 5], dtype=np.int8)
+
+
+@njit(cache=True)
+def line_code(grid, i0, j0, di, dj, n, min_line):
+    """-1 if the line is not complete; else 0 (all Yoshi), the normal type 1-5, or SHELL for {Shell, Yoshi}."""
+    if n < min_line:
+        return -1
+    t = 0
+    shell = False
+    for k in range(n):
+        v = grid[i0 + k * di, j0 + k * dj]
+        if v == 0:
+            return -1
+        if v == YOSHI:
+            continue
+        if v == SHELL:
+            shell = True
+            continue
+        if t == 0:
+            t = v
+        elif v != t:
+            return -1
+    if shell:
+        if n == 2 and t == 0:
+            return SHELL
+        return -1
+    return t
+
+
+@njit(cache=True)
+def find_complete(grid, R, C, min_line, row_code, col_code):
+    """Fill ``row_code``/``col_code`` with each line's ``line_code``; return how many lines are complete."""
+    n = 0
+    for i in range(R):
+        row_code[i] = line_code(grid, i, 0, 0, 1, C, min_line)
+        if row_code[i] >= 0:
+            n += 1
+    for j in range(C):
+        col_code[j] = line_code(grid, 0, j, 1, 0, R, min_line)
+        if col_code[j] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def count_removed(grid, R, C, row_code, col_code):
+    """(cells, Yoshi cookies) in the union of the complete lines."""
+    cells = 0
+    yoshis = 0
+    for i in range(R):
+        for j in range(C):
+            if row_code[i] >= 0 or col_code[j] >= 0:
+                cells += 1
+                if grid[i, j] == YOSHI:
+                    yoshis += 1
+    return cells, yoshis
+
+
+@njit(cache=True)
+def contract(grid, R, C, row_code, col_code):
+    """Remove the complete rows and columns in place, closing the gaps; return the new (R, C)."""
+    ni = 0
+    for i in range(R):
+        if row_code[i] >= 0:
+            continue
+        nj = 0
+        for j in range(C):
+            if col_code[j] >= 0:
+                continue
+            grid[ni, nj] = grid[i, j]
+            nj += 1
+        ni += 1
+    nc = 0
+    for j in range(C):
+        if col_code[j] < 0:
+            nc += 1
+    for i in range(AREA):
+        for j in range(AREA):
+            if i >= ni or j >= nc:
+                grid[i, j] = 0
+    return ni, nc
+
+
+@njit(cache=True)
+def resolve_chain(grid, R, C, min_line, score_cookie, score_yoshi):
+    """Clear and contract until no line is complete. Return (R, C, points, lines, chain steps)."""
+    row_code = np.empty(AREA, dtype=np.int64)
+    col_code = np.empty(AREA, dtype=np.int64)
+    points = 0
+    lines = 0
+    chain = 0
+    while R > 0 and C > 0:
+        n = find_complete(grid, R, C, min_line, row_code, col_code)
+        if n == 0:
+            break
+        chain += 1
+        cells, yoshis = count_removed(grid, R, C, row_code, col_code)
+        points += score_cookie * cells * n * chain + score_yoshi * yoshis
+        lines += n
+        R, C = contract(grid, R, C, row_code, col_code)
+        if R == 0 or C == 0:
+            R = 0
+            C = 0
+    return R, C, points, lines, chain
+
+
+@njit(cache=True)
+def wrap_dist(a, b, n):
+    d = (b - a) % n
+    return min(d, n - d)
+
+
+@njit(cache=True)
+def signed_shift(a, b, n):
+    """The shortest signed step count from a to b on a cycle of n; a tie goes the negative way (up/left)."""
+    d = (b - a) % n
+    if d == 0:
+        return 0
+    if d < n - d:
+        return d
+    return -(n - d)
+
+
+@njit(cache=True)
+def rotate_row(grid, i, C, k):
+    """Rotate row i by k cells (positive: right) with wraparound."""
+    tmp = np.empty(AREA, dtype=grid.dtype)
+    for j in range(C):
+        tmp[(j + k) % C] = grid[i, j]
+    for j in range(C):
+        grid[i, j] = tmp[j]
+
+
+@njit(cache=True)
+def rotate_col(grid, j, R, k):
+    """Rotate column j by k cells (positive: down) with wraparound."""
+    tmp = np.empty(AREA, dtype=grid.dtype)
+    for i in range(R):
+        tmp[(i + k) % R] = grid[i, j]
+    for i in range(R):
+        grid[i, j] = tmp[i]
+
+
+@njit(cache=True)
+def _any_complete(grid, R, C, min_line):
+    for i in range(R):
+        if line_code(grid, i, 0, 0, 1, C, min_line) >= 0:
+            return True
+    for j in range(C):
+        if line_code(grid, 0, j, 1, 0, R, min_line) >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _emit(moves, nm, code, count):
+    for _ in range(count):
+        moves[nm] = code
+        nm += 1
+    return nm
+
+
+@njit(cache=True)
+def _cost(R, C, r, p, cr, i, j, follows):
+    """Steps to bring the cookie at (i, j) into the space (r, p) from cursor row cr."""
+    if j == p:
+        return 2 + 2 * wrap_dist(i, r, R)
+    cost = 2 * wrap_dist(cr, i, R) + 2 + 2 * wrap_dist(j, p, C) + 2 + 2 * wrap_dist(i, r, R)
+    if follows:
+        cost += 2 * wrap_dist(p, j, C)
+    return cost
+
+
+@njit(cache=True)
+def _nearest_cookie(g, R, C, r, p, cr, want, follows):
+    """The cookie ``want`` outside row r that is cheapest (in steps) to bring into (r, p); scan order on ties."""
+    best_i = -1
+    best_j = -1
+    best_cost = 1 << 30
+    for i in range(R):
+        if i == r:
+            continue
+        for j in range(C):
+            if g[i, j] != want:
+                continue
+            cost = _cost(R, C, r, p, cr, i, j, follows)
+            if cost < best_cost:
+                best_cost = cost
+                best_i = i
+                best_j = j
+    return best_i, best_j
+
+
+@njit(cache=True)
+def _build_row(g, R, C, cr, cc, r, t, follows, yoshi_last, min_line, score_cookie, score_yoshi, moves):
+    """The article's greedy builder for row r of type t on g (modified in place).
+
+    Returns (points, steps, number of moves, status). The build halts at the first clear of any line.
+    """
+    steps = 0
+    nm = 0
+    for _ in range(C + 1):
+        # 1. the nearest space (wrap-aware cursor distance along the row; lower column on ties)
+        p = -1
+        best_d = 1 << 30
+        for j in range(C):
+            v = g[r, j]
+            if v == t or v == YOSHI:
+                continue
+            d = wrap_dist(cc, j, C)
+            if d < best_d:
+                best_d = d
+                p = j
+        if p < 0:
+            return 0, steps, nm, NOT_BUILT
+        # 2. move the cursor to the space's column
+        s = signed_shift(cc, p, C)
+        nm = _emit(moves, nm, 3 if s > 0 else 2, abs(s))
+        steps += 2 * abs(s)
+        cc = p
+        # 3. the nearest matching cookie outside the row (Yoshi cookies as a last resort, Q19)
+        if yoshi_last:
+            i, j = _nearest_cookie(g, R, C, r, p, cr, t, follows)
+            if i < 0:
+                i, j = _nearest_cookie(g, R, C, r, p, cr, YOSHI, follows)
+        else:
+            i, j = _nearest_cookie(g, R, C, r, p, cr, t, follows)
+            iy, jy = _nearest_cookie(g, R, C, r, p, cr, YOSHI, follows)
+            if iy >= 0 and (i < 0 or _cost(R, C, r, p, cr, iy, jy, follows) < _cost(R, C, r, p, cr, i, j, follows)):
+                i, j = iy, jy
+        if i < 0:
+            return 0, steps, nm, NOT_BUILT
+        if j != p:
+            # 4a. go to the cookie's row, shift that row until the cookie is in the space's column
+            s = signed_shift(cr, i, R)
+            nm = _emit(moves, nm, 1 if s > 0 else 0, abs(s))
+            steps += 2 * abs(s)
+            cr = i
+            if follows:
+                # the cursor drags the cookie it stands on, so it first steps onto the cookie
+                s = signed_shift(p, j, C)
+                nm = _emit(moves, nm, 3 if s > 0 else 2, abs(s))
+                steps += 2 * abs(s)
+                cc = j
+            k = signed_shift(j, p, C)
+            steps += 2
+            step = 1 if k > 0 else -1
+            for _k in range(abs(k)):
+                rotate_row(g, i, C, step)
+                moves[nm] = 7 if step > 0 else 6
+                nm += 1
+                steps += 2
+                if follows:
+                    cc = (cc + step) % C
+                if _any_complete(g, R, C, min_line):
+                    _, _, pts, _, _ = resolve_chain(g, R, C, min_line, score_cookie, score_yoshi)
+                    return pts, steps, nm, BUILT
+        # 4b. rotate the space's column until the cookie enters the row
+        k = signed_shift(i, r, R)
+        steps += 2
+        step = 1 if k > 0 else -1
+        for _k in range(abs(k)):
+            rotate_col(g, p, R, step)
+            moves[nm] = 5 if step > 0 else 4
+            nm += 1
+            steps += 2
+            if follows:
+                cr = (cr + step) % R
+            if _any_complete(g, R, C, min_line):
+                _, _, pts, _, _ = resolve_chain(g, R, C, min_line, score_cookie, score_yoshi)
+                return pts, steps, nm, BUILT
+    return 0, steps, nm, NOT_BUILT
+
+
+@njit(cache=True)
+def build_line(grid, R, C, cr, cc, is_col, idx, t, follows, yoshi_last, min_line, score_cookie, score_yoshi,
+               moves, work):
+    """Simulate building row (or column) ``idx`` of type t from cursor (cr, cc) on a copy held in ``work``.
+
+    Columns are built as rows of the transposed matrix, and their moves mapped back.
+    Returns (points, steps, number of moves, status); ``work`` holds the matrix when the build halted.
+    """
+    if is_col:
+        for i in range(AREA):
+            for j in range(AREA):
+                work[j, i] = grid[i, j]
+        pts, steps, nm, status = _build_row(work, C, R, cc, cr, idx, t, follows, yoshi_last, min_line,
+                                            score_cookie, score_yoshi, moves)
+        for k in range(nm):
+            moves[k] = _TRANSPOSE_MOVE[moves[k]]
+        return pts, steps, nm, status
+    for i in range(AREA):
+        for j in range(AREA):
+            work[i, j] = grid[i, j]
+    return _build_row(work, R, C, cr, cc, idx, t, follows, yoshi_last, min_line, score_cookie, score_yoshi,
+                      moves)
+
+
+@njit(cache=True)
+def greedy_best(grid, R, C, cr, cc, balance, follows, yoshi_last, min_line, score_cookie, score_yoshi, out):
+    """The article's choice: every buildable row and column of every type, most points then fewest steps.
+
+    ``balance``: rows only when R >= C + 2, columns only when C >= R + 2. Enumeration order (rows before
+    columns, lower index, lower type code) breaks the remaining ties. Returns (points, steps, moves, kind,
+    index, type) with the moves in ``out``; kind is -1 when nothing can be built.
+    """
+    counts = np.zeros(8, dtype=np.int64)
+    for i in range(R):
+        for j in range(C):
+            counts[grid[i, j]] += 1
+    moves = np.empty(MAX_MOVES, dtype=np.int8)
+    work = np.zeros((AREA, AREA), dtype=grid.dtype)
+    best_pts = -1
+    best_steps = 0
+    best_nm = 0
+    best_kind = -1
+    best_idx = -1
+    best_t = -1
+    for kind in range(2):
+        if balance and kind == 1 and R >= C + 2:
+            continue
+        if balance and kind == 0 and C >= R + 2:
+            continue
+        length = C if kind == 0 else R
+        nlines = R if kind == 0 else C
+        if length < min_line:
+            continue
+        for idx in range(nlines):
+            for t in range(1, 6):
+                if counts[t] == 0 or counts[t] + counts[YOSHI] < length:
+                    continue
+                pts, steps, nm, status = build_line(grid, R, C, cr, cc, kind == 1, idx, t, follows, yoshi_last,
+                                                    min_line, score_cookie, score_yoshi, moves, work)
+                if status != BUILT:
+                    continue
+                if pts > best_pts or (pts == best_pts and steps < best_steps):
+                    best_pts = pts
+                    best_steps = steps
+                    best_nm = nm
+                    best_kind = kind
+                    best_idx = idx
+                    best_t = t
+                    for k in range(nm):
+                        out[k] = moves[k]
+    return best_pts, best_steps, best_nm, best_kind, best_idx, best_t
