@@ -217,7 +217,8 @@ def _nearest_cookie(g, R, C, r, p, cr, want, follows):
 def _build_row(g, R, C, cr, cc, r, t, follows, yoshi_last, min_line, score_cookie, score_yoshi, moves):
     """The article's greedy builder for row r of type t on g (modified in place).
 
-    Returns (points, steps, number of moves, status). The build halts at the first clear of any line.
+    Returns (points, steps, moves, status, R, C, cursor row, cursor column) with the state where the build
+    halted, which is at the first clear of any line (the chain resolved, the cursor clamped into the matrix).
     """
     steps = 0
     nm = 0
@@ -234,7 +235,7 @@ def _build_row(g, R, C, cr, cc, r, t, follows, yoshi_last, min_line, score_cooki
                 best_d = d
                 p = j
         if p < 0:
-            return 0, steps, nm, NOT_BUILT
+            return 0, steps, nm, NOT_BUILT, R, C, cr, cc
         # 2. move the cursor to the space's column
         s = signed_shift(cc, p, C)
         nm = _emit(moves, nm, 3 if s > 0 else 2, abs(s))
@@ -251,7 +252,7 @@ def _build_row(g, R, C, cr, cc, r, t, follows, yoshi_last, min_line, score_cooki
             if iy >= 0 and (i < 0 or _cost(R, C, r, p, cr, iy, jy, follows) < _cost(R, C, r, p, cr, i, j, follows)):
                 i, j = iy, jy
         if i < 0:
-            return 0, steps, nm, NOT_BUILT
+            return 0, steps, nm, NOT_BUILT, R, C, cr, cc
         if j != p:
             # 4a. go to the cookie's row, shift that row until the cookie is in the space's column
             s = signed_shift(cr, i, R)
@@ -275,8 +276,7 @@ def _build_row(g, R, C, cr, cc, r, t, follows, yoshi_last, min_line, score_cooki
                 if follows:
                     cc = (cc + step) % C
                 if _any_complete(g, R, C, min_line):
-                    _, _, pts, _, _ = resolve_chain(g, R, C, min_line, score_cookie, score_yoshi)
-                    return pts, steps, nm, BUILT
+                    return _halt(g, R, C, cr, cc, min_line, score_cookie, score_yoshi, steps, nm)
         # 4b. rotate the space's column until the cookie enters the row
         k = signed_shift(i, r, R)
         steps += 2
@@ -289,9 +289,14 @@ def _build_row(g, R, C, cr, cc, r, t, follows, yoshi_last, min_line, score_cooki
             if follows:
                 cr = (cr + step) % R
             if _any_complete(g, R, C, min_line):
-                _, _, pts, _, _ = resolve_chain(g, R, C, min_line, score_cookie, score_yoshi)
-                return pts, steps, nm, BUILT
-    return 0, steps, nm, NOT_BUILT
+                return _halt(g, R, C, cr, cc, min_line, score_cookie, score_yoshi, steps, nm)
+    return 0, steps, nm, NOT_BUILT, R, C, cr, cc
+
+
+@njit(cache=True)
+def _halt(g, R, C, cr, cc, min_line, score_cookie, score_yoshi, steps, nm):
+    R2, C2, pts, _, _ = resolve_chain(g, R, C, min_line, score_cookie, score_yoshi)
+    return pts, steps, nm, BUILT, R2, C2, min(cr, max(R2 - 1, 0)), min(cc, max(C2 - 1, 0))
 
 
 @njit(cache=True)
@@ -300,22 +305,26 @@ def build_line(grid, R, C, cr, cc, is_col, idx, t, follows, yoshi_last, min_line
     """Simulate building row (or column) ``idx`` of type t from cursor (cr, cc) on a copy held in ``work``.
 
     Columns are built as rows of the transposed matrix, and their moves mapped back.
-    Returns (points, steps, number of moves, status); ``work`` holds the matrix when the build halted.
+    Returns ``_build_row``'s tuple; ``work`` holds the matrix where the build halted.
     """
-    if is_col:
+    if not is_col:
         for i in range(AREA):
             for j in range(AREA):
-                work[j, i] = grid[i, j]
-        pts, steps, nm, status = _build_row(work, C, R, cc, cr, idx, t, follows, yoshi_last, min_line,
-                                            score_cookie, score_yoshi, moves)
-        for k in range(nm):
-            moves[k] = _TRANSPOSE_MOVE[moves[k]]
-        return pts, steps, nm, status
+                work[i, j] = grid[i, j]
+        return _build_row(work, R, C, cr, cc, idx, t, follows, yoshi_last, min_line, score_cookie, score_yoshi,
+                          moves)
+    tr = np.empty((AREA, AREA), dtype=grid.dtype)
     for i in range(AREA):
         for j in range(AREA):
-            work[i, j] = grid[i, j]
-    return _build_row(work, R, C, cr, cc, idx, t, follows, yoshi_last, min_line, score_cookie, score_yoshi,
-                      moves)
+            tr[j, i] = grid[i, j]
+    pts, steps, nm, status, R2, C2, cr2, cc2 = _build_row(tr, C, R, cc, cr, idx, t, follows, yoshi_last,
+                                                          min_line, score_cookie, score_yoshi, moves)
+    for k in range(nm):
+        moves[k] = _TRANSPOSE_MOVE[moves[k]]
+    for i in range(AREA):
+        for j in range(AREA):
+            work[j, i] = tr[i, j]
+    return pts, steps, nm, status, C2, R2, cc2, cr2
 
 
 @njit(cache=True)
@@ -351,8 +360,9 @@ def greedy_best(grid, R, C, cr, cc, balance, follows, yoshi_last, min_line, scor
             for t in range(1, 6):
                 if counts[t] == 0 or counts[t] + counts[YOSHI] < length:
                     continue
-                pts, steps, nm, status = build_line(grid, R, C, cr, cc, kind == 1, idx, t, follows, yoshi_last,
-                                                    min_line, score_cookie, score_yoshi, moves, work)
+                pts, steps, nm, status, _, _, _, _ = build_line(grid, R, C, cr, cc, kind == 1, idx, t, follows,
+                                                                yoshi_last, min_line, score_cookie,
+                                                                score_yoshi, moves, work)
                 if status != BUILT:
                     continue
                 if pts > best_pts or (pts == best_pts and steps < best_steps):

@@ -1,0 +1,76 @@
+"""The rich view used by ``puzzlebots watch yoshis_cookie``: the 8 x 8 area with the matrix anchored at the
+bottom left, the cursor, the falling L-shaped unit, and a side panel of round, stage, score and meters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from .engine import YoshiState
+from .rules import AREA, CELL_LETTERS, EXPERT_NAMES, NORMAL_NAMES, NORMAL_TYPES, UNITS_PER_CELL
+
+STYLES = {1: "bold red", 2: "bold yellow", 3: "bold cyan", 4: "bold blue", 5: "bold magenta",
+          6: "bold green", 7: "bold black on green"}
+SIZE = AREA + 1  # one spare row and column show a unit still outside the area
+
+
+def _cells(state: YoshiState) -> dict[tuple[int, int], tuple[int, str]]:
+    """(screen row from the top, screen column) -> (cell code, extra style) for everything visible."""
+    cells: dict[tuple[int, int], tuple[int, str]] = {}
+    R, C = state.R, state.C
+    for i in range(R):
+        for j in range(C):
+            cells[(SIZE - R + i, j)] = (int(state.grid[i, j]), "")
+    inc = state.incoming
+    arm_row = SIZE - 1 - min(inc.y // UNITS_PER_CELL, AREA)
+    arm_col = min(inc.x // UNITS_PER_CELL, AREA)
+    if inc.row_arm is not None:
+        for j, v in enumerate(inc.row_arm):
+            cells[(arm_row, j)] = (v, "dim")
+    if inc.col_arm is not None:
+        for i, v in enumerate(inc.col_arm):
+            top = SIZE - len(inc.col_arm)
+            cells[(top + i, arm_col)] = (v, "dim")
+    if inc.corner:
+        row = arm_row if inc.row_arm is not None else SIZE - 1 - R
+        col = arm_col if inc.col_arm is not None else C
+        cells[(row, col)] = (inc.corner, "dim")
+    return cells
+
+
+def render_state(state: YoshiState, bot: Any = None) -> Group:
+    cells = _cells(state)
+    cursor = (SIZE - state.R + state.cr, state.cc) if state.R else None
+    target = getattr(bot, "target", None)
+    board = Text()
+    for r in range(SIZE):
+        for c in range(SIZE):
+            code, extra = cells.get((r, c), (0, ""))
+            style = STYLES.get(code, "grey37")
+            letter = CELL_LETTERS[code]
+            if (r, c) == cursor:
+                board.append(f"[{letter}]", style=style + " reverse")
+            else:
+                board.append(f" {letter} ", style=(style + " " + extra).strip())
+        board.append("\n")
+    side = Table.grid(padding=(0, 1))
+    side.add_column(style="bold")
+    side.add_column()
+    side.add_row("round", f"{state.round} stage {state.stage}{' (expert)' if state.expert else ''}")
+    side.add_row("matrix", f"{state.R} x {state.C}")
+    side.add_row("score", str(state.counters.score))
+    side.add_row("frame", str(state.frame))
+    side.add_row("contact in", f"{state.frames_to_contact()} frames")
+    side.add_row("continues", str(state.counters.continues))
+    names = EXPERT_NAMES if state.expert else NORMAL_NAMES
+    for t in NORMAL_TYPES:
+        unlit = max(0, int(state.config["meter_target"]) - state.meters[t])
+        side.add_row(names[t], Text("●" * state.meters[t], style="red") + Text("○" * unlit))
+    if target is not None:
+        side.add_row("building", f"{target[0]} {target[1]} of {names.get(target[2], 'shell')}")
+    layout = Table.grid(padding=(0, 3))
+    layout.add_row(board, side)
+    return Group(Text(f"Yoshi's Cookie - {state.config['speed']} speed", style="bold"), layout)
