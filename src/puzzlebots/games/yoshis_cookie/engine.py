@@ -21,7 +21,7 @@ import numpy as np
 from puzzlebots.core.errors import IllegalActionError
 
 from . import _kernels as K
-from .boards import load_board_file, random_board
+from .boards import load_board_file, parse_board, random_board
 from .rules import (
     AREA,
     CELL_LETTERS,
@@ -175,6 +175,16 @@ class YoshiState:
     def rows_text(self) -> list[str]:
         """The matrix as letters, top row first (``rules.CELL_LETTERS``)."""
         return ["".join(CELL_LETTERS[v] for v in row) for row in self.grid]
+
+    def set_matrix(self, rows: Sequence[str], cursor: tuple[int, int] = (0, 0), delay: int | None = None) -> None:
+        """Replace the matrix by rows of letters (``rules.CELL_LETTERS``) and send a fresh incoming unit,
+        held back ``delay`` frames (default: the stage-start delay). For tests, examples and puzzles."""
+        board = parse_board(list(rows), "set_matrix")
+        self._grid[:] = 0
+        self.R, self.C = len(board), len(board[0])
+        self._grid[: self.R, : self.C] = np.array(board, dtype=np.int8)
+        self.cr, self.cc = cursor
+        self._spawn(int(self.config["start_delay"]) if delay is None else delay)
 
     # ------------------------------------------------------------- protocol
     def clone(self) -> YoshiState:
