@@ -109,6 +109,7 @@ def run(
     delay: float, levels_file: str | None,
 ) -> None:  # fmt: skip
     level = find_level(level_name, load_levels(levels_file)) if level_name else None
+    target: list[list[str]] | None
     if step_limit is not None and step_limit < 0:
         raise InputError("--step-limit must be >= 0")
     if level is not None:
@@ -190,10 +191,11 @@ def solve(
         task = progress.add_task("solving", total=len(targets))
         for lv in targets:
             progress.update(task, description=f"{lv.name}")
-            result = run_solve(
-                lv, jobs=jobs, time_limit=time_limit or None, max_size=max_size,
-                progress=lambda n, lv=lv: progress.update(task, description=f"{lv.name}: size {n}"),
-            )  # fmt: skip
+
+            def show(size: int, name: str = lv.name) -> None:
+                progress.update(task, description=f"{name}: size {size}")
+
+            result = run_solve(lv, jobs=jobs, time_limit=time_limit or None, max_size=max_size, progress=show)
             results.append(result.to_json() | {"pack": lv.pack, "best_known": lv.best_known})
             row = result.to_json()
             table.add_row(

@@ -103,7 +103,11 @@ def _report(semantics: str, out: np.ndarray, board: EncodedBoard, colours: Colou
 def encode_script(program: Script, colours: Colours) -> tuple[np.ndarray, ...]:
     """Flatten a Ruby program into token arrays (op, arg, cond) plus subroutine offsets and lengths."""
     codes = {"R": 1, "L": 2, "claw": 3, "call": 4, "nop": 0}
-    op, arg, cond, start, length = [], [], [], [], []
+    op: list[int] = []
+    arg: list[int] = []
+    cond: list[int] = []
+    start: list[int] = []
+    length: list[int] = []
     for tokens in program:
         start.append(len(op))
         length.append(len(tokens))
@@ -148,7 +152,7 @@ def run_vaguery(
     board = encode_board(stacks, goal, colours)
     arrays = encode_script(script, colours)
     out = np.zeros(7, np.int64)
-    _kernels.run_vaguery(
+    _kernels.run_vaguery(  # type: ignore[call-arg]
         *arrays, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
         claw - 1, fragile, unstable, height_limit, step_limit, out,
     )  # fmt: skip

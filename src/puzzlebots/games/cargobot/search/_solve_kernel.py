@@ -74,6 +74,49 @@ def _pair_redundant(pop_, pmask, plen, f, a, red, ncond):
 
 
 @njit(cache=True)
+def _inlinable(pop_, pmask, plen, nfun, slots):
+    """True if some F2.. is called from one unconditional site and not recursively: inlining it into
+    its caller gives an equivalent program one register smaller (checked once the budget is spent)."""
+    for k in range(1, nfun):
+        sites = 0
+        caller = -1
+        site_mask = 0
+        for j in range(nfun):
+            for r in range(plen[j]):
+                if pop_[j, r] == 4 + k:
+                    sites += 1
+                    caller = j
+                    site_mask = pmask[j, r]
+        if sites != 1 or site_mask != 1 or caller == k:
+            continue
+        if plen[caller] - 1 + plen[k] > slots[caller]:
+            continue
+        # is k reachable from its own body?
+        seen = np.zeros(nfun, np.int8)
+        todo = np.zeros(nfun * 64, np.int32)
+        ntodo = 0
+        for r in range(plen[k]):
+            if pop_[k, r] >= 4:
+                todo[ntodo] = pop_[k, r] - 4
+                ntodo += 1
+        recursive = False
+        while ntodo > 0 and not recursive:
+            ntodo -= 1
+            g = todo[ntodo]
+            if g == k:
+                recursive = True
+            elif seen[g] == 0:
+                seen[g] = 1
+                for r in range(plen[g]):
+                    if pop_[g, r] >= 4 and ntodo < todo.shape[0]:
+                        todo[ntodo] = pop_[g, r] - 4
+                        ntodo += 1
+        if not recursive:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _board_equal(piles, heights, goal, goal_heights):
     for p in range(heights.shape[0]):
         if heights[p] != goal_heights[p]:
@@ -93,7 +136,8 @@ def search(
     """Search programs of at most ``budget`` registers below the ``forced`` option prefix.
 
     ``split_depth`` >= 0: instead of searching deeper, write every option prefix of that depth to
-    ``out_prefixes`` (count in ``counters[1]``). Returns FOUND (program in ``out_*``), EXHAUSTED, or
+    ``out_prefixes`` (count in ``counters[1]``; ``counters[2]`` = ticks run, ``counters[3]`` = tick-cap
+    hits). Returns FOUND (program in ``out_*``), EXHAUSTED, or
     TOO_BIG when ``max_nodes`` options were tried without finishing (``counters[0]`` = options tried).
     """
     npiles = heights0.shape[0]
@@ -360,15 +404,17 @@ def search(
                 if lk == SPLIT:
                     old = lv_oldmask[L]
                     pmask[lf, li] = (old & fire) if opt == 0 else (old & ~fire)
-                    if _pair_redundant(pop_, pmask, plen, lf, li - 1, red, ncond) or _pair_redundant(
-                        pop_, pmask, plen, lf, li, red, ncond
+                    if (
+                        _pair_redundant(pop_, pmask, plen, lf, li - 1, red, ncond)
+                        or _pair_redundant(pop_, pmask, plen, lf, li, red, ncond)
+                        or (used == budget and cnt_unknown == 0 and _inlinable(pop_, pmask, plen, nfun, slots))
                     ):
                         pmask[lf, li] = old
                         continue
                     applied = True
                     continue
                 if lk == EXTEND and opt == 0:
-                    if li >= (1 if lf == 0 else 2):
+                    if li >= (1 if lf == 0 else 2) and not (lf == 0 and top < 0):
                         pend[lf] = 1
                         applied = True
                     continue
@@ -420,6 +466,8 @@ def search(
                     _pair_redundant(pop_, pmask, plen, lf, li - 1, red, ncond)
                     or _pair_redundant(pop_, pmask, plen, lf, li, red, ncond)
                 ):
+                    ok = False
+                if ok and used == budget and cnt_unknown == 0 and _inlinable(pop_, pmask, plen, nfun, slots):
                     ok = False
                 if ok:
                     applied = True

@@ -29,7 +29,7 @@ COMMAND_OPS = {"right": 1, "left": 2, "pickup": 3}
 TASK_NODES = 300_000
 DEFAULT_TICK_CAP = 5_000
 SPLIT_STEP = 2
-_CODES = {None: 0, "any": -1, "none": -2}
+_CODES: dict[str | None, int] = {None: 0, "any": -1, "none": -2}
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> dict[str, Any]:
     board = encode_board(level.board(), level.goal_board(), colours)
     held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c))
     cond_names: list[str | None] = [None, *level.conditions]
-    codes = [_CODES.get(c) if c in _CODES else colours.id(c) for c in cond_names]
+    codes = [_CODES[c] if c in _CODES else colours.id(str(c)) for c in cond_names]
     ncolours = len(colours.ids)
     firemask = np.zeros(ncolours + 1, np.int32)
     for held in range(ncolours + 1):
@@ -140,7 +140,7 @@ def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
     def effect(*conds: int) -> list[tuple[int, tuple[int, ...]]]:
         out = []
         for held, top in cases:
-            state = (held, (top,) if top else ())
+            state: tuple[int, tuple[int, ...]] = (held, (top,) if top else ())
             for c in conds:
                 state = pick(c, state)
             out.append(state)
@@ -265,9 +265,8 @@ def _tasks(setup: dict[str, Any], budget: int, jobs: int, deadline: float, count
                     raise TimeoutError
                 while pending and len(running) < 2 * jobs:
                     running.add(pool.submit(run_task, setup, budget, pending.popleft(), TASK_NODES))
-                done, running = wait(
-                    running, timeout=max(0.01, deadline - time.monotonic()), return_when=FIRST_COMPLETED
-                )
+                timeout = None if deadline == float("inf") else max(0.01, deadline - time.monotonic())
+                done, running = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
                 for future in done:
                     status, payload, nodes = future.result()
                     counter[0] += nodes

@@ -1,0 +1,68 @@
+"""Differential tests: the numba kernels against the literal Python oracle on random programs and boards."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlebots.games.cargobot.language import format_registers
+from puzzlebots.games.cargobot.machine import run_game, run_vaguery
+
+COLOURS = ["red", "green", "blue"]
+SUFFIX = st.sampled_from(["", "", "", "_any", "_none", "_red", "_green", "_blue", "_"])
+OPS = st.sampled_from(["R", "L", "claw", "call1", "call2", "call3", "call0", "call9", "x", "prog_2", "prog_3"])
+TOKEN = st.builds(lambda op, suffix: op if op.startswith("prog") else op + suffix, OPS, SUFFIX)
+PILE = st.lists(st.sampled_from(COLOURS), max_size=7)
+BOARD = st.lists(PILE, min_size=1, max_size=5)
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple:
+    board = draw(BOARD)
+    crates = [c for p in board for c in p]
+    shuffled = draw(st.permutations(crates))
+    goal: list[list[str]] = [[] for _ in board]
+    for crate in shuffled:
+        goal[draw(st.integers(0, len(board) - 1))].append(crate)
+    return board, goal, draw(st.integers(1, len(board)))
+
+
+@settings(max_examples=250, deadline=None)
+@given(setups(), st.lists(TOKEN, max_size=16), st.booleans(), st.booleans(), st.integers(0, 7), st.booleans())
+def test_vaguery_kernel_matches_oracle(setup: tuple, tokens: list, fragile: bool, unstable: bool, height: int,
+                                       with_goal: bool) -> None:  # fmt: skip
+    board, goal, claw = setup
+    script = " ".join(tokens)
+    runs = [
+        run_vaguery(
+            script,
+            board,
+            goal if with_goal else None,
+            claw,
+            fragile=fragile,
+            unstable=unstable,
+            height_limit=height,
+            step_limit=300,
+            engine=engine,
+        )  # fmt: skip
+        for engine in ("kernel", "python")
+    ]
+    assert runs[0] == runs[1]
+
+
+COMMAND = st.sampled_from(["right", "left", "pickup", "f1", "f2", "f3", "f4", None])
+CONDITION = st.sampled_from([None, None, "any", "none", "red", "green", "blue"])
+REGISTER = st.builds(lambda c, k: (c, k) if c else (None, None), COMMAND, CONDITION)
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    setups(),
+    st.tuples(*(st.lists(REGISTER, max_size=n) for n in (8, 8, 8, 5))),
+    st.integers(1, 400),
+)
+def test_game_kernel_matches_oracle(setup: tuple, program: tuple, ticks: int) -> None:
+    board, goal, claw = setup
+    program = tuple(tuple(f) for f in program)
+    runs = [run_game(program, board, goal, claw, tick_limit=ticks, engine=e) for e in ("kernel", "python")]
+    assert runs[0] == runs[1], format_registers(program)

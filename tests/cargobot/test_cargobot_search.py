@@ -1,0 +1,95 @@
+"""The synthesizer (minimal sizes on small levels, pruning tables, relabelling) and the hill climber."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlebots.games.cargobot.levels import find_level
+from puzzlebots.games.cargobot.machine import run_level
+from puzzlebots.games.cargobot.search import solve as solver
+from puzzlebots.games.cargobot.search.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
+
+SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Go Left 2", "Go the Distance",
+         "Repeat Inverter", "Count The Blues", "Up The Greens", "The Stacker", "Mirror"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_solve_finds_a_smallest_verified_program(name: str) -> None:
+    level = find_level(name)
+    result = solver.solve(level, jobs=1)
+    assert result.solved and result.program is not None
+    assert result.size == level.best_known and result.searched_to == result.size - 1
+    report = run_level(level, result.program)
+    assert report.solved and report.steps == result.ticks
+    assert result.stars == level.stars_for(result.program)
+
+
+def test_solve_over_a_process_pool_splits_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "TASK_NODES", 500)
+    result = solver.solve(find_level("Double Flip"), jobs=2)
+    assert result.solved and result.size == 5
+
+
+def test_solve_time_limit_reports_unsolved() -> None:
+    result = solver.solve(find_level("Vertical Sort"), jobs=1, time_limit=0.5)
+    assert not result.solved and result.program is None and result.seconds < 30
+
+
+def test_redundant_pair_table() -> None:
+    setup = solver.prepare(find_level("Clarity"))  # conditions: always, red, green, none, any
+    red = setup["arrays"]["red"]
+    always, r, g, none, any_ = range(5)
+    assert red[1, always, 2, always] and red[2, always, 1, always]  # R L, L R
+    assert red[1, any_, 1, none]  # *> N> == >
+    assert red[1, r, 1, g]  # R_red R_green == R_any: the board holds only red and green crates
+    assert not red[1, always, 1, always] and not red[1, r, 2, g]  # R R; R_red L_green
+    assert red[3, always, 3, always] and red[3, always, 3, none]  # v v; v Nv == Nv
+    assert red[3, none, 3, any_] and not red[3, always, 3, r]  # Nv *v == *v; v v_red depends on the top crate
+
+
+def test_needed_ops() -> None:
+    assert list(solver._needed_ops(find_level("Cargo 101"))) == [1, 0, 1, 1]
+    assert list(solver._needed_ops(find_level("Go Left"))) == [1, 1, 1, 9]
+
+
+def test_decode_relabels_functions_to_fit_the_slots() -> None:
+    setup = solver.prepare(find_level("Inverter"))
+    op = np.zeros((4, 8), np.int8)
+    mask = np.zeros((4, 8), np.int32)
+    lengths = np.array([2, 2, 7, 3], np.int32)  # F4 would hold 3, but F3's 7 cannot go after F4 ...
+    lengths = np.array([2, 2, 3, 7], np.int32)  # ... so a 7-register function found as "F4" moves
+    op[0, :2] = [5, 6]
+    op[1, :2] = [7, 3]
+    op[2, :3] = [1, 3, 2]
+    op[3, :7] = 1
+    mask[:, :] = 1
+    program = solver.decode_program(setup, (op, mask, lengths))
+    assert [len(f) for f in program] == [2, 2, 7, 3]
+    assert program[0] == (("f2", None), ("f4", None)) and program[1] == (("f3", None), ("pickup", None))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 40))
+def test_mutation_keeps_the_length_rules(seed: int, length: int) -> None:
+    rng = random.Random(seed)
+    base, suffixes = token_pool(find_level("Mirror"), "vaguery")
+    tokens = ["R"] * length
+    out = mutate(tokens, rng, base, suffixes)
+    assert len(out) >= min(length, MIN_LENGTH)
+    assert len(out) <= max(length, MAX_LENGTH)
+    assert all(t.split("_")[0] in {"R", "L", "claw", "call1", "call2", "call3", "call4", "prog"} for t in out)
+
+
+@pytest.mark.parametrize("semantics", ["vaguery", "game"])
+def test_climb_is_deterministic_and_solves_cargo_101(semantics: str) -> None:
+    first = climb(find_level("Cargo 101"), seed=5, semantics=semantics, stop_after=2)
+    again = climb(find_level("Cargo 101"), seed=5, semantics=semantics, stop_after=2)
+    assert first == again
+    assert first.solved and first.solutions == 2
+    report = run_level(find_level("Cargo 101"), first.script, semantics, fragile=False, unstable=False)
+    assert report.solved
