@@ -3,7 +3,8 @@
 Candidates are the article's simulated line builds (``_kernels.build_line``) for every row and column of
 every type, with no balance filter, plus {Shell, Yoshi} lines of length 2. The best few first lines are
 expanded with every second line; a pair's value is (cookies removed + a bonus if the matrix empties) per
-(steps + a fixed cost per line), minus a penalty when the matrix is left one step from game over.
+(steps + a fixed cost per line), minus a penalty when the matrix is left one step from game over. While a
+Shell is in play, removing it earns the bonus too, and spending a Yoshi cookie elsewhere costs the penalty.
 """
 
 from __future__ import annotations
@@ -25,6 +26,19 @@ def _feasible(counts, t, length, min_line):
     if t == SHELL:
         return length == 2 and counts[SHELL] > 0 and counts[YOSHI] > 0
     return counts[t] > 0 and counts[t] + counts[YOSHI] >= length
+
+
+@njit(cache=True)
+def _count_shell_yoshi(grid, R, C):
+    shells = 0
+    yoshis = 0
+    for i in range(R):
+        for j in range(C):
+            if grid[i, j] == SHELL:
+                shells += 1
+            elif grid[i, j] == YOSHI:
+                yoshis += 1
+    return shells, yoshis
 
 
 @njit(cache=True)
@@ -117,6 +131,12 @@ def planner_best(grid, R, C, cr, cc, follows, min_line, sc, sy, empty_bonus, fix
             v = quick[c]
         if max(R2, C2) >= AREA - 1:
             v -= danger
+        if counts[SHELL]:
+            shell_left, yoshis_left = _count_shell_yoshi(grids[c], R2, C2)
+            if shell_left == 0:
+                v += empty_bonus / (steps_a[c] + fixed)
+            else:
+                v -= danger * (counts[YOSHI] - yoshis_left)
         if v > best_v or (v == best_v and steps_a[c] < steps_a[best]):
             best_v = v
             best = c

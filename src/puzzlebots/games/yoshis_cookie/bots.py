@@ -28,6 +28,17 @@ def moves_to_plan(codes: np.ndarray, n: int) -> str:
     return "".join(MOVE_LETTERS[c] for c in codes[:n])
 
 
+def cancel_cursor_moves(plan: str) -> str:
+    """Drop back-and-forth cursor moves (``RL``, ``UD``...): the matrix and the final cursor are the same."""
+    out: list[str] = []
+    for ch in plan:
+        if out and {out[-1], ch} in ({"L", "R"}, {"U", "D"}):
+            out.pop()
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def shell_pairing_plan(state: YoshiState) -> str | None:
     """Article: with a single row (column) holding the Shell left, rotate it under a falling Yoshi cookie.
 
@@ -90,7 +101,8 @@ class GreedyBot:
 
 class PlannerBot(GreedyBot):
     """Ours: the article's builder for moves, but lines chosen two ahead by cookies removed per step,
-    no hard balance rule, {Shell, Yoshi} lines built directly, and a penalty for ending one size from 8."""
+    no hard balance rule, {Shell, Yoshi} lines built directly, a penalty for ending one size from 8,
+    and back-and-forth cursor moves dropped from the plan."""
 
     name = "planner"
 
@@ -107,7 +119,7 @@ class PlannerBot(GreedyBot):
         nm, kind, idx, t = planner_best(state.raw_grid, state.R, state.C, state.cr, state.cc, self.follows,
                                         self.min_line, self.sc, self.sy, self.empty_bonus, self.fixed,
                                         self.danger, self.out)
-        return self._plan(nm, kind, idx, t)
+        return cancel_cursor_moves(self._plan(nm, kind, idx, t))
 
 
 def default_planner_weights() -> list[float]:
