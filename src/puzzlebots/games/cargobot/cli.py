@@ -215,7 +215,7 @@ def solve(
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True)
-@click.option("--max-iterations", type=click.IntRange(min=1), default=20_000, show_default=True)
+@click.option("--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True)
 @click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
               help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
 @click.option("--step-limit", type=click.IntRange(min=1), default=200, show_default=True)

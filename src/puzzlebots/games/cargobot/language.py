@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from dataclasses import dataclass
 
 from puzzlebots.core.errors import InputError
@@ -68,6 +69,7 @@ class Token:
     target: int = 0  # call digit as written (0 means Ruby's index -1, the last subroutine)
 
 
+@cache
 def decode_token(token: str) -> Token:
     """The Ruby dispatch: first rule that matches anywhere in the token wins (case-sensitive)."""
     for op, rule in _RULES:

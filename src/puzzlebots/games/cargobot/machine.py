@@ -126,6 +126,30 @@ def encode_script(program: Script, colours: Colours) -> tuple[np.ndarray, ...]:
     )
 
 
+class PreparedBoard:
+    """A board encoded once, for running many scripts on it in vaguery mode (the hill climber)."""
+
+    def __init__(self, stacks: Board, goal: Board | None, claw: int) -> None:
+        _check_setup(stacks, goal, claw)
+        self.colours = Colours()
+        self.board = encode_board(stacks, goal, self.colours)
+        self.claw = claw
+
+    def run_vaguery(
+        self, script: Script, fragile: bool, unstable: bool, height_limit: int, step_limit: int
+    ) -> RunReport:
+        colours = Colours(dict(self.colours.ids))
+        b = self.board
+        board = EncodedBoard(b.piles.copy(), b.heights.copy(), b.goal, b.goal_heights, b.has_goal)
+        arrays = encode_script(script or [[]], colours)
+        out = np.zeros(7, np.int64)
+        _kernels.run_vaguery(  # type: ignore[call-arg]
+            *arrays, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
+            self.claw - 1, fragile, unstable, height_limit, step_limit, out,
+        )  # fmt: skip
+        return _report("vaguery", out, board, colours)
+
+
 def run_vaguery(
     program: Script | str,
     stacks: Board,
@@ -142,21 +166,13 @@ def run_vaguery(
     script = parse_script(program) if isinstance(program, str) else [list(s) for s in program]
     if not script:
         script = [[]]
-    _check_setup(stacks, goal, claw)
     if engine == "python":
+        _check_setup(stacks, goal, claw)
         return oracle.run_vaguery(
             script, [list(p) for p in stacks], None if goal is None else [list(p) for p in goal],
             claw, fragile, unstable, height_limit, step_limit,
         )  # fmt: skip
-    colours = Colours()
-    board = encode_board(stacks, goal, colours)
-    arrays = encode_script(script, colours)
-    out = np.zeros(7, np.int64)
-    _kernels.run_vaguery(  # type: ignore[call-arg]
-        *arrays, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
-        claw - 1, fragile, unstable, height_limit, step_limit, out,
-    )  # fmt: skip
-    return _report("vaguery", out, board, colours)
+    return PreparedBoard(stacks, goal, claw).run_vaguery(script, fragile, unstable, height_limit, step_limit)
 
 
 def encode_registers(

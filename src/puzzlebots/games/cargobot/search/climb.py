@@ -18,9 +18,9 @@ from typing import Any
 
 from puzzlebots.core.errors import PuzzlebotsError
 
-from ..language import parse_registers
+from ..language import parse_registers, parse_script
 from ..levels import Level
-from ..machine import run_level
+from ..machine import PreparedBoard, run_level
 from ..metrics import rebuild_distance
 
 WILD_TYPE_LENGTH = 30
@@ -87,7 +87,9 @@ def mutate(tokens: list[str], rng: random.Random, base: list[str], suffixes: lis
     return out
 
 
-def score(level: Level, script: str, semantics: str, step_limit: int) -> tuple[int, int, int]:
+def score(
+    level: Level, script: str, semantics: str, step_limit: int, board: PreparedBoard | None = None
+) -> tuple[int, int, int]:
     """(rebuild distance, crashes, topples) after running ``script``; game mode runs it as registers."""
     if semantics == "game":
         try:
@@ -95,7 +97,8 @@ def score(level: Level, script: str, semantics: str, step_limit: int) -> tuple[i
         except PuzzlebotsError:
             return UNSCORABLE
     else:
-        report = run_level(level, script, "vaguery", fragile=False, unstable=False, step_limit=step_limit)
+        board = board or PreparedBoard(level.board(), level.goal_board(), level.claw)
+        report = board.run_vaguery(parse_script(script), False, False, 6, step_limit)
     return rebuild_distance(report.stacks, level.goal_board()), report.crashes, report.topples
 
 
@@ -103,7 +106,7 @@ def climb(
     level: Level,
     seed: int = 0,
     semantics: str = "vaguery",
-    max_iterations: int = 20_000,
+    max_iterations: int = 100_000,
     stop_after: int = 21,
     step_limit: int = STEP_LIMIT,
     progress: Callable[[int], None] | None = None,
@@ -112,7 +115,8 @@ def climb(
     rng = random.Random(seed)
     base, suffixes = token_pool(level, semantics)
     wild = [_random_token(rng, base, suffixes) for _ in range(WILD_TYPE_LENGTH)]
-    wild_score = score(level, " ".join(wild), semantics, step_limit)
+    board = PreparedBoard(level.board(), level.goal_board(), level.claw)
+    wild_score = score(level, " ".join(wild), semantics, step_limit, board)
     seen = {" ".join(wild)}
     solutions = [" ".join(wild)] if wild_score == (0, 0, 0) else []
     iteration = 0
@@ -125,7 +129,7 @@ def climb(
         if text in seen:
             continue
         seen.add(text)
-        mutant_score = score(level, text, semantics, step_limit)
+        mutant_score = score(level, text, semantics, step_limit, board)
         if mutant_score == (0, 0, 0):
             solutions.append(text)
         if all(m <= w for m, w in zip(mutant_score, wild_score, strict=True)):
