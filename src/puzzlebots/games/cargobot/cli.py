@@ -170,23 +170,30 @@ def _watch(
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=120.0, show_default=True, help="Seconds per level.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=600.0, show_default=True, help="Seconds per level.")
+@click.option(
+    "--total-time",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="Seconds for the whole run: Tutorial-Hard levels get --time-limit, the others share what is left.",
+)
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None, help="Write the results here.")
 @LEVELS_FILE
 @_one_line_errors
 def solve(
-    level_name: str | None, all_levels: bool, jobs: int | None, time_limit: float, max_size: int | None,
-    json_file: str | None, levels_file: str | None,
+    level_name: str | None, all_levels: bool, jobs: int | None, time_limit: float, total_time: float | None,
+    max_size: int | None, json_file: str | None, levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool)]
-    results = []
+    results: list[dict[str, Any]] = []
     table = Table(title="Cargo-Bot solve (game semantics)")
     for col in ("level", "solved", "program", "size", "best", "stars", "ticks", "seconds"):
         table.add_column(col)
+    started = time.monotonic()
     with Progress(transient=True) as progress:
         task = progress.add_task("solving", total=len(targets))
         for lv in targets:
@@ -195,7 +202,8 @@ def solve(
             def show(size: int, name: str = lv.name) -> None:
                 progress.update(task, description=f"{name}: size {size}")
 
-            result = run_solve(lv, jobs=jobs, time_limit=time_limit or None, max_size=max_size, progress=show)
+            limit = _level_time(lv, targets[len(results) :], time_limit, total_time, time.monotonic() - started)
+            result = run_solve(lv, jobs=jobs, time_limit=limit, max_size=max_size, progress=show)
             results.append(result.to_json() | {"pack": lv.pack, "best_known": lv.best_known})
             row = result.to_json()
             table.add_row(
@@ -209,6 +217,21 @@ def solve(
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
     if json_file:
         Path(json_file).write_text(json.dumps(results, indent=1) + "\n")
+
+
+CORE_PACKS = ("Tutorial", "Easy", "Medium", "Hard")
+
+
+def _level_time(level: Level, left: list[Level], limit: float, total: float | None, elapsed: float) -> float | None:
+    """Per-level limit: ``limit``; under ``total``, the Crazy/Impossible/Bonus levels split what is left."""
+    if total is None:
+        return limit or None
+    remaining = max(1.0, total - elapsed)
+    if level.pack in CORE_PACKS:
+        return min(limit, remaining) if limit else remaining
+    extra = sum(1 for lv in left if lv.pack not in CORE_PACKS)
+    share = remaining / max(1, extra)
+    return min(limit, share) if limit else share
 
 
 @cargobot.command(help="The Ruby example's hill climber on a level.")

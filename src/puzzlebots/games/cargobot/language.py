@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
 from dataclasses import dataclass
+from functools import cache
 
 from puzzlebots.core.errors import InputError
 
