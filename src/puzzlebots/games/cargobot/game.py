@@ -17,6 +17,7 @@ class CargoBotGame(GameBase):
     name = "cargobot"
     title = "Cargo-Bot"
     rules_version = "1"
+    episodic = False  # no seeded bot games: programs are run, solved and climbed by its own commands
 
     def bots(self) -> Sequence[BotInfo]:
         return (
