@@ -74,7 +74,7 @@ def _pair_redundant(pop_, pmask, plen, f, a, red, ncond):
 
 
 @njit(cache=True)
-def _inlinable(pop_, pmask, plen, nfun, slots):
+def _inlinable(pop_, pmask, plen, nfun, slots, seen, todo):
     """True if some F2.. is called from one unconditional site and not recursively: inlining it into
     its caller gives an equivalent program one register smaller (checked once the budget is spent)."""
     for k in range(1, nfun):
@@ -92,8 +92,7 @@ def _inlinable(pop_, pmask, plen, nfun, slots):
         if plen[caller] - 1 + plen[k] > slots[caller]:
             continue
         # is k reachable from its own body?
-        seen = np.zeros(nfun, np.int8)
-        todo = np.zeros(nfun * 64, np.int32)
+        seen[:] = 0
         ntodo = 0
         for r in range(plen[k]):
             if pop_[k, r] >= 4:
@@ -155,6 +154,8 @@ def search(
     used = 0
     nfun = 1
     cnt_unknown = 0
+    seen = np.zeros(nf, np.int8)
+    todo = np.zeros(nf * (smax + 1), np.int32)
     # machine
     piles = piles0.copy()
     heights = heights0.copy()
@@ -407,7 +408,11 @@ def search(
                     if (
                         _pair_redundant(pop_, pmask, plen, lf, li - 1, red, ncond)
                         or _pair_redundant(pop_, pmask, plen, lf, li, red, ncond)
-                        or (used == budget and cnt_unknown == 0 and _inlinable(pop_, pmask, plen, nfun, slots))
+                        or (
+                            used == budget
+                            and cnt_unknown == 0
+                            and _inlinable(pop_, pmask, plen, nfun, slots, seen, todo)
+                        )
                     ):
                         pmask[lf, li] = old
                         continue
@@ -467,7 +472,12 @@ def search(
                     or _pair_redundant(pop_, pmask, plen, lf, li, red, ncond)
                 ):
                     ok = False
-                if ok and used == budget and cnt_unknown == 0 and _inlinable(pop_, pmask, plen, nfun, slots):
+                if (
+                    ok
+                    and used == budget
+                    and cnt_unknown == 0
+                    and _inlinable(pop_, pmask, plen, nfun, slots, seen, todo)
+                ):
                     ok = False
                 if ok:
                     applied = True

@@ -114,7 +114,8 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> dict[str, Any]:
 
 
 def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
-    """red[o1, c1, o2, c2]: two adjacent moves (or two pickups) that act like one register or none.
+    """red[o1, c1, o2, c2]: two adjacent moves (or two pickups) that act like one register or none,
+    or two moves that commute and are out of canonical order (the swapped pair is searched instead).
 
     Moves are compared by the displacement for every held crate (walls and topples only get more
     likely with the pair); pickups by held crate and pile top afterwards, which ignores a win between
@@ -126,7 +127,9 @@ def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
     for o1, c1, o2, c2 in itertools.product((1, 2), range(n), (1, 2), range(n)):
         d = [sign[o1] * _holds(codes[c1], h) + sign[o2] * _holds(codes[c2], h) for h in held_values]
         singles = [[sign[o] * _holds(codes[c], h) for h in held_values] for o in (1, 2) for c in range(n)]
-        red[o1, c1, o2, c2] = all(x == 0 for x in d) or d in singles
+        both = any(_holds(codes[c1], h) and _holds(codes[c2], h) for h in held_values)
+        out_of_order = (o1 == o2 or not both) and (o1, c1) > (o2, c2)  # the swapped pair acts the same
+        red[o1, c1, o2, c2] = all(x == 0 for x in d) or d in singles or out_of_order
     cases = [(h, t) for h in held_values for t in held_values]  # t = 0: empty pile
 
     def pick(c: int, state: tuple[int, tuple[int, ...]]) -> tuple[int, tuple[int, ...]]:
