@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from yc_helpers import YOSHI, state_with
+from yc_helpers import YOSHI, oracle_build_row, state_with
 
 from puzzlebots.games.yoshis_cookie import _kernels as K
 from puzzlebots.games.yoshis_cookie.bots import GreedyBot, moves_to_plan, shell_pairing_plan
@@ -171,3 +171,20 @@ def test_greedy_plays_full_runs_with_infinite_continues() -> None:
         state.apply(bot.act(state))
     result = state.result()
     assert result["stages_cleared"] == 12 and result["completed"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards, st.integers(0, 6), st.integers(1, 5))
+def test_numba_builder_matches_the_plain_python_oracle(data, line, t) -> None:
+    R, C, cells, cr, cc, follows = data
+    rows = ["".join(r) for r in cells]
+    if not _no_complete(rows):
+        return
+    codes = [["-HFDKOYS".index(ch) for ch in r] for r in rows]
+    r = line % R
+    pts, steps, plan, status = build(rows, (cr, cc), "row", r, t, follows)
+    expect = oracle_build_row(codes, (cr, cc), r, t, follows)
+    if expect is None:
+        assert status == K.NOT_BUILT
+    else:
+        assert status == K.BUILT and (pts, steps, plan) == expect
