@@ -21,7 +21,7 @@ from rich.table import Table
 from puzzlebots.core.errors import InputError, PuzzlebotsError
 
 from .language import parse_registers
-from .levels import Level, check_board, find_level, load_levels
+from .levels import DEFAULT_FUNCTIONS, Level, check_board, find_level, load_levels
 from .machine import GAME_TICK_LIMIT, SEMANTICS, VAGUERY_STEP_LIMIT, run_game, run_level, run_vaguery
 from .render import board_panel, trace_run
 from .search.climb import climb as run_climb
@@ -138,7 +138,8 @@ def run(
                 step_limit=step_limit or VAGUERY_STEP_LIMIT,
             )  # fmt: skip
     if watch:
-        _watch(program, semantics, start, target, claw, report, fragile, unstable, height_limit, step_limit, delay)
+        functions = level.functions if level else DEFAULT_FUNCTIONS
+        _watch(program, semantics, start, target, claw, functions, fragile, unstable, height_limit, step_limit, delay)
     data = report.to_json() | {"stars": stars}
     if as_json:
         click.echo(json.dumps(data))
@@ -153,17 +154,19 @@ def run(
 
 
 def _watch(
-    program: str, semantics: str, start: list[list[str]], target: list[list[str]] | None, claw: int, report: Any,
-    fragile: bool, unstable: bool, height_limit: int, step_limit: int | None, delay: float,
+    program: str, semantics: str, start: list[list[str]], target: list[list[str]] | None, claw: int,
+    functions: tuple[int, ...], fragile: bool, unstable: bool, height_limit: int, step_limit: int | None,
+    delay: float,
 ) -> None:  # fmt: skip
     console = Console()
     with Live(console=console, refresh_per_second=30, transient=False) as live:
         for frame in trace_run(
             program, semantics, start, target, claw, fragile=fragile, unstable=unstable,
-            height_limit=height_limit, step_limit=step_limit,
+            height_limit=height_limit, step_limit=step_limit, functions=functions,
         ):  # fmt: skip
             live.update(board_panel(frame, target))
             time.sleep(delay)
+    console.print()
 
 
 @cargobot.command(help="Find a smallest program for a level (game semantics) by exhaustive search.")

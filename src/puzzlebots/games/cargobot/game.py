@@ -22,7 +22,7 @@ class CargoBotGame(GameBase):
     def bots(self) -> Sequence[BotInfo]:
         return (
             BotInfo("climb", "the Ruby emulator's multi-objective hill climber (rebuild distance as error)"),
-            BotInfo("solve", "exhaustive lazy program synthesizer after Elizarov's CargoBotSolver"),
+            BotInfo("solve", "exhaustive lazy program synthesizer after Elizarov's CargoBotSolver", faithful=False),
         )
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:

@@ -35,6 +35,7 @@ def trace_run(
     unstable: bool = False,
     height_limit: int = 6,
     step_limit: int | None = None,
+    functions: tuple[int, ...] = DEFAULT_FUNCTIONS,
 ) -> Iterator[Frame]:
     """The board before every step (at most ``MAX_FRAMES``), from the oracle interpreter."""
     frames: list[Frame] = []
@@ -45,7 +46,7 @@ def trace_run(
 
     if semantics == "game":
         oracle.run_game(
-            parse_registers(program), DEFAULT_FUNCTIONS, stacks, goal or [], claw,
+            parse_registers(program), functions, stacks, goal or [], claw,
             min(step_limit or MAX_FRAMES, MAX_FRAMES), on_step=record,
         )  # fmt: skip
     else:
