@@ -178,7 +178,8 @@ def _watch(
     "--total-time",
     type=click.FloatRange(min=1),
     default=None,
-    help="Seconds for the whole run: Tutorial-Hard levels get --time-limit, the others share what is left.",
+    help="Seconds for the whole run: Tutorial-Hard levels get --time-limit, the others share what is left "
+    "(a quarter share where the best known program has more than 10 registers).",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None, help="Write the results here.")
@@ -223,17 +224,24 @@ def solve(
 
 
 CORE_PACKS = ("Tutorial", "Easy", "Medium", "Hard")
+#: under --total-time, a level whose best known program is larger than this gets a quarter share
+LIKELY_SIZE = 10
+
+
+def _weight(level: Level) -> float:
+    return 1.0 if level.best_known is not None and level.best_known <= LIKELY_SIZE else 0.25
 
 
 def _level_time(level: Level, left: list[Level], limit: float, total: float | None, elapsed: float) -> float | None:
-    """Per-level limit: ``limit``; under ``total``, the Crazy/Impossible/Bonus levels split what is left."""
+    """Per-level limit: ``limit``; under ``total`` the Tutorial-Hard levels still get ``limit`` and the
+    others share what is left, weighted towards those with a known program of at most ``LIKELY_SIZE``."""
     if total is None:
         return limit or None
     remaining = max(1.0, total - elapsed)
     if level.pack in CORE_PACKS:
         return min(limit, remaining) if limit else remaining
-    extra = sum(1 for lv in left if lv.pack not in CORE_PACKS)
-    share = remaining / max(1, extra)
+    weights = sum(_weight(lv) for lv in left if lv.pack not in CORE_PACKS)
+    share = remaining * _weight(level) / max(weights, _weight(level))
     return min(limit, share) if limit else share
 
 
