@@ -22,6 +22,7 @@ import gymnasium as gym
 ENVS = {
     "puzzlebots/Hatris-v0": "puzzlebots.envs.hatris:HatrisEnv",
     "puzzlebots/Puyo-v0": "puzzlebots.envs.puyo:PuyoEnv",
+    "puzzlebots/YoshisCookie-v0": "puzzlebots.envs.yoshis_cookie:YoshisCookieEnv",
 }
 #: a cap on steps per episode, so that a policy repeating a forbidden action still ends
 MAX_EPISODE_STEPS = 20_000

@@ -39,6 +39,14 @@ class EnvAdapter:
         """The action a number stands for in ``state`` (it is legal when the mask allows it)."""
         raise NotImplementedError
 
+    def legal_mask(self, state: State) -> np.ndarray:
+        """0/1 per action number: by default the numbers of ``state.legal_actions()``."""
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        if not state.is_terminal():
+            for action in state.legal_actions():
+                mask[self.action_index(action)] = 1
+        return mask
+
     def observation_space(self, config: Mapping[str, Any]) -> spaces.Dict:
         raise NotImplementedError
 
@@ -121,11 +129,7 @@ class PuzzleEnv(gym.Env[dict[str, Any], Any]):
         return self._mask.copy()
 
     def _update_mask(self) -> None:
-        state = self._require_state()
-        self._mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
-        if not state.is_terminal():
-            for action in state.legal_actions():
-                self._mask[self.adapter.action_index(action)] = 1
+        self._mask = self.adapter.legal_mask(self._require_state())
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         state = self._require_state()

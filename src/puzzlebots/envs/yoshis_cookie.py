@@ -1,9 +1,13 @@
-"""Yoshi's Cookie as arrays: the matrix in an 8 x 8 frame, its size, the cursor, the falling L-shaped unit
-and the frames left before it touches the matrix.
+"""Yoshi's Cookie as arrays, at line level: each action names a line to build, as the article's bot decides.
 
-The engine's decisions are plans made of primitives (``games.yoshis_cookie.engine.PRIMITIVES``: cursor
-moves ``U D L R``, rotations ``u d l r``, ``B`` to hold the fall button until the matrix changes size);
-the env's actions are those primitives, numbered in that order, each played as a one-letter plan.
+Actions: for each row then each column ``idx`` (0-7) and each cookie type ``t`` (1-5), "build that line of
+that type" (80 numbers, in the order ``(kind, idx, t)``), then ``hold B`` (let the incoming unit land), then
+``shells`` (line up the incoming Yoshis with the matrix's shell). A line is legal when the game's own greedy
+line builder (``games.yoshis_cookie._kernels.build_line``, the one the ``greedy`` bot uses) can complete it
+now; the action plays the plan that builder returns. The engine stops a plan when the matrix changes size.
+
+Observation: the matrix in an 8 x 8 frame, its size, the cursor, the falling L-shaped unit's two arms and
+the frames left before it touches the matrix.
 """
 
 from __future__ import annotations
@@ -15,11 +19,15 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.protocols import Action, State
-from ..games.yoshis_cookie.engine import PRIMITIVES
-from ..games.yoshis_cookie.rules import AREA, SHELL
+from ..games.yoshis_cookie import _kernels as K
+from ..games.yoshis_cookie.bots import moves_to_plan, shell_pairing_plan
+from ..games.yoshis_cookie.rules import AREA, HOLD_B, SHELL
 from .base import EnvAdapter, PuzzleEnv, draw_cells
 
-INDEX = {plan: i for i, plan in enumerate(PRIMITIVES)}
+TYPES = 5
+LINES = tuple((kind, idx, t) for kind in range(2) for idx in range(AREA) for t in range(1, TYPES + 1))
+HOLD = len(LINES)
+SHELLS = HOLD + 1
 MAX_FRAMES = 10_000
 OUTSIDE = SHELL + 1  # picture only: cells outside the matrix
 CURSOR = SHELL + 2
@@ -42,13 +50,50 @@ PALETTE = np.array(
 
 class YoshisCookieAdapter(EnvAdapter):
     game_name = "yoshis_cookie"
-    n_actions = len(PRIMITIVES)
+    n_actions = len(LINES) + 2
+
+    def __init__(self) -> None:
+        self.moves = np.zeros(K.MAX_MOVES, dtype=np.int8)
+        self.work = np.zeros((AREA, AREA), dtype=np.int8)
+        self._plans: dict[int, str] = {}
+
+    def _line_plan(self, state: Any, index: int) -> str | None:
+        """The greedy builder's plan for line ``index`` now, or None if it cannot complete it."""
+        kind, idx, t = LINES[index]
+        if idx >= (state.R if kind == 0 else state.C):
+            return None
+        cfg = state.config
+        _, _, nm, status, *_ = K.build_line(
+            state.raw_grid, state.R, state.C, state.cr, state.cc, kind == 1, idx, t,
+            bool(cfg["cursor_follows"]), cfg["yoshi_fill"] == "last_resort", int(cfg["min_line"]),
+            int(cfg["score_cookie"]), int(cfg["score_yoshi"]), self.moves, self.work,
+        )  # fmt: skip
+        if status != K.BUILT or nm == 0:
+            return None
+        return moves_to_plan(self.moves, nm)
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        """Also remembers each legal action's plan, which ``index_action`` then plays."""
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        self._plans = {}
+        if state.is_terminal():
+            return mask
+        for index in range(len(LINES)):
+            plan = self._line_plan(state, index)
+            if plan is not None:
+                self._plans[index] = plan
+        self._plans[HOLD] = HOLD_B
+        shells = shell_pairing_plan(state)  # type: ignore[arg-type]
+        if shells is not None:
+            self._plans[SHELLS] = shells
+        mask[list(self._plans)] = 1
+        return mask
 
     def action_index(self, action: Action) -> int:
-        return INDEX[str(action)]
+        raise NotImplementedError("Yoshi's Cookie actions are numbered lines, not the engine's plans")
 
     def index_action(self, index: int, state: State) -> Action:
-        return PRIMITIVES[index]
+        return self._plans[index]
 
     def observation_space(self, config: Mapping[str, Any]) -> spaces.Dict:
         return spaces.Dict(
@@ -86,8 +131,8 @@ class YoshisCookieAdapter(EnvAdapter):
         }
 
     def draw(self, state: State) -> np.ndarray:
-        """The matrix with the incoming row above it and column right of it; the cursor row and column
-        are framed by white cells at the edges."""
+        """The matrix with the incoming row arm above it and column arm right of it; white cells below and
+        right of the matrix point at the cursor's column and row."""
         obs = self.observe(state)
         rows, cols = (int(v) for v in obs["size"])
         picture = np.full((AREA + 2, AREA + 2), OUTSIDE, dtype=np.intp)
@@ -101,7 +146,7 @@ class YoshisCookieAdapter(EnvAdapter):
 
 
 class YoshisCookieEnv(PuzzleEnv):
-    """``puzzlebots/YoshisCookie-v0``: each step plays one primitive of a plan; reward = fitness gain."""
+    """``puzzlebots/YoshisCookie-v0``: each step builds a line (or holds B); reward = the fitness gain."""
 
     def __init__(
         self, config: Mapping[str, Any] | None = None, render_mode: str | None = None, illegal_penalty: float = -1.0
