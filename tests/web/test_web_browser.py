@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
@@ -66,19 +68,21 @@ def test_key_press_moves_the_persons_puyo_piece(page: Any) -> None:
     assert page.locator("#versus-board svg").nth(1).locator("[data-role='cell']").count() == 2
 
 
-def test_a_bots_game_advances_on_screen(page: Any) -> None:
-    page.select_option("#watch-game", "puyo")
-    page.select_option("#watch-bot", "krieg")
+@pytest.mark.parametrize(("game", "bot"), [("puyo", "krieg"), ("yoshis_cookie", "greedy"), ("hatris", "searcher")])
+def test_a_bots_game_advances_on_screen(page: Any, game: str, bot: str) -> None:
+    page.select_option("#watch-game", game)
+    page.select_option("#watch-bot", bot)
     page.fill("#watch-seed", "4")
     page.click("#watch-start")
     page.wait_for_selector("#play-board svg", timeout=TIMEOUT)
+    first = page.locator("#play-board").inner_html()
     page.wait_for_function("Number(document.getElementById('play-step-count').dataset.step) >= 4", timeout=TIMEOUT)
     page.click("#play-pause")  # pause: the step count stops
     step = page.locator("#play-step-count").get_attribute("data-step")
     page.wait_for_timeout(800)
     assert page.locator("#play-step-count").get_attribute("data-step") == step
-    cells = page.locator("#play-board [data-role='cell']").count()
-    assert cells >= 2 * int(step) - 8  # puyos on the board (a chain may have popped some)
+    assert page.locator("#play-board").inner_html() != first  # the board drawn has changed
+    assert page.locator("#play-board [data-role='cell']").count() > 0
     page.click("#play-step")  # single step
     page.wait_for_function(
         f"document.getElementById('play-step-count').dataset.step === '{int(step) + 1}'", timeout=TIMEOUT

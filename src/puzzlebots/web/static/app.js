@@ -77,7 +77,7 @@ const CELL = 26;
 function drawGrid(view) {
   const top = view.title ? 20 : 0;
   const side = view.next ? 2 * CELL : 0;
-  const width = view.cols * CELL + 2 + side;
+  const width = Math.max(view.cols * CELL + 2 + side, view.title ? view.title.length * 7.5 : 0);
   const root = newSvg(width, view.rows * CELL + top + 2);
   if (view.title) text(root, 2, 14, view.title);
   const g = svg("g", { transform: `translate(1 ${top + 1})` }, root);
