@@ -94,3 +94,9 @@ def test_bad_config_and_render_mode_are_config_errors() -> None:
         gym.make("puzzlebots/Puyo-v0", config={"no_such_key": 1})
     with pytest.raises(ConfigError):
         PuyoEnv(render_mode="human")
+
+
+def test_make_without_importing_first() -> None:
+    env = gym.make("puzzlebots.envs:puzzlebots/Puyo-v0")
+    assert env.spec is not None and env.spec.id == "puzzlebots/Puyo-v0"
+    env.close()
