@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from yc_helpers import state_with
 
 from puzzlebots.core.runner import play_episode
@@ -36,3 +37,13 @@ def test_planner_beats_greedy_on_fixed_seeds_at_high_speed() -> None:
     g, p = GAME.summarize(greedy), GAME.summarize(planner)
     assert p["stage_clear_rate"] >= g["stage_clear_rate"]
     assert p["mean_frames_per_stage"] < g["mean_frames_per_stage"]
+
+
+def test_planner_weights_are_relative_as_the_trainer_normalises_them() -> None:
+    cfg = GAME.check_config({})
+    shipped = default_planner_weights()
+    a = PlannerBot(cfg, shipped)
+    b = PlannerBot(cfg, [100 * w / sum(shipped) for w in shipped])
+    assert (b.empty_bonus, b.fixed, b.danger) == pytest.approx((a.empty_bonus, a.fixed, a.danger))
+    assert (a.empty_bonus, a.fixed, a.danger) == pytest.approx(tuple(shipped))
+    assert GAME.default_weights("planner") == shipped and GAME.default_weights("greedy") is None

@@ -22,6 +22,9 @@ from .engine import YoshiState
 from .rules import HOLD_B, MOVE_LETTERS, SHELL, YOSHI
 
 PLANNER_WEIGHTS = ("empty_bonus", "fixed_steps", "danger")
+#: planner weights are relative (the trainer normalises them to sum 100): they are rescaled to this sum,
+#: which is the sum of the shipped ones, so the shipped file reads in the units of the value formula
+WEIGHT_SCALE = 32.5
 
 
 def moves_to_plan(codes: np.ndarray, n: int) -> str:
@@ -108,7 +111,9 @@ class PlannerBot(GreedyBot):
 
     def __init__(self, config: Mapping[str, Any], weights: Sequence[float]) -> None:
         super().__init__(config)
-        self.empty_bonus, self.fixed, self.danger = (float(w) for w in weights)
+        total = sum(abs(float(w)) for w in weights) or 1.0
+        scale = WEIGHT_SCALE / total
+        self.empty_bonus, self.fixed, self.danger = (abs(float(w)) * scale for w in weights)
 
     def act(self, state: State) -> str:
         assert isinstance(state, YoshiState)

@@ -126,6 +126,11 @@ class YoshisCookieGame(GameBase):
             return GreedyBot(config)
         return PlannerBot(config, list(weights) if weights is not None else default_planner_weights())
 
+    def default_weights(self, bot: str) -> list[float] | None:
+        """The shipped weights of a bot that has weights (used by ``train --init default``)."""
+        self.bot_info(bot)
+        return default_planner_weights() if bot == "planner" else None
+
     def summarize(self, results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         n = len(results)
         if n == 0:
