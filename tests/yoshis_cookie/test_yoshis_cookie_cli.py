@@ -77,3 +77,16 @@ def test_board_files_are_checked_and_used(tmp_path: Path) -> None:
     good.write_text(json.dumps({"1-1": ["HHF", "FDH", "DFD"]}))
     state = GAME.new_state(0, GAME.check_config({"board_file": str(good)}))
     assert state.rows_text() == ["HHF", "FDH", "DFD"]
+
+
+def test_replay_round_trip_and_malformed_actions(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    res = run(["watch", "yoshis_cookie", "--bot", "greedy", "--delay", "0", "--max-actions", "12",
+               "--replay", str(path)])
+    assert res.exit_code == 0, res.output
+    res = run(["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert GAME.decode_action("RuuB") == "RuuB"
+    for bad in ("X", "BU", 7, ""):
+        with pytest.raises(InputError):
+            GAME.decode_action(bad)

@@ -9,11 +9,11 @@ import click
 from rich.console import RenderableType
 
 from puzzlebots.core.base import GameBase
-from puzzlebots.core.errors import ConfigError
+from puzzlebots.core.errors import ConfigError, IllegalActionError, InputError
 from puzzlebots.core.protocols import Bot, BotInfo, ConfigOption, State
 
 from .bots import PLANNER_WEIGHTS, GreedyBot, PlannerBot, default_planner_weights
-from .engine import YoshiState
+from .engine import YoshiState, check_plan
 from .render import render_state
 from .rules import LAST_NORMAL_ROUND, LAST_ROUND, MODES, SPEEDS, UNITS_PER_PX, default_config
 
@@ -115,6 +115,14 @@ class YoshisCookieGame(GameBase):
             raise ConfigError(f"yoshis_cookie: normal mode has rounds 1-{LAST_NORMAL_ROUND}, start_round {start}")
         if config["mode"] == "expert" and 0 < start <= LAST_NORMAL_ROUND:
             raise ConfigError(f"yoshis_cookie: expert mode has rounds 11-{LAST_ROUND}, start_round {start}")
+
+    def decode_action(self, data: Any) -> str:
+        """A plan read from a replay file; ``InputError`` unless it is a well-formed plan string."""
+        try:
+            check_plan(data)
+        except IllegalActionError as exc:
+            raise InputError(str(exc)) from None
+        return str(data)
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         return YoshiState(config, seed)
