@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# Cell codes (reference 2.1: $10..$18 normal types, $1A Yoshi, $08 Shell).
-EMPTY = 0
+# Cell codes (reference 2.1: $10..$18 normal types, $1A Yoshi, $08 Shell); 0 is an empty cell.
 HEART, FLOWER, DIAMOND, CHECK, CIRCLE = 1, 2, 3, 4, 5
 YOSHI = 6
 SHELL = 7
@@ -25,11 +24,10 @@ EXPERT_NAMES = {
 }
 NORMAL_NAMES = {HEART: "heart", FLOWER: "flower", DIAMOND: "diamond", CHECK: "check", CIRCLE: "circle"}
 
-# Plan letters: cursor moves (upper case) and 1-cell rotations of the cursor's column (u/d) or row (l/r).
+# Plan letters: cursor moves (upper case) and 1-cell rotations of the cursor's column (u/d) or row (l/r);
+# a letter's index is its move code in the kernels.
 MOVE_LETTERS = "UDLRudlr"
 HOLD_B = "B"
-CURSOR_UP, CURSOR_DOWN, CURSOR_LEFT, CURSOR_RIGHT = 0, 1, 2, 3
-ROT_UP, ROT_DOWN, ROT_LEFT, ROT_RIGHT = 4, 5, 6, 7
 
 #: the playfield is 8 x 8 cells; reaching 8 rows or 8 columns is game over (F6)
 AREA = 8
