@@ -219,10 +219,11 @@ def test_runs_are_deterministic_and_clones_independent() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from(["normal", "expert"]), st.sampled_from(["low", "medium", "high"]),
+       st.booleans(),
        st.lists(st.text(alphabet="UDLRudlr", min_size=1, max_size=12).map(lambda p: p + "B" if len(p) % 3 == 0 else p),
                 min_size=1, max_size=40))
-def test_random_plans_keep_the_engine_invariants(seed, mode, speed, plans) -> None:
-    cfg = GAME.check_config({"mode": mode, "speed": speed, "max_stages": 3})
+def test_random_plans_keep_the_engine_invariants(seed, mode, speed, aligned, plans) -> None:
+    cfg = GAME.check_config({"mode": mode, "speed": speed, "max_stages": 3, "clear_incoming_aligned": aligned})
     state = GAME.new_state(seed, cfg)
     row_code, col_code = np.empty(8, np.int64), np.empty(8, np.int64)
     frame = state.frame
@@ -239,6 +240,10 @@ def test_random_plans_keep_the_engine_invariants(seed, mode, speed, plans) -> No
         assert not state.raw_grid[state.R :, :].any() and not state.raw_grid[:, state.C :].any()
         inc = state.incoming
         # the arms stay aligned with the matrix (a joined arm's corner passed to the other one)
-        assert inc.row_arm is None or len(inc.row_arm) == state.C
-        assert inc.col_arm is None or len(inc.col_arm) == state.R
+        if aligned:
+            assert inc.row_arm is None or len(inc.row_arm) == state.C
+            assert inc.col_arm is None or len(inc.col_arm) == state.R
+        else:
+            assert inc.row_arm is None or len(inc.row_arm) >= state.C
+            assert inc.col_arm is None or len(inc.col_arm) >= state.R
         assert (inc.corner != 0) == (inc.row_arm is not None and inc.col_arm is not None)

@@ -389,6 +389,11 @@ class YoshiState:
         cols = inc.col_arm is not None and inc.x <= self.C * UNITS_PER_CELL
         g = self._grid
         R, C = self.R, self.C
+        # arms longer than the matrix (clear_incoming_aligned off): cells past its edge fall beside it
+        if inc.row_arm is not None:
+            inc.row_arm = inc.row_arm[:C]
+        if inc.col_arm is not None:
+            inc.col_arm = inc.col_arm[len(inc.col_arm) - R :]
         if rows and cols:
             assert inc.row_arm is not None and inc.col_arm is not None
             g[1 : R + 1, :C] = g[:R, :C].copy()
