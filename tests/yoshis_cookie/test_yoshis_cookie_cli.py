@@ -73,6 +73,10 @@ def test_board_files_are_checked_and_used(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"1-1": ["HHX", "FDK"]}))
     with pytest.raises(InputError, match="unknown cell letter 'X'"):
         load_board_file(str(bad))
+    full = tmp_path / "full.json"
+    full.write_text(json.dumps({"2-5": ["HHH", "FDK"]}))
+    with pytest.raises(InputError, match="complete line"):
+        load_board_file(str(full))
     good = tmp_path / "good.json"
     good.write_text(json.dumps({"1-1": ["HHF", "FDH", "DFD"]}))
     state = GAME.new_state(0, GAME.check_config({"board_file": str(good)}))

@@ -15,12 +15,9 @@ def test_cancel_cursor_moves_keeps_rotations_and_the_end_cursor() -> None:
     assert cancel_cursor_moves("RuL") == "RuL"
 
 
-def test_planner_builds_the_shell_line_when_a_side_is_two() -> None:
-    # 2 x 3 with the Shell and the only Yoshi: it goes to the Shell, not to a 2-cell normal line.
-    state = state_with(["SHF", "DYK"], mode="expert")
-    bot = PlannerBot(state.config, default_planner_weights())
-    state.apply(bot.act(state))
-    assert state.counters.shells_cleared == 1 and state.counters.lines == 1
+def test_planner_clears_the_shell_in_expert_stages() -> None:
+    result = play_episode(GAME, "planner", 4, {"mode": "expert", "max_stages": 3}).result
+    assert result["stages_cleared"] == 3 and result["shells_cleared"] == 3
 
 
 def test_planner_plans_replay_to_their_predicted_clear() -> None:

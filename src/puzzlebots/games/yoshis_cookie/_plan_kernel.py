@@ -1,7 +1,7 @@
 """numba search of the ``planner`` bot: two lines ahead, valued by cookies removed per step.
 
 Candidates are the article's simulated line builds (``_kernels.build_line``) for every row and column of
-every type, with no balance filter, plus {Shell, Yoshi} lines of length 2. The best few first lines are
+every type, with no balance filter. The best few first lines are
 expanded with every second line; a pair's value is (cookies removed + a bonus if the matrix empties) per
 (steps + a fixed cost per line), minus a penalty when the matrix is left one step from game over. While a
 Shell is in play, removing it earns the bonus too, and spending a Yoshi cookie elsewhere costs the penalty.
@@ -23,8 +23,6 @@ EXPAND = 8
 def _feasible(counts, t, length, min_line):
     if length < min_line:
         return False
-    if t == SHELL:
-        return length == 2 and counts[SHELL] > 0 and counts[YOSHI] > 0
     return counts[t] > 0 and counts[t] + counts[YOSHI] >= length
 
 
@@ -53,8 +51,8 @@ def _best_second(grid, R, C, cr, cc, follows, min_line, sc, sy, empty_bonus, fix
         length = C if kind == 0 else R
         nlines = R if kind == 0 else C
         for idx in range(nlines):
-            for t in range(1, 8):
-                if t == YOSHI or not _feasible(counts, t, length, min_line):
+            for t in range(1, 6):
+                if not _feasible(counts, t, length, min_line):
                     continue
                 _, steps, _, status, R2, C2, _, _ = build_line(grid, R, C, cr, cc, kind == 1, idx, t, follows,
                                                                True, min_line, sc, sy, moves, work)
@@ -93,8 +91,8 @@ def planner_best(grid, R, C, cr, cc, follows, min_line, sc, sy, empty_bonus, fix
         length = C if kind == 0 else R
         nlines = R if kind == 0 else C
         for idx in range(nlines):
-            for t in range(1, 8):
-                if t == YOSHI or not _feasible(counts, t, length, min_line):
+            for t in range(1, 6):
+                if not _feasible(counts, t, length, min_line):
                     continue
                 _, steps, nm, status, R2, C2, cr2, cc2 = build_line(grid, R, C, cr, cc, kind == 1, idx, t,
                                                                     follows, True, min_line, sc, sy,

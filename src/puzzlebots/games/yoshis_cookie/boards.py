@@ -80,7 +80,18 @@ def parse_board(rows: Any, where: str) -> list[list[int]]:
     return board
 
 
-def load_board_file(path: str) -> dict[tuple[int, int], list[list[int]]]:
+def check_board(board: list[list[int]], min_line: int, where: str) -> None:
+    """``InputError`` if the board already holds a complete line or more than one Shell."""
+    R, C = len(board), len(board[0])
+    grid = np.zeros((AREA, AREA), dtype=np.int8)
+    grid[:R, :C] = np.array(board, dtype=np.int8)
+    if K.find_complete(grid, R, C, min_line, np.empty(AREA, np.int64), np.empty(AREA, np.int64)):
+        raise InputError(f"{where}: the board already holds a complete line")
+    if sum(row.count(SHELL) for row in board) > 1:
+        raise InputError(f"{where}: a board holds at most one Shell")
+
+
+def load_board_file(path: str, min_line: int = 2) -> dict[tuple[int, int], list[list[int]]]:
     """A JSON object ``{"ROUND-STAGE": ["row", ...]}``: fixed boards for those stages (Q3's data hook)."""
     try:
         data = json.loads(Path(path).read_text())
@@ -96,5 +107,7 @@ def load_board_file(path: str) -> dict[tuple[int, int], list[list[int]]]:
             round_, stage = (int(x) for x in key.split("-"))
         except ValueError:
             raise InputError(f"board file {path}: bad key {key!r} (expected ROUND-STAGE, e.g. 1-1)") from None
-        boards[(round_, stage)] = parse_board(rows, f"board file {path}, {key}")
+        where = f"board file {path}, {key}"
+        boards[(round_, stage)] = board = parse_board(rows, where)
+        check_board(board, min_line, where)
     return boards

@@ -104,7 +104,7 @@ class GreedyBot:
 
 class PlannerBot(GreedyBot):
     """Ours: the article's builder for moves, but lines chosen two ahead by cookies removed per step,
-    no hard balance rule, {Shell, Yoshi} lines built directly, a penalty for ending one size from 8,
+    no hard balance rule, a penalty for ending one size from 8, Shell removal valued and Yoshi cookies spared,
     and back-and-forth cursor moves dropped from the plan."""
 
     name = "planner"

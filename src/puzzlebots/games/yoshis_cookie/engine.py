@@ -21,7 +21,7 @@ import numpy as np
 from puzzlebots.core.errors import IllegalActionError
 
 from . import _kernels as K
-from .boards import load_board_file, parse_board, random_board
+from .boards import check_board, load_board_file, parse_board, random_board
 from .rules import (
     AREA,
     CELL_LETTERS,
@@ -111,7 +111,7 @@ class YoshiState:
         self.seed = seed
         self.rng = random.Random(seed)
         self.plan = stage_plan(config)
-        self.boards = load_board_file(config["board_file"]) if config["board_file"] else {}
+        self.boards = load_board_file(config["board_file"], config["min_line"]) if config["board_file"] else {}
         self._grid = np.zeros((AREA, AREA), dtype=np.int8)
         self.R = 0
         self.C = 0
@@ -180,6 +180,7 @@ class YoshiState:
         """Replace the matrix by rows of letters (``rules.CELL_LETTERS``) and send a fresh incoming unit,
         held back ``delay`` frames (default: the stage-start delay). For tests, examples and puzzles."""
         board = parse_board(list(rows), "set_matrix")
+        check_board(board, int(self.config["min_line"]), "set_matrix")
         self._grid[:] = 0
         self.R, self.C = len(board), len(board[0])
         self._grid[: self.R, : self.C] = np.array(board, dtype=np.int8)

@@ -64,7 +64,7 @@ class YoshisCookieGame(GameBase):
     def bots(self) -> Sequence[BotInfo]:
         return (
             BotInfo("greedy", "the article's greedy line builder: most points, then fewest steps, balance rule"),
-            BotInfo("planner", "two lines ahead by cookies removed per step, Shell lines, danger penalty",
+            BotInfo("planner", "two lines ahead by cookies removed per step, no hard balance rule, spares Yoshis",
                     PLANNER_WEIGHTS, faithful=False),
         )
 
