@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlebots.core.errors import IllegalActionError
+from puzzlebots.core.errors import IllegalActionError, InputError
 
 from . import _kernels as K
 from .boards import check_board, load_board_file, parse_board, random_board
@@ -181,6 +181,8 @@ class YoshiState:
         held back ``delay`` frames (default: the stage-start delay). For tests, examples and puzzles."""
         board = parse_board(list(rows), "set_matrix")
         check_board(board, int(self.config["min_line"]), "set_matrix")
+        if not (0 <= cursor[0] < len(board) and 0 <= cursor[1] < len(board[0])):
+            raise InputError(f"set_matrix: cursor {cursor} is outside the {len(board)} x {len(board[0])} matrix")
         self._grid[:] = 0
         self.R, self.C = len(board), len(board[0])
         self._grid[: self.R, : self.C] = np.array(board, dtype=np.int8)
