@@ -110,3 +110,18 @@ def test_adapter_points_to_the_commands() -> None:
         GAME.new_state(0, {})
     with pytest.raises(ConfigError, match="unknown bot"):
         GAME.make_bot("nope", {}, None, 0)
+
+
+def test_total_time_schedule() -> None:
+    from puzzlebots.games.cargobot.cli import _level_time
+    from puzzlebots.games.cargobot.levels import load_levels
+
+    levels = load_levels()
+    assert _level_time(levels[0], levels, 600, None, 0) == 600
+    assert _level_time(levels[0], levels, 600, 1000, 900) == 100  # a core level keeps its limit, capped by the total
+    extras = levels[24:]  # Crazy, Impossible, Bonus: 16 levels
+    weights = sum(1.0 if lv.best_known and lv.best_known <= 10 else 0.25 for lv in extras)
+    divide_by_two = _level_time(extras[0], extras, 600, 1000, 0)  # best known 10: a full share
+    genetic_code = _level_time(extras[3], extras[3:], 600, 1000, 0)  # best known 12: a quarter share
+    assert divide_by_two == pytest.approx(1000 / weights)
+    assert genetic_code is not None and divide_by_two is not None and genetic_code < divide_by_two
