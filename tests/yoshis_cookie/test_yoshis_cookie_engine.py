@@ -156,24 +156,29 @@ def test_cleared_lines_remove_the_aligned_incoming_cells() -> None:
     assert state.incoming.row_arm == [5]
 
 
-@pytest.mark.parametrize("rows_first", [True, False])
-def test_game_over_at_eight_rows_or_columns_uses_a_continue(rows_first: bool) -> None:
-    base = ["HFDKOHF", "FDKOHFD", "DKOHFDK", "KOHFDKO", "OHFDKOH", "HFDKOHF", "FDKOHFD"]
-    rows = base if rows_first else [r[:6] for r in base]
-    if not rows_first:
-        rows = [r[:6] for r in base[:6]]  # 6 x 6: both arms join together -> 7 x 7, no game over
+@pytest.mark.parametrize(
+    ("rows", "grown"),
+    [
+        (["HFD", "FDK", "DKO", "KOH", "OHF", "HFD", "FDK"], "rows"),  # 7 x 3: the row arm makes 8 rows
+        (["HFDKOHF", "FDKOHFD", "DKOHFDK"], "columns"),  # 3 x 7: the column arm makes 8 columns
+    ],
+)
+def test_game_over_at_eight_rows_or_columns_uses_a_continue(rows: list[str], grown: str) -> None:
     state = state_with(rows, delay=0)
-    stage_size = 3
+    state.meters[2] = 3
     state.apply("B")
-    if rows_first:
-        assert state.counters.continues == 1
-        assert (state.R, state.C) == (stage_size, stage_size)
-        assert state.counters.stages[-1].continues == 1
-    else:
-        assert (state.R, state.C) == (7, 7) and state.counters.continues == 0
-        state.apply("B")
-        assert state.counters.continues == 1
-    assert state.meters == [0] * 8
+    assert state.counters.continues == 1 and state.counters.stages[-1].continues == 1
+    assert (state.R, state.C) == (3, 3)  # round 1 stage 1 again, on a fresh board
+    assert state.meters == [0] * 8 and state.counters.stages[-1].cleared is False
+
+
+def test_six_by_six_grows_to_seven_by_seven_then_overflows() -> None:
+    rows = ["HFDKOH", "FDKOHF", "DKOHFD", "KOHFDK", "OHFDKO", "HFDKOH"]
+    state = state_with(rows, delay=0)
+    state.apply("B")
+    assert (state.R, state.C) == (7, 7) and state.counters.continues == 0
+    state.apply("B")
+    assert state.counters.continues == 1
 
 
 def test_five_lines_of_a_type_earn_a_yoshi_in_the_next_unit() -> None:
