@@ -1,0 +1,108 @@
+"""The Hatris adapter for the puzzlebots core: config, bots, actions as JSON, summaries, rendering."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import click
+from rich.console import RenderableType
+
+from puzzlebots.core.base import GameBase
+from puzzlebots.core.errors import ConfigError, InputError
+from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, ConfigOption, State
+
+from . import config as config_mod
+from .bots import RandomBot
+from .config import Rules
+from .engine import HatrisState
+from .evaluation import METRIC_NAMES
+from .render import render
+from .rules import COLUMNS, HELPER_NAMES
+from .searcher import Searcher, default_weights
+
+
+class HatrisGame(GameBase):
+    name = "hatris"
+    title = "Hatris (NES)"
+    rules_version = "1"
+
+    def bots(self) -> Sequence[BotInfo]:
+        return (
+            BotInfo(
+                "searcher",
+                "the Hatris AI article's searcher: current x next pair and helpers, 8 weighted metrics",
+                METRIC_NAMES,
+                True,
+            ),
+            BotInfo("random", "a uniformly random legal action (tests, engine speed)", (), False),
+        )
+
+    def default_config(self) -> dict[str, Any]:
+        return dict(config_mod.DEFAULT_CONFIG)
+
+    def validate_config(self, config: dict[str, Any]) -> None:
+        config_mod.validate(config)
+
+    def config_options(self) -> Sequence[ConfigOption]:
+        return (
+            ConfigOption("--pairs", "pair_source", click.Choice(["nes", "uniform"]),
+                         "pair source: the NES PRNG with its re-pick rule, or uniform random pairs"),
+            ConfigOption("--endless/--no-endless", "endless", bool,
+                         "keep playing past level 59 with shop-5 rules (survival statistics)", is_flag=True),
+            ConfigOption("--start-level", "start_level", click.IntRange(0, 59), "level to start on (0-59)"),
+            ConfigOption("--max-spawns", "max_spawns", click.IntRange(1), "stop a game after this many spawns"),
+        )
+
+    def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
+        return HatrisState(seed, Rules(config))
+
+    def make_bot(self, name: str, config: Mapping[str, Any], weights: Sequence[float] | None, seed: int) -> Bot:
+        self.bot_info(name)
+        self.check_weights(name, weights)
+        rules = Rules(config)
+        if name == "searcher":
+            return Searcher(rules, list(weights) if weights is not None else default_weights())
+        return RandomBot(seed)
+
+    def encode_action(self, action: Action) -> JSON:
+        return list(action)
+
+    def decode_action(self, data: JSON) -> Action:
+        if not isinstance(data, list) or not data or data[0] not in ("place", *HELPER_NAMES):
+            raise InputError(f"hatris: an action is ['place'|'alexey'|'vladimir', ...], got {data!r}")
+        args = data[1:]
+        sizes = {"place": 2, "alexey": COLUMNS, "vladimir": 2}
+        if len(args) != sizes[data[0]] or not all(type(v) is int and 0 <= v < COLUMNS for v in args):
+            raise InputError(f"hatris: malformed {data[0]} action {data!r}")
+        return (data[0], *args)
+
+    def summarize(self, results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        if not results:
+            raise ConfigError("hatris: no games to summarize")
+        spawns = [r["spawns"] for r in results]
+        n = len(results)
+        return {
+            "games": n,
+            "mean_spawns": round(statistics.fmean(spawns), 3),
+            "std_spawns": round(statistics.pstdev(spawns), 3),
+            "median_spawns": statistics.median(spawns),
+            "min_spawns": min(spawns),
+            "max_spawns": max(spawns),
+            "clear_all_rate": round(sum(1 for r in results if r["cleared_all"]) / n, 4),
+            "game_over_rate": round(sum(1 for r in results if r["game_over"]) / n, 4),
+            "max_spawns_reached_rate": round(sum(1 for r in results if r["max_spawns_reached"]) / n, 4),
+            "mean_cash": round(statistics.fmean(r["cash"] for r in results), 3),
+            "mean_level": round(statistics.fmean(r["level"] for r in results), 3),
+        }
+
+    def fitness(self, result: Mapping[str, Any]) -> float:
+        return float(result["spawns"])
+
+    def render(self, state: State, bot: Bot | None = None) -> RenderableType:
+        assert isinstance(state, HatrisState)
+        return render(state)
+
+
+GAME = HatrisGame()
