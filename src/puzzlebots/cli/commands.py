@@ -209,9 +209,7 @@ def make_train(game: Any) -> click.Command:
             **kwargs: Any) -> None:
         config = split_config(game, kwargs)
         info = game.bot_info(bot)
-        defaults = None
-        if init == "default":
-            defaults = getattr(game, "default_weights", lambda b: None)(bot)
+        defaults = game.default_weights(bot) if init == "default" else None
         settings = TrainSettings(game.name, bot, method, games_per_eval, generations, seed, variants, rounds,
                                  sigma, popsize, init, config, max_actions)
         console = Console(stderr=True)

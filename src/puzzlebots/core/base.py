@@ -58,6 +58,10 @@ class GameBase:
         if len(weights) != len(names):
             raise ConfigError(f"{self.name}/{bot} needs {len(names)} weights ({', '.join(names)}), got {len(weights)}")
 
+    def default_weights(self, bot: str) -> list[float] | None:
+        """The shipped weights of a tunable bot (``train --init default`` starts from them)."""
+        return None
+
     def encode_action(self, action: Action) -> JSON:
         return action
 

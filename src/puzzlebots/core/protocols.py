@@ -122,6 +122,10 @@ class Game(Protocol):
         """A bot by name; ``weights`` None means the shipped defaults. Unknown name: ``ConfigError``."""
         ...
 
+    def default_weights(self, bot: str) -> list[float] | None:
+        """The shipped weights of a tunable bot, or None."""
+        ...
+
     def encode_action(self, action: Action) -> JSON: ...
 
     def decode_action(self, data: JSON) -> Action:
