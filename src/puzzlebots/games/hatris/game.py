@@ -66,6 +66,10 @@ class HatrisGame(GameBase):
             return Searcher(rules, list(weights) if weights is not None else default_weights())
         return RandomBot(seed)
 
+    def default_weights(self, bot: str) -> list[float] | None:
+        self.bot_info(bot)
+        return default_weights() if bot == "searcher" else None
+
     def encode_action(self, action: Action) -> JSON:
         return list(action)
 

@@ -1,0 +1,91 @@
+"""Hatris speed: the searcher's decisions per second (one core, median over >= 1000 decisions, with helpers
+available) and engine spawns per second without search (the random bot).
+
+Run: python benchmarks/bench_hatris.py [--quick]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from puzzlebots.games.hatris.bots import RandomBot
+from puzzlebots.games.hatris.config import Rules
+from puzzlebots.games.hatris.engine import HatrisState
+from puzzlebots.games.hatris.searcher import Searcher, default_weights
+
+
+def _decision_times(decisions: int, forced_pool: list[int] | None) -> tuple[list[float], int]:
+    """Time every searcher decision of consecutive games (seeds 0, 1, ...); with ``forced_pool`` each
+    decision is searched as if that pool were on hand (the move played is the real one)."""
+    rules = Rules({})
+    bot = Searcher(rules, default_weights())
+    times: list[float] = []
+    with_helper = 0
+    seed = 0
+    while len(times) < decisions:
+        state = HatrisState(seed, rules)
+        seed += 1
+        while not state.is_terminal() and len(times) < decisions:
+            assert state.current is not None
+            pool = state.pool if forced_pool is None else forced_pool
+            start = time.perf_counter()
+            bot.choose(state.piles, pool, state.bars, state.current, state.next)
+            times.append(time.perf_counter() - start)
+            with_helper += bool(pool)
+            state.apply(bot.act(state))
+    return times, with_helper
+
+
+def searcher_table(quick: bool) -> Table:
+    n = 200 if quick else 3000
+    Searcher(Rules({}), default_weights()).act(HatrisState(0, {}))  # compile outside the timing
+    table = Table(title=f"Hatris searcher: decisions per second, one core ({n:,} decisions per row)")
+    for col in ("pool searched", "decisions with a helper", "median ms", "p90 ms", "median decisions/s"):
+        table.add_column(col, justify="right")
+    cases: list[tuple[str, list[int] | None]] = [
+        ("the game's own", None),
+        ("[Vladimir]", [1]),
+        ("[Alexey]", [0]),
+        ("[Alexey, Alexey] (worst)", [0, 0]),
+    ]
+    for label, pool in cases:
+        times, with_helper = _decision_times(n, pool)
+        med = statistics.median(times)
+        p90 = statistics.quantiles(times, n=10)[-1]
+        table.add_row(label, f"{with_helper:,}", f"{med * 1e3:.3f}", f"{p90 * 1e3:.3f}", f"{1 / med:,.0f}")
+    return table
+
+
+def engine_table(quick: bool) -> Table:
+    games = 20 if quick else 400
+    table = Table(title=f"Hatris engine without search: random bot, {games} games, one core")
+    for col in ("pairs", "spawns", "seconds", "spawns/s"):
+        table.add_column(col, justify="right")
+    for source in ("nes", "uniform"):
+        rules = Rules({"pair_source": source})
+        spawns = 0
+        start = time.perf_counter()
+        for seed in range(games):
+            state = HatrisState(seed, rules)
+            bot = RandomBot(seed)
+            while not state.is_terminal():
+                state.apply(bot.act(state))
+            spawns += state.spawns
+        seconds = time.perf_counter() - start
+        table.add_row(source, f"{spawns:,}", f"{seconds:.2f}", f"{spawns / seconds:,.0f}")
+    return table
+
+
+def main(quick: bool = False) -> None:
+    console = Console()
+    console.print(searcher_table(quick))
+    console.print(engine_table(quick))
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv[1:])
