@@ -116,7 +116,7 @@ function drawPiles(view) {
   const colW = 48;
   const scale = 2;
   const height = view.height * scale;
-  const root = newSvg(view.columns.length * colW + 2, height + 30);
+  const root = newSvg(Math.max(view.columns.length * colW + 2, (view.caption || "").length * 7.2), height + 30);
   const g = svg("g", { transform: "translate(1 1)" }, root);
   svg("rect", { x: 0, y: 0, width: view.columns.length * colW, height, class: "well" }, g);
   const hat = (col, item, role) => {
@@ -276,7 +276,7 @@ function showFrame(frame) {
   let state = frame.done ? "finished" : "";
   if (frame.divergence) state = `diverged at step ${frame.divergence.step}`;
   $("play-state").textContent = state;
-  $("play-result").textContent = `${frame.game} · ${frame.bot} · seed ${frame.seed}\n${JSON.stringify(frame.result)}`;
+  $("play-result").textContent = `${frame.game} · ${frame.bot} · seed ${frame.seed}\n${JSON.stringify(frame.result).replaceAll(",", ", ")}`;
   if (frame.done) stopPlaying();
 }
 
