@@ -7,6 +7,7 @@ per seed are the same whichever executor ran them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as wait_for
@@ -35,7 +36,11 @@ class RayExecutor(Executor):
         self._ray = ray
         self._owns_ray = False
         if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            kwargs: dict[str, Any] = {
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "logging_level": logging.WARNING,
+            }
             if address is None:
                 kwargs["num_cpus"] = num_cpus
             try:
