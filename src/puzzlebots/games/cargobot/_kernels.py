@@ -162,6 +162,9 @@ def run_vaguery(
 def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, claw, tick_limit, out):
     """``Level:run`` with ``Program:nextMove``: free skips and returns, a call costs one tick."""
     n = heights.shape[0]
+    width = fop.shape[1]
+    ops = fop.ravel()
+    conds = fcond.ravel()
     mism = _mismatches(piles, heights, goal, goal_heights) if has_goal else 1
     st_f = np.empty(64, np.int32)
     st_i = np.empty(64, np.int32)
@@ -169,6 +172,8 @@ def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, cla
     depth = 0
     func = 0
     index = -1
+    base = 0
+    length = flen[0]
     pos = claw
     held = 0
     ticks = 0
@@ -186,19 +191,21 @@ def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, cla
         finished = False
         for _ in range(FETCH_GUARD):
             index += 1
-            if index >= flen[func]:
+            if index >= length:
                 if depth == 0:
                     finished = True
                     break
                 func = st_f[depth - 1]
                 index = st_i[depth - 1]
+                base = func * width
+                length = flen[func]
                 if st_cnt[depth - 1] > 1:
                     st_cnt[depth - 1] -= 1
                 else:
                     depth -= 1
                 continue
-            o = fop[func, index]
-            if o == 0 or not _holds(fcond[func, index], held):
+            o = ops[base + index]
+            if o == 0 or not _holds(conds[base + index], held):
                 continue
             move = o
             if o >= 4:
@@ -215,6 +222,8 @@ def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, cla
                     depth += 1
                 func = o - 4
                 index = -1
+                base = func * width
+                length = flen[func]
             break
         if finished:
             outcome = FINISHED
