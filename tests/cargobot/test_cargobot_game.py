@@ -124,3 +124,15 @@ def test_all_forty_levels_load() -> None:
     assert sum(lv.pack in ("Tutorial", "Easy", "Medium", "Hard") for lv in levels) == 24
     assert find_level("changing  places").name == "Changing Places"
     assert find_level("hard 3").name == "Up The Greens"
+
+
+def test_semantics_chosen_by_name() -> None:
+    from puzzlebots.games.cargobot.machine import run
+
+    board, goal = [["y"], [], []], [[], [], ["y"]]
+    assert run("game", "claw R R claw", board, goal).steps == 4
+    assert run("vaguery", "claw R_y R claw", board, goal).steps == 4
+    with pytest.raises(InputError, match="unknown semantics"):
+        run("ruby", "R", board, goal)
+    with pytest.raises(InputError, match="needs a goal"):
+        run("game", "R", board, None)

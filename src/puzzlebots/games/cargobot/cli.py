@@ -20,9 +20,10 @@ from rich.table import Table
 
 from puzzlebots.core.errors import InputError, PuzzlebotsError
 
+from . import machine
 from .language import parse_registers
 from .levels import DEFAULT_FUNCTIONS, Level, check_board, find_level, load_levels
-from .machine import GAME_TICK_LIMIT, SEMANTICS, VAGUERY_STEP_LIMIT, run_game, run_level, run_vaguery
+from .machine import SEMANTICS, run_level
 from .render import board_panel, trace_run
 from .search.climb import climb as run_climb
 from .search.solve import solve as run_solve
@@ -128,15 +129,10 @@ def run(
         start = check_board(_json_arg(stacks, "--stacks"), "--stacks")
         target = check_board(_json_arg(goal, "--goal"), "--goal") if goal else None
         stars = None
-        if semantics == "game":
-            if target is None:
-                raise InputError("game semantics needs --goal")
-            report = run_game(program, start, target, claw, tick_limit=step_limit or GAME_TICK_LIMIT)
-        else:
-            report = run_vaguery(
-                program, start, target, claw, fragile=fragile, unstable=unstable, height_limit=height_limit,
-                step_limit=step_limit or VAGUERY_STEP_LIMIT,
-            )  # fmt: skip
+        report = machine.run(
+            semantics, program, start, target, claw, fragile=fragile, unstable=unstable,
+            height_limit=height_limit, step_limit=step_limit,
+        )  # fmt: skip
     if watch:
         functions = level.functions if level else DEFAULT_FUNCTIONS
         _watch(program, semantics, start, target, claw, functions, fragile, unstable, height_limit, step_limit, delay)

@@ -231,6 +231,36 @@ def run_game(
     return _report("game", out, board, colours)
 
 
+def run(
+    semantics: str,
+    program: str | RegisterProgram | Script,
+    stacks: Board,
+    goal: Board | None,
+    claw: int = 1,
+    *,
+    fragile: bool = False,
+    unstable: bool = False,
+    height_limit: int = HEIGHT_LIMIT,
+    step_limit: int | None = None,
+    functions: Sequence[int] = DEFAULT_FUNCTIONS,
+    engine: str = "kernel",
+) -> RunReport:
+    """Run on a board in the semantics named ``game`` or ``vaguery`` (``step_limit`` None: its default)."""
+    if semantics == "game":
+        if goal is None:
+            raise InputError("game semantics needs a goal board")
+        return run_game(
+            program, stacks, goal, claw, functions=functions,  # type: ignore[arg-type]
+            tick_limit=step_limit or GAME_TICK_LIMIT, engine=engine,
+        )  # fmt: skip
+    if semantics == "vaguery":
+        return run_vaguery(
+            program, stacks, goal, claw, fragile=fragile, unstable=unstable,  # type: ignore[arg-type]
+            height_limit=height_limit, step_limit=step_limit or VAGUERY_STEP_LIMIT, engine=engine,
+        )  # fmt: skip
+    raise InputError(f"unknown semantics {semantics!r} (game, vaguery)")
+
+
 def run_level(
     level: Level,
     program: str | RegisterProgram | Script,
@@ -246,14 +276,8 @@ def run_level(
     if semantics == "game":
         registers = parse_registers(program) if isinstance(program, str) else program
         level.check_program(registers)  # type: ignore[arg-type]
-        return run_game(
-            registers, level.board(), level.goal_board(), level.claw,  # type: ignore[arg-type]
-            functions=level.functions, tick_limit=step_limit or GAME_TICK_LIMIT, engine=engine,
-        )  # fmt: skip
-    if semantics == "vaguery":
-        return run_vaguery(
-            program, level.board(), level.goal_board(), level.claw,  # type: ignore[arg-type]
-            fragile=fragile, unstable=unstable, height_limit=height_limit,
-            step_limit=step_limit or VAGUERY_STEP_LIMIT, engine=engine,
-        )  # fmt: skip
-    raise InputError(f"unknown semantics {semantics!r} (game, vaguery)")
+        program = registers
+    return run(
+        semantics, program, level.board(), level.goal_board(), level.claw, fragile=fragile, unstable=unstable,
+        height_limit=height_limit, step_limit=step_limit, functions=level.functions, engine=engine,
+    )  # fmt: skip
