@@ -174,8 +174,8 @@ def _watch(
     "--total-time",
     type=click.FloatRange(min=1),
     default=None,
-    help="Seconds for the whole run: Tutorial-Hard levels get --time-limit, the others share what is left "
-    "(a quarter share where the best known program has more than 10 registers).",
+    help="Seconds for the whole run (default with --all: 1740): Tutorial-Hard levels get --time-limit, the "
+    "others share what is left (a quarter share where the best known program has more than 10 registers).",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None, help="Write the results here.")
@@ -189,6 +189,8 @@ def solve(
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool)]
+    if all_levels and total_time is None:
+        total_time = ALL_LEVELS_SECONDS
     results: list[dict[str, Any]] = []
     table = Table(title="Cargo-Bot solve (game semantics)")
     for col in ("level", "solved", "program", "size", "best", "stars", "ticks", "seconds"):
@@ -220,6 +222,8 @@ def solve(
 
 
 CORE_PACKS = ("Tutorial", "Easy", "Medium", "Hard")
+#: default --total-time of ``solve --all``: the whole run fits in 30 minutes
+ALL_LEVELS_SECONDS = 1740.0
 #: under --total-time, a level whose best known program is larger than this gets a quarter share
 LIKELY_SIZE = 10
 
