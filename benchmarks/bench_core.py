@@ -31,7 +31,7 @@ def probe(game: str, bot: str, seed: int, max_actions: int) -> float:
 
 
 def main(quick: bool = False, game: str = "hatris", bot: str = "searcher") -> None:
-    games, actions = (4, 150) if quick else (16, 1500)
+    games, actions = (4, 150) if quick else (40, 3000)
     play_episode(game, bot, 0, max_actions=20)  # compile / load the numba cache before timing
     timings = {}
     for jobs in (1, 2):

@@ -7,6 +7,7 @@ each game's own options (``GAME.config_options()``) show in ``puzzlebots stats G
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -348,6 +349,7 @@ def bench_cmd(names: tuple[str, ...], quick: bool) -> None:
         spec = importlib.util.spec_from_file_location(f"puzzlebots_bench_{name}", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # so worker processes can unpickle the benchmark's functions
         spec.loader.exec_module(module)
         Console().rule(f"benchmark: {name}")
         module.main(quick=quick)
