@@ -27,6 +27,7 @@ class HatrisGame(GameBase):
     name = "hatris"
     title = "Hatris (NES)"
     rules_version = "1"
+    fitness_label = "spawns to game over"
 
     def bots(self) -> Sequence[BotInfo]:
         return (

@@ -23,6 +23,7 @@ class PuyoGame(GameBase):
     name = "puyo"
     title = "Puyo Puyo Tsu"
     rules_version = "tsu-1"
+    fitness_label = "score"
 
     def bots(self) -> Sequence[BotInfo]:
         return (

@@ -60,6 +60,7 @@ class YoshisCookieGame(GameBase):
     name = "yoshis_cookie"
     title = "Yoshi's Cookie (NES, 1P)"
     rules_version = "1"
+    fitness_label = "stages cleared without a continue"
 
     def bots(self) -> Sequence[BotInfo]:
         return (
