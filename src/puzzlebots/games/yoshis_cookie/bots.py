@@ -89,6 +89,10 @@ class GreedyBot:
         if shell is not None:
             self.target = None
             return shell
+        return self._choose(state)
+
+    def _choose(self, state: YoshiState) -> str:
+        """The plan for the best line (or hold B), once the Shell rule has not applied."""
         _, _, nm, kind, idx, t = K.greedy_best(state.raw_grid, state.R, state.C, state.cr, state.cc, True,
                                                self.follows, self.yoshi_last, self.min_line, self.sc, self.sy,
                                                self.out)
@@ -115,12 +119,7 @@ class PlannerBot(GreedyBot):
         scale = WEIGHT_SCALE / total
         self.empty_bonus, self.fixed, self.danger = (abs(float(w)) * scale for w in weights)
 
-    def act(self, state: State) -> str:
-        assert isinstance(state, YoshiState)
-        shell = shell_pairing_plan(state)
-        if shell is not None:
-            self.target = None
-            return shell
+    def _choose(self, state: YoshiState) -> str:
         nm, kind, idx, t = planner_best(state.raw_grid, state.R, state.C, state.cr, state.cc, self.follows,
                                         self.min_line, self.sc, self.sy, self.empty_bonus, self.fixed,
                                         self.danger, self.out)
