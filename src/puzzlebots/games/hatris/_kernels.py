@@ -141,6 +141,15 @@ def height_terms(hs, w6, w7, top_px, m7_abs, mirror, pdt):  # type: ignore[no-un
 
 
 @njit(cache=True)
+def pattern_fits(pats, q, counts):  # type: ignore[no-untyped-def]
+    """Alexey pattern ``q`` removes no more hats from a pile than the pile holds."""
+    for p in range(6):
+        if pats[q, p] > counts[p]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def cash_term(c, w8):  # type: ignore[no-untyped-def]
     return w8 * min(c / 1200.0, 1.0)
 
@@ -172,12 +181,7 @@ def _step2(
     ct = cash_term(cash1, w[7])
     if kind2 == 0:
         for q in range(pats.shape[0]):
-            ok = True
-            for p in range(6):
-                if pats[q, p] > cnt[p]:
-                    ok = False
-                    break
-            if not ok:
+            if not pattern_fits(pats, q, cnt):
                 continue
             s = 0.0
             for p in range(6):
@@ -353,12 +357,7 @@ def search(
     kind2 = pool[npool - 2] if npool >= 2 else -1
     if kind1 == 0:
         for q in range(pats.shape[0]):
-            ok = True
-            for p in range(6):
-                if pats[q, p] > counts[p]:
-                    ok = False
-                    break
-            if not ok:
+            if not pattern_fits(pats, q, counts):
                 continue
             s_sum = 0.0
             for p in range(6):
