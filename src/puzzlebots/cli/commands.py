@@ -30,7 +30,14 @@ from .output import load_weights, plot_histogram, plot_learning_curve, read_prog
 Factory = Callable[[Any], click.Command]
 
 
-class PerGame(click.Group):
+class GameDispatch(click.Group):
+    """A group whose first argument names a game; ``get_command`` raises a one-line error for a bad one."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        return args[0], self.get_command(ctx, args[0]), args[1:]
+
+
+class PerGame(GameDispatch):
     """A group whose sub-commands are the episodic games, each built by ``factory(game)``."""
 
     def __init__(self, *args: Any, factory: Factory, **kwargs: Any) -> None:
@@ -45,10 +52,6 @@ class PerGame(click.Group):
         if not game.episodic:
             raise ConfigError(f"{cmd_name} has no seeded bot games here: see `puzzlebots {cmd_name} --help`")
         return self.factory(game)
-
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
-        name = args[0]
-        return name, self.get_command(ctx, name), args[1:]
 
 
 def game_option_decorators(game: Any) -> list[Callable[[Any], Any]]:
@@ -295,7 +298,7 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
 
 # --------------------------------------------------------------------------- versus
 
-class VersusGroup(click.Group):
+class VersusGroup(GameDispatch):
     """``puzzlebots versus GAME ...``: the game's own ``versus`` command, where it has one."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -310,9 +313,6 @@ class VersusGroup(click.Group):
         if cmd is None:
             raise ConfigError(f"{cmd_name} has no versus mode")
         return cmd
-
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
-        return args[0], self.get_command(ctx, args[0]), args[1:]
 
 
 cli.add_command(VersusGroup("versus", help="Bot against bot, for games with a versus mode (puyo)."))
