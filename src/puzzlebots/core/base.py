@@ -32,9 +32,16 @@ class GameBase:
     def validate_config(self, config: dict[str, Any]) -> None:
         """Raise ``ConfigError`` for a bad value. Keys are already known to exist."""
 
-    def check_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+    def web_config_keys(self) -> frozenset[str]:
+        """The config keys a web page may set (none by default: a page sets only what a game allows)."""
+        return frozenset()
+
+    def check_config(self, config: Mapping[str, Any], *, web: bool = False) -> dict[str, Any]:
+        """Merge ``config`` over the defaults and validate it; ``web`` refuses keys a page may not set."""
         merged = self.default_config()
         for key, value in config.items():
+            if web and key not in self.web_config_keys():
+                raise ConfigError(f"{self.name}: a web page may not set {key!r}")
             if key not in merged:
                 known = ", ".join(sorted(merged)) or "none"
                 raise ConfigError(f"{self.name}: unknown config key {key!r} (known: {known})")

@@ -108,8 +108,12 @@ class Game(Protocol):
         """Extra command-line options for ``stats``/``watch``/``train`` of this game."""
         ...
 
-    def check_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
-        """Merge ``config`` over the defaults and validate it; raise ``ConfigError`` with one line."""
+    def check_config(self, config: Mapping[str, Any], *, web: bool = False) -> dict[str, Any]:
+        """Merge ``config`` over the defaults and validate it; raise ``ConfigError`` with one line.
+
+        ``web=True``: the config comes from a web page, which may set only the keys the game allows
+        (never one that names a file) and only within the game's web bounds.
+        """
         ...
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
