@@ -1,5 +1,5 @@
 """Golden dumps: step-by-step boards of fixed programs in both semantics, a seeded climb and solver
-programs, compared with checked-in text (regenerate with PUZZLEBOTS_UPDATE_GOLDEN=1)."""
+programs, compared with checked-in text (regenerate with PUZZLEBOTS_REGEN_GOLDEN=1)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ GOLDEN = Path(__file__).parent.parent / "golden" / "cargobot"
 
 def _check(name: str, text: str) -> None:
     path = GOLDEN / name
-    if os.environ.get("PUZZLEBOTS_UPDATE_GOLDEN"):
+    if os.environ.get("PUZZLEBOTS_REGEN_GOLDEN"):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     assert text == path.read_text()

@@ -1,4 +1,4 @@
-"""Text views of a Hatris state: a rich renderable for ``watch`` and a plain dump for golden files."""
+"""Text views of a Hatris state: the rich renderable that ``watch`` and the playthroughs draw."""
 
 from __future__ import annotations
 
@@ -42,16 +42,3 @@ def render(state: HatrisState) -> Panel:
     status = "GAME OVER" if state.game_over else ("done" if state.is_terminal() else "playing")
     return Panel(Group(field, info, Text(legend, style="dim")), title=f"Hatris - {status}")
 
-
-def dump(state: HatrisState) -> str:
-    """One line per state for golden files: everything that matters, in a fixed order."""
-    piles = "|".join("".join(HAT_LETTERS[t] for t in p) for p in state.piles)
-    cur = "".join(HAT_LETTERS[t] for t in state.current) if state.current else "--"
-    nxt = "".join(HAT_LETTERS[t] for t in state.next)
-    pool = "".join("AV"[k] for k in state.pool)
-    return (
-        f"s={state.spawns} L={state.level} q={state.stacks_level}/{state.quota} cash={state.cash} "
-        f"fc={state.fc} cur={cur} next={nxt} pool={pool or '-'} bars={state.bars[0]}{state.bars[1]} "
-        f"h={','.join(map(str, state.heights()))} piles={piles}"
-        + (" GAME_OVER" if state.game_over else "")
-    )
