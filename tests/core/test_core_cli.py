@@ -62,7 +62,7 @@ def test_stats_resumes_an_interrupted_run(tmp_path):
     (["stats", "cards", "--bot", "nobot", "--quiet"], "unknown bot 'nobot'"),
     (["stats", "cards", "--games", "-3"], "--games"),
     (["stats", "cards", "--games", "many"], "'many' is not a valid integer"),
-    (["stats", "cards", "--cards", "0", "--quiet"], "must be an integer from 1 to 1000"),
+    (["stats", "cards", "--cards", "0", "--quiet"], "error: cards: cards must be an integer in 1..1000, got 0"),
     (["watch", "cards", "--seed", "x"], "--seed"),
     (["train", "cards", "--generations", "0", "--out", "w.json"], "--generations"),
     (["replay", "missing.jsonl"], "cannot read replay"),

@@ -52,7 +52,7 @@ def test_evaluate_resumes_from_done_results():
 def test_bad_config_and_names_are_config_errors():
     with pytest.raises(ConfigError, match="unknown config key"):
         play_episode("cards", "random", 0, {"nope": 1})
-    with pytest.raises(ConfigError, match="must be an integer"):
+    with pytest.raises(ConfigError, match=r"^cards: cards must be an integer in 1\.\.1000, got 0$"):
         play_episode("cards", "random", 0, {"cards": 0})
     with pytest.raises(ConfigError, match="unknown bot"):
         play_episode("cards", "nobot", 0)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 
 from puzzlebots.core.base import GameBase
-from puzzlebots.core.errors import ConfigError, IllegalActionError, InputError
+from puzzlebots.core.config import Schema, setting
+from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.protocols import BotInfo
 
 
@@ -67,27 +69,23 @@ class RandomBot:
         return self.rng.choice(state.legal_actions())
 
 
+@dataclass(frozen=True)
+class CardsConfig(Schema):
+    """Each key once: default, help, domain, CLI flag, and whether (and how far) a web page may set it."""
+
+    cards: int = setting(20, "Cards per game.", range=(1, 1000), flag="--cards", web=True, web_max=100)
+
+
 class CardsGame(GameBase):
     name = "cards"
     title = "Cards"
     rules_version = "1"
     fitness_label = "score"
+    config_schema = CardsConfig
 
     def bots(self) -> list[BotInfo]:
         return [BotInfo("threshold", "take when w0*value > w1*5", ("take", "skip")),
                 BotInfo("random", "coin flip", faithful=False)]
-
-    def default_config(self) -> dict[str, Any]:
-        return {"cards": 20}
-
-    def validate_config(self, config: dict[str, Any]) -> None:
-        if not isinstance(config["cards"], int) or not 1 <= config["cards"] <= 1000:
-            raise ConfigError("cards: 'cards' must be an integer from 1 to 1000")
-
-    def config_options(self) -> list[Any]:
-        from puzzlebots.core.protocols import ConfigOption
-
-        return [ConfigOption("--cards", "cards", int, "Cards per game.")]
 
     def new_state(self, seed: int, config: Any) -> CardsState:
         rng = random.Random(seed)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from puzzlebots.core.errors import ConfigError, IllegalActionError, InputError
-from puzzlebots.games.hatris.config import Rules
 from puzzlebots.games.hatris.engine import HatrisState, alexey_patterns, pile_height, reach
 from puzzlebots.games.hatris.game import GAME
 from puzzlebots.games.hatris.rules import NEST_ROM, allowed_types
@@ -172,8 +171,8 @@ def test_frames_advance_the_counter() -> None:
 
 
 def test_bad_config_and_actions() -> None:
-    with pytest.raises(ConfigError):
-        Rules({"top_px": "high"})
+    with pytest.raises(ConfigError, match=r"^hatris: top_px must be an integer in 24\.\.168, got 'high'$"):
+        GAME.check_config({"top_px": "high"})  # checked once, there: Rules trusts a checked config
     with pytest.raises(ConfigError):
         GAME.check_config({"pair_source": "dice"})
     with pytest.raises(ConfigError):

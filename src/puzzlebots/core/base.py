@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import config as config_mod
 from .errors import ConfigError
 from .protocols import JSON, Action, BotInfo, ConfigOption
 
@@ -23,31 +24,22 @@ class GameBase:
     def bots(self) -> Sequence[BotInfo]:
         raise NotImplementedError
 
+    #: the game's config dataclass (``core.config``); the config methods below all derive from it
+    config_schema: type[config_mod.Schema] = config_mod.Schema
+
     def default_config(self) -> dict[str, Any]:
-        return {}
+        return config_mod.defaults(self.config_schema)
 
     def config_options(self) -> Sequence[ConfigOption]:
-        return ()
-
-    def validate_config(self, config: dict[str, Any]) -> None:
-        """Raise ``ConfigError`` for a bad value. Keys are already known to exist."""
+        return config_mod.cli_options(self.config_schema)
 
     def web_config_keys(self) -> frozenset[str]:
-        """The config keys a web page may set (none by default: a page sets only what a game allows)."""
-        return frozenset()
+        """The config keys a web page may set (those the schema marks ``web``; never one naming a file)."""
+        return config_mod.web_keys(self.config_schema)
 
     def check_config(self, config: Mapping[str, Any], *, web: bool = False) -> dict[str, Any]:
-        """Merge ``config`` over the defaults and validate it; ``web`` refuses keys a page may not set."""
-        merged = self.default_config()
-        for key, value in config.items():
-            if web and key not in self.web_config_keys():
-                raise ConfigError(f"{self.name}: a web page may not set {key!r}")
-            if key not in merged:
-                known = ", ".join(sorted(merged)) or "none"
-                raise ConfigError(f"{self.name}: unknown config key {key!r} (known: {known})")
-            merged[key] = value
-        self.validate_config(merged)
-        return merged
+        """Merge ``config`` over the defaults and validate it; ``web`` refuses keys and values a page may not set."""
+        return config_mod.check(self.config_schema, self.name, config, web=web)
 
     def bot_info(self, name: str) -> BotInfo:
         for info in self.bots():

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rich.console import RenderableType
+
+if TYPE_CHECKING:
+    from .config import Schema
 
 Action = Any
 JSON = Any
@@ -60,7 +63,7 @@ class Bot(Protocol):
 
 @dataclass(frozen=True)
 class ConfigOption:
-    """A game-specific command-line option that sets one configuration key.
+    """A game-specific command-line option that sets one configuration key (derived from the game's schema).
 
     ``type`` is anything click accepts as an option type (``int``, ``click.Choice([...])``, ...).
     """
@@ -97,6 +100,8 @@ class Game(Protocol):
     name: str
     title: str
     rules_version: str
+    #: the config dataclass: each key's default, help, domain, flag and web bound (``core.config``)
+    config_schema: type[Schema]
 
     def bots(self) -> Sequence[BotInfo]: ...
 
@@ -106,6 +111,10 @@ class Game(Protocol):
 
     def config_options(self) -> Sequence[ConfigOption]:
         """Extra command-line options for ``stats``/``watch``/``train`` of this game."""
+        ...
+
+    def web_config_keys(self) -> frozenset[str]:
+        """The config keys a web page may set."""
         ...
 
     def check_config(self, config: Mapping[str, Any], *, web: bool = False) -> dict[str, Any]:

@@ -1,115 +1,96 @@
 """Hatris configuration: every open question of reference section 4 as a key with its recommended default.
 
-``docs/rules/hatris.md`` explains each key; :class:`Rules` is the validated, typed view the engine reads.
+``docs/rules/hatris.md`` explains each key; :class:`HatrisConfig` declares them (``core.config``) and
+:class:`Rules` is the typed view of a checked config that the engine reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from puzzlebots.core.errors import ConfigError
+import click
+
+from puzzlebots.core.config import Schema, defaults, is_int, setting
 
 from .rules import HELPER_GROUPS, LEVELS, nest_table
 
-DEFAULT_CONFIG: dict[str, Any] = {
-    "pair_source": "nes",  # nes | uniform
-    "endless": True,  # levels keep going past 59 with shop-5 rules
-    "start_level": 0,
-    "max_spawns": 20000,
-    "nesting_reading": "base_offset",  # Q1: base_offset | transposed
-    "prng_rotate": "circular8",  # Q2: circular8 | carry_through
-    "prng_retries_per_frame": 60,  # pickHats draws per frame before the NMI bumps the frame counter
-    "fc0": "random",  # Q3: "random" (seeded 0-255) or a frame count 0-65535
-    "top_px": 128,  # Q4
-    "speed_base": 64,  # Q5: speed(L) = min(255, speed_base + speed_step * L)
-    "speed_step": 3,
-    "down": "hard_drop",  # Q6: hard_drop | gravity
-    "frames_per_press": 1,  # Q7
-    "frames_per_release": 1,
-    "hatris_bonus": 0,  # Q8
-    "helper_groups": "article",  # Q9: article | tetriswiki
-    "block_rule": "base_vs_top",  # Q10
-    "reach": "timeless",  # Q11
-    "quota": 15,  # Q12
-    "quota_first_level": "fixed",  # Q12: fixed | plus_stage
-    "shop_start": "6xShop_equal",  # Q13: 6xShop_equal | empty
-    "refill": "uniform_no5",  # Q14: uniform_no5 | uniform
-    "m7": "signed",  # Q15: signed | abs
-    "norm": "bounds",  # Q17
-    "sort_dir": "desc_lr",  # Q18: desc_lr | asc_lr
-    "alexey": "multi_pile",  # Q19: multi_pile | single_pile
-    "pool_overflow": "discard",  # Q20
-    "frames_vanish": 30,  # Q22
-    "frames_helper": 60,
-    "frames_helper_per_hat": 20,
-    "frames_spawn": 0,
-    "cash_in": False,  # Q23
-    "min_run": 2,  # Q25: 2 | 3
-}
-
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "pair_source": ("nes", "uniform"),
-    "nesting_reading": ("base_offset", "transposed"),
-    "prng_rotate": ("circular8", "carry_through"),
-    "down": ("hard_drop", "gravity"),
-    "helper_groups": tuple(HELPER_GROUPS),
-    "block_rule": ("base_vs_top",),
-    "reach": ("timeless",),
-    "quota_first_level": ("fixed", "plus_stage"),
-    "shop_start": ("6xShop_equal", "empty"),
-    "refill": ("uniform_no5", "uniform"),
-    "m7": ("signed", "abs"),
-    "norm": ("bounds",),
-    "sort_dir": ("desc_lr", "asc_lr"),
-    "alexey": ("multi_pile", "single_pile"),
-    "pool_overflow": ("discard",),
-    "min_run": (2, 3),
-}
-
-#: integer keys and their allowed (inclusive) ranges
-INT_RANGES: dict[str, tuple[int, int]] = {
-    "start_level": (0, LEVELS - 1),
-    "max_spawns": (1, 10**7),
-    "top_px": (24, 168),
-    "prng_retries_per_frame": (1, 10000),
-    "speed_base": (1, 255),
-    "speed_step": (0, 255),
-    "frames_per_press": (0, 60),
-    "frames_per_release": (0, 60),
-    "hatris_bonus": (0, 10**6),
-    "quota": (1, 1000),
-    "frames_vanish": (0, 600),
-    "frames_helper": (0, 600),
-    "frames_helper_per_hat": (0, 600),
-    "frames_spawn": (0, 600),
-}
+_FRAMES = (0, 600)
 
 
-def validate(config: Mapping[str, Any]) -> None:
-    """Raise ``ConfigError`` (one line) for any value outside its documented domain."""
-    for key, choices in CHOICES.items():
-        if config[key] not in choices:
-            raise ConfigError(f"hatris: {key} must be one of {', '.join(map(str, choices))}, got {config[key]!r}")
-    for key, (lo, hi) in INT_RANGES.items():
-        value = config[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ConfigError(f"hatris: {key} must be an integer in {lo}..{hi}, got {value!r}")
-    for key in ("endless", "cash_in"):
-        if not isinstance(config[key], bool):
-            raise ConfigError(f"hatris: {key} must be true or false, got {config[key]!r}")
-    fc0 = config["fc0"]
-    if fc0 != "random" and (isinstance(fc0, bool) or not isinstance(fc0, int) or not 0 <= fc0 <= 0xFFFF):
-        raise ConfigError(f"hatris: fc0 must be 'random' or a frame count 0..65535, got {fc0!r}")
+@dataclass(frozen=True)
+class HatrisConfig(Schema):
+    """One field per key; the CLI and web pages set only the first four (run shape, not rules)."""
+
+    pair_source: str = setting(
+        "nes", "pair source: the NES PRNG with its re-pick rule, or uniform random pairs",
+        choices=("nes", "uniform"), flag="--pairs", web=True)
+    endless: bool = setting(
+        True, "keep playing past level 59 with shop-5 rules (survival statistics)",
+        flag="--endless/--no-endless", web=True)
+    start_level: int = setting(
+        0, "level to start on (0-59)", range=(0, LEVELS - 1), flag="--start-level",
+        cli_type=click.IntRange(0, LEVELS - 1), web=True)
+    max_spawns: int = setting(
+        20000, "stop a game after this many spawns", range=(1, 10**7), flag="--max-spawns",
+        cli_type=click.IntRange(1), web=True, web_max=100_000)
+    nesting_reading: str = setting(
+        "base_offset", "Q1: how the ROM nesting table is read (offset of the upper hat's base, or transposed)",
+        choices=("base_offset", "transposed"))
+    prng_rotate: str = setting(
+        "circular8", "Q2: the PRNG's rotations of h1/h2: circular 8-bit shifts or through the 6502 carry",
+        choices=("circular8", "carry_through"))
+    prng_retries_per_frame: int = setting(
+        60, "pickHats draws per frame before the NMI bumps the frame counter", range=(1, 10000))
+    fc0: Any = setting(
+        "random", "Q3: frame counter at the first pick: 'random' (seeded 0-255) or a frame count",
+        valid=lambda v: v == "random" or (is_int(v) and 0 <= v <= 0xFFFF),
+        what="'random' or a frame count in 0..65535")
+    top_px: int = setting(128, "Q4: game over when a landed hat's top exceeds this height (px)", range=(24, 168))
+    speed_base: int = setting(64, "Q5: fall speed(L) = min(255, speed_base + speed_step * L)", range=(1, 255))
+    speed_step: int = setting(3, "Q5: fall speed added per level", range=(0, 255))
+    down: str = setting(
+        "hard_drop", "Q6: Down is a hard drop, or not pressed (the hat falls at the level speed)",
+        choices=("hard_drop", "gravity"))
+    frames_per_press: int = setting(1, "Q7: frames a button is held per press", range=(0, 60))
+    frames_per_release: int = setting(1, "Q7: frames between presses", range=(0, 60))
+    hatris_bonus: int = setting(0, "Q8: cash for a double stack", range=(0, 10**6))
+    helper_groups: str = setting(
+        "article", "Q9: which hat types fill which helper's bar", choices=tuple(HELPER_GROUPS))
+    block_rule: str = setting(
+        "base_vs_top", "Q10: a hat at base y may cross pile k iff pile k <= y", choices=("base_vs_top",))
+    reach: str = setting("timeless", "Q11: the placements offered for a pair", choices=("timeless",))
+    quota: int = setting(15, "Q12: stacks per stage", range=(1, 1000))
+    quota_first_level: str = setting(
+        "fixed", "Q12: the first level's quota is the quota, or quota + stage", choices=("fixed", "plus_stage"))
+    shop_start: str = setting(
+        "6xShop_equal", "Q13: the field when starting in a later shop", choices=("6xShop_equal", "empty"))
+    refill: str = setting(
+        "uniform_no5", "Q14: refill hat types, re-drawn when one would complete a 5-run (or not)",
+        choices=("uniform_no5", "uniform"))
+    m7: str = setting("signed", "Q15: metric 7 as a signed sum or of absolute differences", choices=("signed", "abs"))
+    norm: str = setting("bounds", "Q17: metric normalisation", choices=("bounds",))
+    sort_dir: str = setting(
+        "desc_lr", "Q18: the sorted order metric 6 measures against", choices=("desc_lr", "asc_lr"))
+    alexey: str = setting(
+        "multi_pile", "Q19: Alexey removes bottom hats from any piles, or from one",
+        choices=("multi_pile", "single_pile"))
+    pool_overflow: str = setting("discard", "Q20: a helper earned with a full pool", choices=("discard",))
+    frames_vanish: int = setting(30, "Q22: animation frames per vanished stack", range=_FRAMES)
+    frames_helper: int = setting(60, "Q22: animation frames per helper use", range=_FRAMES)
+    frames_helper_per_hat: int = setting(20, "Q22: extra frames per hat a helper moves", range=_FRAMES)
+    frames_spawn: int = setting(0, "Q22: frames at each spawn", range=_FRAMES)
+    cash_in: bool = setting(False, "Q23: cash the helper pool at each level end")
+    min_run: int = setting(2, "Q25: the shortest run metrics 3-4 count", choices=(2, 3))
 
 
 class Rules:
-    """The validated configuration in the shape the engine and the searcher read (shared, never mutated)."""
+    """A checked configuration (``GAME.check_config``) in the shape the engine and the searcher read (shared,
+    never mutated). It does not check again; keys left out (tests, benchmarks) take their defaults."""
 
     def __init__(self, config: Mapping[str, Any]) -> None:
-        merged = dict(DEFAULT_CONFIG)
-        merged.update(config)
-        validate(merged)
+        merged = {**defaults(HatrisConfig), **config}
         self.values = merged
         self.nest = nest_table(merged["nesting_reading"])
         self.groups = HELPER_GROUPS[merged["helper_groups"]]

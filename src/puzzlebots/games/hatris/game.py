@@ -6,16 +6,14 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import click
 from rich.console import RenderableType
 
 from puzzlebots.core.base import GameBase
 from puzzlebots.core.errors import ConfigError, InputError
-from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, ConfigOption, State
+from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
-from . import config as config_mod
 from .bots import RandomBot
-from .config import Rules
+from .config import HatrisConfig, Rules
 from .engine import HatrisState
 from .evaluation import METRIC_NAMES
 from .render import render
@@ -28,6 +26,7 @@ class HatrisGame(GameBase):
     title = "Hatris (NES)"
     rules_version = "1"
     fitness_label = "spawns to game over"
+    config_schema = HatrisConfig
 
     def bots(self) -> Sequence[BotInfo]:
         return (
@@ -38,22 +37,6 @@ class HatrisGame(GameBase):
                 True,
             ),
             BotInfo("random", "a uniformly random legal action (tests, engine speed)", (), False),
-        )
-
-    def default_config(self) -> dict[str, Any]:
-        return dict(config_mod.DEFAULT_CONFIG)
-
-    def validate_config(self, config: dict[str, Any]) -> None:
-        config_mod.validate(config)
-
-    def config_options(self) -> Sequence[ConfigOption]:
-        return (
-            ConfigOption("--pairs", "pair_source", click.Choice(["nes", "uniform"]),
-                         "pair source: the NES PRNG with its re-pick rule, or uniform random pairs"),
-            ConfigOption("--endless/--no-endless", "endless", bool,
-                         "keep playing past level 59 with shop-5 rules (survival statistics)", is_flag=True),
-            ConfigOption("--start-level", "start_level", click.IntRange(0, 59), "level to start on (0-59)"),
-            ConfigOption("--max-spawns", "max_spawns", click.IntRange(1), "stop a game after this many spawns"),
         )
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:

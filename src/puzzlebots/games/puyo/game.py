@@ -8,12 +8,12 @@ from typing import Any
 from rich.console import RenderableType
 
 from puzzlebots.core.base import GameBase
-from puzzlebots.core.errors import ConfigError, InputError
-from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, ConfigOption, State
+from puzzlebots.core.errors import InputError
+from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
-from .engine import REACH_RULES, SoloState
-from .pairs import SEQUENCES
+from .config import PuyoConfig
+from .engine import SoloState
 from .render import render_field
 
 BOT_NAMES = ("krieg", "krieg3", "beam")
@@ -24,6 +24,7 @@ class PuyoGame(GameBase):
     title = "Puyo Puyo Tsu"
     rules_version = "tsu-1"
     fitness_label = "score"
+    config_schema = PuyoConfig
 
     def bots(self) -> Sequence[BotInfo]:
         return (
@@ -31,60 +32,6 @@ class PuyoGame(GameBase):
             BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS, True),
             BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False),
         )
-
-    def default_config(self) -> dict[str, Any]:
-        """Every assumption of docs/rules/puyo.md with its default."""
-        return {
-            "pairs": 50,
-            "visible": 2,
-            "seq": "esports",
-            "opening_3col_pairs": 2,
-            "n_colours": 4,
-            "reach": "strict",
-            "k3_templates": "",
-            "k3_colours": "fixed",
-            "k3_fit": "left",
-            "k3_legality": "delta",
-            "k3_abandon_after": 8,
-            "beam_width": 40,
-            "beam_depth": 6,
-            "beam_samples": 3,
-            "beam_fire_links": 0,
-        }
-
-    def config_options(self) -> Sequence[ConfigOption]:
-        return (
-            ConfigOption("--pairs", "pairs", int, "number of pairs in a solo game (default 50)"),
-            ConfigOption("--visible", "visible", int, "next pairs visible besides the current one (default 2)"),
-            ConfigOption("--templates", "k3_templates", str, "KRIEG3 template file (default: the shipped one)"),
-        )
-
-    def validate_config(self, config: dict[str, Any]) -> None:
-        def whole(key: str, lo: int, hi: int) -> None:
-            v = config[key]
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                raise ConfigError(f"puyo: {key} must be a whole number from {lo} to {hi}, got {v!r}")
-
-        def choice(key: str, options: Sequence[str]) -> None:
-            if config[key] not in options:
-                raise ConfigError(f"puyo: {key} must be one of {', '.join(options)}, got {config[key]!r}")
-
-        whole("pairs", 1, 100_000)
-        whole("visible", 0, 20)
-        whole("opening_3col_pairs", 0, 64)
-        whole("n_colours", 3, 5)
-        whole("k3_abandon_after", 1, 1000)
-        whole("beam_width", 1, 10_000)
-        whole("beam_depth", 1, 50)
-        whole("beam_samples", 1, 100)
-        whole("beam_fire_links", 0, 19)
-        choice("seq", SEQUENCES)
-        choice("reach", tuple(REACH_RULES))
-        choice("k3_colours", ("fixed", "permute"))
-        choice("k3_fit", ("left", "slide"))
-        choice("k3_legality", ("delta", "total"))
-        if not isinstance(config["k3_templates"], str):
-            raise ConfigError("puyo: k3_templates must be a file path (or empty for the shipped templates)")
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         return SoloState(seed, config)

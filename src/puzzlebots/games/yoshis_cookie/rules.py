@@ -1,6 +1,6 @@
 """Yoshi's Cookie (NES, 1P) constants and the documented assumptions' defaults (docs/rules/yoshis_cookie.md).
 
-Pure data: cell codes, move letters, the per-stage tables and every configuration key with its default.
+Pure data: cell codes, move letters and the per-stage tables (the configuration keys are in ``config.py``).
 """
 
 from __future__ import annotations
@@ -41,52 +41,6 @@ SPEEDS = ("low", "medium", "high")
 LAST_NORMAL_ROUND = 10
 LAST_ROUND = 99
 STAGES_PER_ROUND = 10
-
-
-def default_config() -> dict[str, Any]:
-    """Every configuration key and its default; each is one named assumption of docs/rules/yoshis_cookie.md."""
-    return {
-        # run shape
-        "mode": "normal",  # normal: rounds 1-10; expert: rounds 11+; full: 1 through 99
-        "start_round": 0,  # 0: the mode's first round (1, or 11 in expert mode)
-        "max_stages": 0,  # 0: play the mode to its end
-        "max_continues": 100,  # a stage continued this many times ends the run (stuck)
-        "speed": "medium",  # menu speed setting (F15)
-        # Q1, Q2: board sizes and cookie types
-        "size": 0,  # 0: the start_size table; 2..7: this size for every stage
-        "start_size": [3, 3, 3, 4, 4, 4, 5, 5, 5, 6],
-        "types_per_round": [3, 4, 5, 5, 5, 5, 5, 5, 5, 5],
-        "expert_types": 5,
-        # Q3, Q4: boards
-        "board_file": "",
-        "gen": "balanced",
-        # Q5, Q6, Q7, Q23: incoming lines
-        "incoming": "L_unit",
-        "speed_px_per_frame": {"low": 0.25, "medium": 0.5, "high": 1.0},
-        "b_speed": 4.0,
-        "start_delay": 120,
-        "incoming_dist": "uniform",
-        # Q8, Q9: Yoshi cookies
-        "yoshi_delivery": "next_incoming",
-        "meter_target": 5,
-        # Q10: scoring
-        "score_cookie": 10,
-        "score_yoshi": 100,
-        # Q11, Q12: clearing
-        "min_line": 2,
-        "clear_incoming_aligned": True,
-        # Q13-Q16: frames and the cursor
-        "frames_cursor": 2,
-        "frames_button": 1,
-        "frames_rotate": 8,
-        "frames_clear": 30,
-        "frames_contact": 8,
-        "cursor_follows": True,
-        # Q18, Q19: the bot's nearest rule and use of Yoshi cookies as fill
-        "yoshi_fill": "last_resort",
-        # Q21: the Shell (rounds 11+)
-        "shell_pos": "random",
-    }
 
 
 def stage_size(config: dict[str, Any], stage: int) -> int:
