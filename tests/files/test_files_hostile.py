@@ -307,3 +307,28 @@ def test_train_does_not_overwrite_a_run_unless_forced(tmp_path: Path, real_check
     result = CliRunner().invoke(cli, [*TRAIN, "--generations", "1", "--out", str(out), "--force"])
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text())["trained_with"]["generations_done"] == 1
+
+
+# ----------------------------------------------------------------- the one reader's bounds
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path):
+    fifo = tmp_path / "levels.json"
+    os.mkfifo(fifo)
+    assert "is not a regular file" in refused(*READERS["levels"](fifo))
+
+
+def test_a_file_over_the_size_cap_is_refused_unread(tmp_path: Path):
+    from puzzlebots.core.jsonio import MAX_BYTES
+
+    big = tmp_path / "r.jsonl"
+    with open(big, "wb") as fh:
+        fh.truncate(MAX_BYTES + 1)
+    assert f"is larger than {MAX_BYTES:,} bytes" in refused("replay", big, "--no-show")
+
+
+def test_a_lone_surrogate_escape_is_refused(tmp_path: Path):
+    path = tmp_path / "levels.json"
+    levels = packaged_levels()[:1]
+    levels[0]["name"] = "\ud800"  # json.dumps writes it as the escape \ud800
+    path.write_text(json.dumps(levels))
+    assert "half a surrogate pair" in refused("cargobot", "levels", "--levels-file", path)
