@@ -222,7 +222,7 @@ def test_a_planted_pickle_checkpoint_is_refused_and_never_run(tmp_path: Path, pr
     out = tmp_path / "w.json"
     (tmp_path / "w.json.ckpt").write_bytes(pickle.dumps({"format": 1, "state": Planted(marker)}, protocol=protocol))
     line = refused(*TRAIN, "--generations", "2", "--out", out, "--resume")
-    assert "checkpoint" in line and "delete it or pass --force" in line
+    assert "checkpoint" in line and "delete it, or start over with --force instead of --resume" in line
     assert not marker.exists() and not out.exists()
 
 

@@ -147,7 +147,7 @@ def load_checkpoint(path: Path, settings: TrainSettings, n_weights: int) -> Trai
         _check_settings(doc.get("settings"), settings, name)
         state = _state_from(doc, settings, n_weights, name)
     except InputError as exc:
-        raise InputError(f"{exc}; delete it or pass --force to start over") from None
+        raise InputError(f"{exc}; delete it, or start over with --force instead of --resume") from None
     return state
 
 
@@ -161,7 +161,7 @@ def _check_settings(old: Any, settings: TrainSettings, name: str) -> None:
     if differ:
         raise ConfigError(
             f"--resume: {name} was made with other settings: {'; '.join(differ)}. "
-            "Repeat them, or pass --force to start over"
+            "Repeat them, or start over with --force instead of --resume"
         )
 
 
