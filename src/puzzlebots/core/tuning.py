@@ -165,9 +165,10 @@ def _check_settings(old: Any, settings: TrainSettings, name: str) -> None:
         )
 
 
-def _weights(value: Any, n: int, where: str) -> list[float]:
-    if not isinstance(value, list) or len(value) != n:
-        raise InputError(f"{where} must be a list of {n} numbers")
+def _numbers(value: Any, where: str, n: int | None = None) -> list[float]:
+    """A list of finite numbers (of length ``n`` if given)."""
+    if not isinstance(value, list) or (n is not None and len(value) != n):
+        raise InputError(f"{where} must be a list of {'' if n is None else f'{n} '}numbers")
     return [check_number(x, where) for x in value]
 
 
@@ -176,7 +177,7 @@ def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str)
     if set(doc) != expected:
         raise InputError(f"{name}: fields must be {', '.join(sorted(expected))}")
     generation = check_int(doc["generation"], f"{name}: generation", 1, MAX_GENERATIONS)
-    state = TrainState(settings, generation, _weights(doc["weights"], n, f"{name}: weights"),
+    state = TrainState(settings, generation, _numbers(doc["weights"], f"{name}: weights", n),
                        check_number(doc["rating"], f"{name}: rating"))
     history = doc["history"]
     if not isinstance(history, list) or len(history) != generation:
@@ -191,7 +192,7 @@ def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str)
                 entry[key] = check_number(entry[key], f"{where}: {key}")
         for key in ("weights", "best_weights"):
             if key in entry:
-                entry[key] = _weights(entry[key], n, f"{where}: {key}")
+                entry[key] = _numbers(entry[key], f"{where}: {key}", n)
         if "accepted" in entry:
             check_int(entry["accepted"], f"{where}: accepted", 0, settings.rounds * settings.variants)
         state.history.append(entry)
@@ -205,9 +206,8 @@ def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str)
     told = cma["told"]
     if not isinstance(told, list) or len(told) != generation:
         raise InputError(f"{name}: cma.told must hold one list per generation ({generation})")
-    state.cma_x0 = _weights(cma["x0"], n, f"{name}: cma.x0")
-    state.cma_told = [_weights(values, len(values) if isinstance(values, list) else -1, f"{name}: cma.told")
-                      for values in told]
+    state.cma_x0 = _numbers(cma["x0"], f"{name}: cma.x0", n)
+    state.cma_told = [_numbers(values, f"{name}: cma.told[{g}]") for g, values in enumerate(told, start=1)]
     state.cma_es = rebuild_cma(settings, state.cma_x0, state.cma_told, name)
     if not np.allclose(normalise(state.cma_es.mean), state.weights, rtol=1e-9, atol=1e-9):
         raise InputError(f"{name}: its CMA-ES history does not lead to its weights (edited, or another cma version)")
