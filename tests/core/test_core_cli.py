@@ -81,7 +81,7 @@ def test_weights_file_of_the_wrong_shape(tmp_path):
     assert code == 2 and "has 3 weights, cards/threshold needs 2" in out
     bad.write_text("{not json")
     code, out = run("stats", "cards", "--bot", "threshold", "--weights", str(bad), "--quiet")
-    assert code == 2 and "is not JSON" in out
+    assert code == 2 and "malformed JSON" in out
 
 
 def test_watch_writes_a_replay_that_replays_and_detects_edits(tmp_path):

@@ -46,7 +46,7 @@ def test_truncated_replay_is_refused(replay_file):
 
 
 @pytest.mark.parametrize("mutate, message", [
-    (lambda ls: ["not json"] + ls[1:], "not JSON"),
+    (lambda ls: ["not json"] + ls[1:], "line 1: malformed JSON"),
     (lambda ls: ls[1:], "missing header"),
     (lambda ls: ls[:2] + ['{"x": 1}'] + ls[2:], "unknown record"),
     (lambda ls: ls + ['{"a": "take"}'], "after the end record"),

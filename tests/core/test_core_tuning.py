@@ -1,5 +1,9 @@
-"""Tuning: both methods improve the toy bot, checkpoint every generation, and resume to the same result."""
+"""Tuning: both methods improve the toy bot, checkpoint every generation (JSON), and resume to the same result."""
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -8,7 +12,7 @@ from toygame import GAME
 
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.runner import play_episode
-from puzzlebots.core.tuning import TrainSettings, initial_weights, normalise, train
+from puzzlebots.core.tuning import TrainSettings, initial_weights, load_checkpoint, normalise, train
 
 
 def settings(method: str, generations: int) -> TrainSettings:
@@ -57,3 +61,72 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path):
         train(other, tmp_path / "w.json", resume=True, jobs=1, progress=False)
     with pytest.raises(ConfigError, match="no checkpoint"):
         train(settings("hill", 1), tmp_path / "x.json", resume=True, jobs=1, progress=False)
+
+
+def cli_train(tmp_path: Path, out: str, method: str, generations: int, *extra: str) -> subprocess.CompletedProcess:
+    """``puzzlebots train cards`` in a fresh process (the toy game is registered through the environment)."""
+    args = [sys.executable, "-m", "puzzlebots", "train", "cards", "--method", method, "--games-per-eval", "6",
+            "--generations", str(generations), "--seed", "4", "--variants", "4", "--rounds", "2", "--sigma", "0.5",
+            "--popsize", "6", "--out", str(tmp_path / out), "--jobs", "1", "--quiet", *extra]
+    return subprocess.run(args, capture_output=True, text=True, env=os.environ.copy(), timeout=300)
+
+
+@pytest.mark.parametrize("method", ["hill", "cma"])
+def test_resume_in_a_new_process_matches_an_uninterrupted_run(tmp_path: Path, method: str):
+    assert cli_train(tmp_path, "straight.json", method, 3).returncode == 0
+    assert cli_train(tmp_path, "split.json", method, 2).returncode == 0
+    ckpt = json.loads((tmp_path / "split.json.ckpt").read_text())  # a checkpoint is plain JSON
+    assert ckpt["format"] == 2 and ckpt["generation"] == 2
+    res = cli_train(tmp_path, "split.json", method, 3, "--resume")
+    assert res.returncode == 0, res.stderr
+    straight = json.loads((tmp_path / "straight.json").read_text())
+    split = json.loads((tmp_path / "split.json").read_text())
+    assert split["weights"] == straight["weights"]
+    assert split["history"] == straight["history"]
+
+
+def test_cma_runs_do_not_depend_on_the_global_numpy_generator(tmp_path: Path):
+    a = train(settings("cma", 3), tmp_path / "a.json", jobs=1, progress=False)
+    # other code drawing from np.random between generations must not change what CMA-ES samples
+    b = train(settings("cma", 3), tmp_path / "b.json", jobs=1, progress=False,
+              on_generation=lambda state: np.random.random(5))
+    assert a.weights == b.weights
+
+
+def test_checkpoint_round_trip_keeps_everything(tmp_path: Path):
+    state = train(settings("cma", 2), tmp_path / "w.json", jobs=1, progress=False)
+    later = settings("cma", 5)
+    later.config = GAME.check_config({})  # as train() passes it
+    loaded = load_checkpoint(tmp_path / "w.json.ckpt", later, 2)
+    assert (loaded.generation, loaded.weights, loaded.rating) == (state.generation, state.weights, state.rating)
+    assert loaded.history == state.history and loaded.cma_told == state.cma_told and loaded.cma_x0 == state.cma_x0
+    assert list(loaded.cma_es.mean) == list(state.cma_es.mean)
+
+
+def test_resume_names_every_setting_that_differs(tmp_path: Path):
+    train(settings("hill", 1), tmp_path / "w.json", jobs=1, progress=False)
+    other = settings("hill", 3)
+    other.sigma, other.variants, other.config = 0.25, 5, {"cards": 30}
+    with pytest.raises(ConfigError) as info:
+        train(other, tmp_path / "w.json", resume=True, jobs=1, progress=False)
+    message = str(info.value)
+    assert "\n" not in message
+    for part in ("variants=4 (now 5)", "sigma=0.5 (now 0.25)", "config={'cards': 20} (now {'cards': 30})"):
+        assert part in message
+    assert "generations" not in message  # the one setting a resumed run may change
+
+
+def test_train_refuses_to_overwrite_unless_forced(tmp_path: Path):
+    out = tmp_path / "w.json"
+    first = train(settings("hill", 1), out, jobs=1, progress=False)
+    before = out.read_bytes()
+    with pytest.raises(ConfigError, match="already exist.*--resume.*--force"):
+        train(settings("hill", 2), out, jobs=1, progress=False)
+    assert out.read_bytes() == before
+    (tmp_path / "w.json.ckpt").unlink()  # the weights file alone is protected too
+    with pytest.raises(ConfigError, match=r"w\.json already exists"):
+        train(settings("hill", 1), out, jobs=1, progress=False)
+    with pytest.raises(ConfigError, match="give one of them"):
+        train(settings("hill", 1), out, resume=True, force=True, jobs=1, progress=False)
+    again = train(settings("hill", 1), out, force=True, jobs=1, progress=False)
+    assert again.weights == first.weights and again.generation == 1

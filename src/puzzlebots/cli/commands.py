@@ -210,7 +210,7 @@ def make_train(game: Any) -> click.Command:
     def run(bot: str, method: str, games_per_eval: int, generations: int, out: Path, resume: bool, seed: int,
             jobs: int | None, executor: str, address: str | None, variants: int, rounds: int, sigma: float,
             popsize: int, init: str, plot: Path | None, max_actions: int | None, quiet: bool,
-            **kwargs: Any) -> None:
+            force: bool, **kwargs: Any) -> None:
         config = split_config(game, kwargs)
         info = game.bot_info(bot)
         defaults = game.default_weights(bot) if init == "default" else None
@@ -221,7 +221,7 @@ def make_train(game: Any) -> click.Command:
         def report(state: Any) -> None:
             console.print(f"generation {state.generation}/{generations}: rating {state.rating:.1f}")
 
-        state = train(settings, out, resume=resume, jobs=jobs, executor=executor, address=address,
+        state = train(settings, out, resume=resume, force=force, jobs=jobs, executor=executor, address=address,
                       progress=not quiet, defaults=defaults, on_generation=report)
         table = {n: round(w, 5) for n, w in zip(info.weight_names, state.weights, strict=True)}
         Console().print_json(json.dumps({"generations": state.generation, "rating": state.rating,
@@ -239,7 +239,10 @@ def make_train(game: Any) -> click.Command:
         click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True),
         click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
                      help="Weights file written after every generation (checkpoint beside it: OUT.ckpt)."),
-        click.option("--resume", is_flag=True, help="Continue from OUT.ckpt."),
+        click.option("--resume", is_flag=True,
+                     help="Continue from OUT.ckpt (made with the same settings; --generations may grow)."),
+        click.option("--force", is_flag=True,
+                     help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
         click.option("--jobs", type=click.IntRange(min=1), default=None),
         click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True),

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
+from ..core.jsonio import check_number, name_of, read_json, show
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
@@ -19,22 +20,19 @@ def write_json_atomic(path: Path, doc: Any) -> None:
 
 
 def load_weights(path: Path, game: Any, bot: str) -> list[float]:
-    """Read a weights file (as written by ``train``) and check it fits ``game``/``bot``."""
-    try:
-        doc = json.loads(path.read_text())
-    except OSError as exc:
-        raise InputError(f"cannot read weights file {path}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(f"weights file {path} is not JSON ({exc.msg})") from exc
+    """Read a weights file (as written by ``train``, or a bare list) and check it fits ``game``/``bot``."""
+    where = f"weights file {name_of(path)}"
+    doc = read_json(path, "weights file")
     weights = doc.get("weights") if isinstance(doc, dict) else doc
-    if not isinstance(weights, list) or not all(isinstance(x, int | float) for x in weights):
-        raise InputError(f"weights file {path} has no list of numbers under 'weights'")
+    if not isinstance(weights, list):
+        raise InputError(f"{where} has no list of numbers under 'weights'")
+    values = [check_number(x, f"{where}: weight {i + 1}") for i, x in enumerate(weights)]
     names = game.bot_info(bot).weight_names
-    if len(weights) != len(names):
-        raise InputError(f"weights file {path} has {len(weights)} weights, {game.name}/{bot} needs {len(names)}")
+    if len(values) != len(names):
+        raise InputError(f"{where} has {len(values)} weights, {game.name}/{bot} needs {len(names)}")
     if isinstance(doc, dict) and doc.get("names") not in (None, list(names)):
-        raise InputError(f"weights file {path} names {doc.get('names')}, {game.name}/{bot} needs {list(names)}")
-    return [float(x) for x in weights]
+        raise InputError(f"{where} names {show(doc.get('names'), 80)}, {game.name}/{bot} needs {list(names)}")
+    return values
 
 
 def read_progress(path: Path, head: dict[str, Any]) -> dict[int, dict[str, Any]]:

@@ -8,6 +8,8 @@
     ...
     {"type": "end", "decisions": 123, "result": {...}}
 
+``read_replay`` reads through ``jsonio`` (strict UTF-8, bounded size and nesting) and refuses a header whose
+``format`` is missing or not ``FORMAT``, and header fields of the wrong type, before anything is re-run.
 Re-running a replay rebuilds the state from the seed and config and applies the actions; it reports the first
 hash that differs, so an edited file or a changed engine is caught at the step where it goes wrong.
 """
@@ -18,16 +20,18 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .errors import InputError, PuzzlebotsError
+from .jsonio import check_int, name_of, parse_json_lines, read_text, show, write_text_atomic
 from .protocols import JSON, State
 from .registry import get_game
 from .runner import Episode
 
 FORMAT = 1
 HEADER_KEYS = ("game", "rules_version", "config", "seed", "bot", "hash_every")
+#: seeds a replay may name: what a 64-bit engine seed holds
+MAX_SEED = 2**63 - 1
 
 
 @dataclass
@@ -75,62 +79,67 @@ def write_replay(path: str | os.PathLike[str], episode: Episode, rules_version: 
     if 0 in hashes:  # an episode with no actions still records its initial state
         lines.insert(1, json.dumps({"n": 0, "h": hashes[0]}))
     lines.append(json.dumps({"type": "end", "decisions": len(episode.actions), "result": episode.result}))
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    os.replace(tmp, path)
+    write_text_atomic(path, "\n".join(lines) + "\n")
 
 
 def read_replay(path: str | os.PathLike[str]) -> Replay:
     """Parse and validate a replay file; ``InputError`` names the file, the line and what is wrong."""
-    name = str(path)
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise InputError(f"cannot read replay {name}: {exc.strerror}") from exc
-    rows = [line for line in text.splitlines() if line.strip()]
+    name = f"replay {name_of(path)}"
+    rows = parse_json_lines(read_text(path, "replay"), name)
     if not rows:
-        raise InputError(f"replay {name} is empty")
-    parsed: list[dict[str, Any]] = []
-    for no, line in enumerate(rows, start=1):
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"replay {name} line {no}: not JSON ({exc.msg})") from exc
+        raise InputError(f"{name} is empty")
+    for no, obj in rows:
         if not isinstance(obj, dict):
-            raise InputError(f"replay {name} line {no}: expected a JSON object")
-        parsed.append(obj)
-    header = parsed[0]
-    if header.get("type") != "header":
-        raise InputError(f"replay {name} line 1: missing header")
-    missing = [k for k in HEADER_KEYS if k not in header]
-    if missing:
-        raise InputError(f"replay {name} header lacks {', '.join(missing)}")
-    if not isinstance(header["seed"], int) or not isinstance(header["config"], dict):
-        raise InputError(f"replay {name} header: seed must be an integer and config an object")
-    if not isinstance(header["hash_every"], int) or header["hash_every"] < 1:
-        raise InputError(f"replay {name} header: hash_every must be a positive integer")
+            raise InputError(f"{name} line {no}: expected a JSON object")
+    header = _check_header(rows[0][1], name)
     actions: list[JSON] = []
     hashes: list[tuple[int, str]] = []
     end: dict[str, Any] | None = None
-    for no, obj in enumerate(parsed[1:], start=2):
+    for no, obj in rows[1:]:
         if end is not None:
-            raise InputError(f"replay {name} line {no}: data after the end record")
+            raise InputError(f"{name} line {no}: data after the end record")
         if "a" in obj and len(obj) == 1:
             actions.append(obj["a"])
-        elif set(obj) == {"n", "h"} and isinstance(obj["n"], int) and isinstance(obj["h"], str):
+        elif set(obj) == {"n", "h"} and _is_int(obj["n"]) and isinstance(obj["h"], str):
             if obj["n"] != len(actions):
-                raise InputError(f"replay {name} line {no}: hash for action {obj['n']} after {len(actions)}")
+                raise InputError(f"{name} line {no}: hash for action {show(obj['n'])} after {len(actions)}")
             hashes.append((obj["n"], obj["h"]))
         elif obj.get("type") == "end":
             end = obj
         else:
-            raise InputError(f"replay {name} line {no}: unknown record {sorted(obj)}")
+            raise InputError(f"{name} line {no}: unknown record {show(sorted(obj))}")
     if end is None:
-        raise InputError(f"replay {name} is truncated: no end record after {len(actions)} actions")
-    if end.get("decisions") != len(actions):
-        raise InputError(f"replay {name}: end record says {end.get('decisions')} actions, file has {len(actions)}")
+        raise InputError(f"{name} is truncated: no end record after {len(actions)} actions")
+    if end.get("decisions") != len(actions) or not _is_int(end["decisions"]):
+        raise InputError(f"{name}: end record says {show(end.get('decisions'))} actions, file has {len(actions)}")
+    if not isinstance(end.get("result", {}), dict):
+        raise InputError(f"{name}: the end record's result must be an object")
     return Replay(header, actions, hashes, end)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_header(header: dict[str, Any], name: str) -> dict[str, Any]:
+    """The header line: this puzzlebots' format, and every field of the type ``check_replay`` relies on."""
+    if header.get("type") != "header":
+        raise InputError(f"{name} line 1: missing header")
+    if "format" not in header:
+        raise InputError(f"{name} header has no format (not a puzzlebots replay?)")
+    if header["format"] != FORMAT or not _is_int(header["format"]):
+        raise InputError(f"{name}: format {show(header['format'])} is not supported (this puzzlebots reads {FORMAT})")
+    missing = [k for k in HEADER_KEYS if k not in header]
+    if missing:
+        raise InputError(f"{name} header lacks {', '.join(missing)}")
+    for key in ("game", "rules_version", "bot"):
+        if not isinstance(header[key], str) or not header[key]:
+            raise InputError(f"{name} header: {key} must be a non-empty string, got {show(header[key])}")
+    if not isinstance(header["config"], dict):
+        raise InputError(f"{name} header: config must be an object, got {show(header['config'])}")
+    check_int(header["seed"], f"{name} header: seed", 0, MAX_SEED)
+    check_int(header["hash_every"], f"{name} header: hash_every", 1, MAX_SEED)
+    return header
 
 
 def check_replay(replay: Replay, on_step: Callable[[State, int], None] | None = None) -> ReplayCheck:

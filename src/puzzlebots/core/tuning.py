@@ -12,15 +12,21 @@ Hill climbing, as the article's pseudo-code::
 
 A variant multiplies every weight by exp(N(0, sigma)) and renormalises to sum 100 (reference Q16). All variants of
 a round are rated in parallel, then accepted in order, which gives the same W as rating them one by one.
+
+Checkpoints are JSON (never pickle: a checkpoint is a file anyone could have planted), read through ``jsonio`` and
+checked field by field. CMA-ES keeps its state in the ``cma`` object, so a checkpoint stores what rebuilds it: the
+start point ``x0`` and the fitness values told each generation. The strategy samples from its own seeded
+``RandomState``, so asking and telling again from ``x0`` repeats every generation exactly; a resumed run gives the
+same weights as one that was never interrupted, and a rebuilt mean that differs from the stored weights (an
+edited file, another ``cma`` version) is refused.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import pickle
+import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +34,18 @@ import numpy as np
 
 from .batch import run_tasks
 from .errors import ConfigError, InputError
+from .jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 from .registry import get_game
 from .runner import play_episode
 
 METHODS = ("hill", "cma")
+CHECKPOINT_FORMAT = 2
+#: the keys of one learning-curve entry, per method
+HISTORY_KEYS = {
+    "hill": {"generation", "rating", "accepted", "weights"},
+    "cma": {"generation", "rating", "best_rating", "best_weights", "weights"},
+}
+MAX_GENERATIONS = 10**6
 
 
 @dataclass
@@ -60,7 +74,9 @@ class TrainState:
     weights: list[float]
     rating: float
     history: list[dict[str, Any]] = field(default_factory=list)
-    cma_es: Any = None  # the pickled cma.CMAEvolutionStrategy between generations
+    cma_x0: list[float] | None = None  # CMA-ES: the weights it started from
+    cma_told: list[list[float]] = field(default_factory=list)  # CMA-ES: the values told, one list per generation
+    cma_es: Any = field(default=None, repr=False, compare=False)  # the live cma.CMAEvolutionStrategy (not saved)
 
 
 def normalise(w: np.ndarray) -> np.ndarray:
@@ -104,28 +120,97 @@ def rate_many(
 
 
 def save_checkpoint(path: Path, state: TrainState) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        pickle.dump({"format": 1, "state": state}, fh)
-    os.replace(tmp, path)
+    cma = None if state.cma_x0 is None else {"x0": state.cma_x0, "told": state.cma_told}
+    doc = {
+        "format": CHECKPOINT_FORMAT,
+        "kind": "puzzlebots train checkpoint",
+        "settings": asdict(state.settings),
+        "generation": state.generation,
+        "weights": state.weights,
+        "rating": state.rating,
+        "history": state.history,
+        "cma": cma,
+    }
+    write_text_atomic(path, json.dumps(doc, allow_nan=False) + "\n")
 
 
-def load_checkpoint(path: Path, settings: TrainSettings) -> TrainState:
+def load_checkpoint(path: Path, settings: TrainSettings, n_weights: int) -> TrainState:
+    """The checkpoint of a run with ``settings`` (all but ``generations`` must match); ``InputError`` if it is
+    not a checkpoint this code wrote, ``ConfigError`` listing the settings that differ."""
+    name = f"checkpoint {name_of(path)}"
     try:
-        with open(path, "rb") as fh:
-            data = pickle.load(fh)
-        state: TrainState = data["state"]
-    except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError, AttributeError) as exc:
-        why = exc.__class__.__name__
-        raise InputError(f"checkpoint {path} cannot be read ({why}); delete it to start over") from exc
-    old = state.settings
-    for key in ("game", "bot", "method", "games_per_eval", "seed"):
-        if getattr(old, key) != getattr(settings, key):
-            raise ConfigError(
-                f"--resume: checkpoint {path} was made with {key}={getattr(old, key)!r}, "
-                f"not {getattr(settings, key)!r}"
-            )
-    state.settings.generations = settings.generations
+        doc = read_json(path, "checkpoint")
+        if not isinstance(doc, dict) or doc.get("kind") != "puzzlebots train checkpoint":
+            raise InputError(f"{name} is not a puzzlebots train checkpoint")
+        if doc.get("format") != CHECKPOINT_FORMAT:
+            raise InputError(f"{name} has format {show(doc.get('format'))}, this puzzlebots reads {CHECKPOINT_FORMAT}")
+        _check_settings(doc.get("settings"), settings, name)
+        state = _state_from(doc, settings, n_weights, name)
+    except InputError as exc:
+        raise InputError(f"{exc}; delete it, or start over with --force instead of --resume") from None
+    return state
+
+
+def _check_settings(old: Any, settings: TrainSettings, name: str) -> None:
+    keys = [f.name for f in fields(TrainSettings)]
+    if not isinstance(old, dict) or sorted(old) != sorted(keys):
+        raise InputError(f"{name}: settings must be an object with {', '.join(keys)}")
+    now = json.loads(json.dumps(asdict(settings)))
+    differ = [f"{k}={show(old[k], 30)} (now {show(now[k], 30)})"
+              for k in keys if k != "generations" and old[k] != now[k]]
+    if differ:
+        raise ConfigError(
+            f"--resume: {name} was made with other settings: {'; '.join(differ)}. "
+            "Repeat them, or start over with --force instead of --resume"
+        )
+
+
+def _numbers(value: Any, where: str, n: int | None = None) -> list[float]:
+    """A list of finite numbers (of length ``n`` if given)."""
+    if not isinstance(value, list) or (n is not None and len(value) != n):
+        raise InputError(f"{where} must be a list of {'' if n is None else f'{n} '}numbers")
+    return [check_number(x, where) for x in value]
+
+
+def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str) -> TrainState:
+    expected = {"format", "kind", "settings", "generation", "weights", "rating", "history", "cma"}
+    if set(doc) != expected:
+        raise InputError(f"{name}: fields must be {', '.join(sorted(expected))}")
+    generation = check_int(doc["generation"], f"{name}: generation", 1, MAX_GENERATIONS)
+    state = TrainState(settings, generation, _numbers(doc["weights"], f"{name}: weights", n),
+                       check_number(doc["rating"], f"{name}: rating"))
+    history = doc["history"]
+    if not isinstance(history, list) or len(history) != generation:
+        raise InputError(f"{name}: history must hold one entry per generation ({generation})")
+    for g, entry in enumerate(history, start=1):
+        where = f"{name}: history entry {g}"
+        if not isinstance(entry, dict) or set(entry) != HISTORY_KEYS[settings.method] or entry["generation"] != g:
+            raise InputError(f"{where} must be an object with {', '.join(sorted(HISTORY_KEYS[settings.method]))}")
+        entry = dict(entry)
+        for key in ("rating", "best_rating"):
+            if key in entry:
+                entry[key] = check_number(entry[key], f"{where}: {key}")
+        for key in ("weights", "best_weights"):
+            if key in entry:
+                entry[key] = _numbers(entry[key], f"{where}: {key}", n)
+        if "accepted" in entry:
+            check_int(entry["accepted"], f"{where}: accepted", 0, settings.rounds * settings.variants)
+        state.history.append(entry)
+    cma = doc["cma"]
+    if settings.method == "hill":
+        if cma is not None:
+            raise InputError(f"{name}: a hill-climbing checkpoint has no cma state")
+        return state
+    if not isinstance(cma, dict) or set(cma) != {"x0", "told"}:
+        raise InputError(f"{name}: cma must be an object with x0 and told")
+    told = cma["told"]
+    if not isinstance(told, list) or len(told) != generation:
+        raise InputError(f"{name}: cma.told must hold one list per generation ({generation})")
+    state.cma_x0 = _numbers(cma["x0"], f"{name}: cma.x0", n)
+    state.cma_told = [_numbers(values, f"{name}: cma.told[{g}]") for g, values in enumerate(told, start=1)]
+    state.cma_es = rebuild_cma(settings, state.cma_x0, state.cma_told, name)
+    if not np.allclose(normalise(state.cma_es.mean), state.weights, rtol=1e-9, atol=1e-9):
+        raise InputError(f"{name}: its CMA-ES history does not lead to its weights (edited, or another cma version)")
     return state
 
 
@@ -139,9 +224,7 @@ def write_weights(path: Path, state: TrainState, names: Sequence[str]) -> None:
         "trained_with": {**asdict(s), "generations_done": state.generation, "rating": state.rating},
         "history": state.history,
     }
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=2) + "\n")
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(doc, indent=2) + "\n")
 
 
 def initial_weights(settings: TrainSettings, n: int, defaults: Sequence[float] | None) -> np.ndarray:
@@ -158,6 +241,7 @@ def train(
     out: Path,
     *,
     resume: bool = False,
+    force: bool = False,
     jobs: int | None = None,
     executor: str = "process",
     address: str | None = None,
@@ -165,7 +249,11 @@ def train(
     defaults: Sequence[float] | None = None,
     on_generation: Callable[[TrainState], None] | None = None,
 ) -> TrainState:
-    """Run generations until ``settings.generations`` are done; checkpoint to ``out + '.ckpt'`` after each."""
+    """Run generations until ``settings.generations`` are done; checkpoint to ``out + '.ckpt'`` after each.
+
+    ``resume`` continues from the checkpoint (made with the same settings); otherwise an existing weights file or
+    checkpoint is refused unless ``force`` says to start over (the old checkpoint is deleted first).
+    """
     if settings.method not in METHODS:
         raise ConfigError(f"unknown method {settings.method!r} (choose from {', '.join(METHODS)})")
     game = get_game(settings.game)
@@ -179,11 +267,23 @@ def train(
         return run_tasks(fn, args, jobs=jobs, executor=executor, address=address,
                          description=description, progress=progress)
 
+    if resume and force:
+        raise ConfigError("--resume continues a run and --force starts it over: give one of them")
     if resume and ckpt.exists():
-        state = load_checkpoint(ckpt, settings)
+        state = load_checkpoint(ckpt, settings, len(names))
     elif resume:
-        raise ConfigError(f"--resume: no checkpoint {ckpt} to resume from")
+        raise ConfigError(f"--resume: no checkpoint {name_of(ckpt)} to resume from")
     else:
+        there = [name_of(p) for p in (out, ckpt) if p.exists()]
+        if there and not force:
+            raise ConfigError(
+                f"{' and '.join(there)} already exist{'s' if len(there) == 1 else ''}: "
+                "pass --resume to continue that run, or --force to start over"
+            )
+        try:
+            ckpt.unlink(missing_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"--force: cannot delete {name_of(ckpt)}: {exc.strerror}") from None
         w0 = initial_weights(settings, len(names), defaults)
         state = TrainState(settings, 0, [float(x) for x in w0], float("-inf"))
     step = hill_generation if settings.method == "hill" else cma_generation
@@ -217,29 +317,51 @@ def hill_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
     state.history.append({"generation": g + 1, "rating": r, "accepted": accepted, "weights": state.weights})
 
 
-def cma_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
+def new_cma(settings: TrainSettings, x0_weights: Sequence[float]) -> Any:
+    """A fresh CMA-ES on weights/100 that samples from its own ``RandomState`` (the same numbers as the global
+    generator seeded with ``seed + 1``, without depending on anyone else's use of it)."""
     import cma
 
+    opts: dict[str, Any] = {"seed": math.nan, "randn": np.random.RandomState(settings.seed + 1).randn, "verbose": -9}
+    if settings.popsize:
+        opts["popsize"] = settings.popsize
+    x0 = np.asarray(x0_weights) / 100.0
+    return cma.CMAEvolutionStrategy(x0, settings.sigma * float(np.mean(x0)) * 3, opts)
+
+
+def rebuild_cma(
+    settings: TrainSettings, x0_weights: Sequence[float], told: Sequence[Sequence[float]], name: str
+) -> Any:
+    """The strategy after the generations of ``told``: ask and tell again, in order."""
+    if min(x0_weights) < 0 or not math.isclose(sum(x0_weights), 100.0, rel_tol=1e-9):
+        raise InputError(f"{name}: cma.x0 must be non-negative weights summing to 100")
+    es = new_cma(settings, x0_weights)
+    for g, values in enumerate(told, start=1):
+        xs = es.ask()
+        if len(values) != len(xs):
+            raise InputError(f"{name}: cma.told[{g}] has {len(values)} values, the population is {len(xs)}")
+        es.tell(xs, list(values))
+    return es
+
+
+def cma_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
     s = state.settings
     g = state.generation
     if state.cma_es is None:
-        opts: dict[str, Any] = {"seed": s.seed + 1, "verbose": -9}
-        if s.popsize:
-            opts["popsize"] = s.popsize
-        x0 = np.asarray(state.weights) / 100.0
-        es = cma.CMAEvolutionStrategy(x0, s.sigma * float(np.mean(x0)) * 3, opts)
-    else:
-        es = pickle.loads(state.cma_es)
+        state.cma_x0 = list(state.weights)
+        state.cma_es = new_cma(s, state.cma_x0)
+    es = state.cma_es
     seeds = generation_seeds(s, g)
     xs = es.ask()
     candidates = [normalise(x) for x in xs]
     ratings = rate_many(s, candidates, seeds, run, f"gen {g + 1}: {len(xs)} candidates")
-    es.tell(xs, [-r for r in ratings])
+    told = [-r for r in ratings]
+    es.tell(xs, told)
+    state.cma_told.append(told)
     best = int(np.argmax(ratings))
     mean_w = normalise(es.mean)
     state.weights = [float(x) for x in mean_w]
     state.rating = float(np.mean(ratings))
-    state.cma_es = pickle.dumps(es)
     state.history.append(
         {"generation": g + 1, "rating": state.rating, "best_rating": ratings[best],
          "best_weights": [float(x) for x in candidates[best]], "weights": state.weights}

@@ -1,26 +1,132 @@
 """The aiohttp app behind ``puzzlebots serve``: one static page, a JSON list of games, a websocket per page.
 
 Files are served only from the package's ``static`` folder and from the replay folder given on the command
-line (see ``files.safe_file``); everything the page does goes through ``session.Session`` over the websocket.
+line (see ``files.safe_file``). Each websocket gets a ``session.Session`` in a worker process of its own
+(``worker``), so that no page's request can stall the server: a request over its time budget, a page that
+leaves and a server that stops each kill that process. Only the server's own pages may open a websocket.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import os
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, hdrs, web
 
+from ..core.errors import ConfigError
+from .cli import is_loopback
 from .files import safe_file
-from .session import Session, list_games
+from .session import error_reply, list_games
+from .worker import LENGTH_BYTES, frame
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 256 * 1024
+#: seconds a browser gets to answer a close (server stopping, too many pages); a stop must take under a second
+CLOSE_TIMEOUT = 0.3
+#: the host names that mean "any address of this machine"
+ANY_HOST = ("", "0.0.0.0", "::")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the pages may use: where the server listens, the seconds one answer may take, how many pages
+    may be open at once, and how many messages of one page may wait for their answers."""
+
+    host: str = "127.0.0.1"
+    time_budget: float = 20.0
+    max_sessions: int = 8
+    max_waiting: int = 32
+
+
 REPLAYS_KEY = web.AppKey("replays_dir", Path)
+LIMITS_KEY = web.AppKey("limits", Limits)
+GAMES_KEY = web.AppKey("games", list)
 
 log = logging.getLogger(__name__)
+
+
+class Worker:
+    """One page's session in a ``python -m puzzlebots.web.worker`` process, started when the page connects
+    and again after it was stopped (a stopped game is gone: the page starts it anew)."""
+
+    def __init__(self, replays_dir: Path | None) -> None:
+        self.replays_dir = replays_dir
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> asyncio.subprocess.Process:
+        """The running process (it imports the games while the page is still loading)."""
+        if self.process is None:
+            command = [sys.executable, "-P", "-m", "puzzlebots.web.worker", "--parent", str(os.getpid())]
+            if self.replays_dir is not None:
+                command += ["--replays", str(self.replays_dir.resolve())]
+            self.process = await asyncio.create_subprocess_exec(
+                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+            )
+        return self.process
+
+    async def ask(self, text: str) -> str:
+        """The session's JSON answer to the message ``text``."""
+        process = await self.start()
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(frame(text.encode("utf-8")))
+        await process.stdin.drain()
+        size = int.from_bytes(await process.stdout.readexactly(LENGTH_BYTES), "big")
+        return (await process.stdout.readexactly(size)).decode("utf-8")
+
+    async def stop(self) -> None:
+        """Kill the process (whatever it is doing) and reap it."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.returncode is None:
+            try:
+                process.kill()
+            except ProcessLookupError:
+                pass
+        await process.wait()
+
+
+#: the open pages, each with its worker
+PAGES_KEY: web.AppKey[dict[web.WebSocketResponse, Worker]] = web.AppKey("pages")
+
+
+def host_is_ours(request: web.Request) -> bool:
+    """Whether the request names this server: a loopback server answers only to loopback names, so a page
+    whose own name is made to resolve to 127.0.0.1 (DNS rebinding) is not taken for one of ours."""
+    host = request.headers.get(hdrs.HOST)
+    if host is None:  # HTTP/1.0 tools; browsers always send Host
+        return True
+    name = (urlsplit(f"//{host}").hostname or "").lower()
+    bind = request.app[LIMITS_KEY].host.lower()
+    if bind in ANY_HOST:
+        return True
+    if is_loopback(bind):
+        return is_loopback(name)
+    return name == bind
+
+
+def origin_is_ours(request: web.Request) -> bool:
+    """A browser says which page opens a websocket (``Origin``): only this server's pages may. A client that
+    is not a browser sends no Origin and is let in (it could send any Origin anyway)."""
+    origin = request.headers.get(hdrs.ORIGIN)
+    return origin is None or origin.lower() == f"http://{request.headers.get(hdrs.HOST, '')}".lower()
+
+
+@web.middleware
+async def own_host_only(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    if not host_is_ours(request):
+        raise web.HTTPForbidden(text="this server answers only to the address it listens on")
+    return await handler(request)
 
 
 async def index(request: web.Request) -> web.StreamResponse:
@@ -43,37 +149,120 @@ async def replay_file(request: web.Request) -> web.StreamResponse:
 
 
 async def games(request: web.Request) -> web.Response:
-    return web.json_response(await asyncio.to_thread(list_games))
+    return web.json_response(request.app[GAMES_KEY])
+
+
+async def answer_in_order(ws: web.WebSocketResponse, worker: Worker, waiting: asyncio.Queue[str | None],
+                          budget: float) -> None:
+    """Send each waiting message to the worker and its answer to the page, one at a time, in order."""
+    while True:
+        text = await waiting.get()
+        if text is None:
+            answer = error_reply("a message must be JSON text")
+        else:
+            try:
+                reply = await asyncio.wait_for(worker.ask(text), budget)
+            except TimeoutError:
+                await worker.stop()
+                answer = error_reply(f"that took longer than {budget:g} s; the game was stopped")
+            except (OSError, asyncio.IncompleteReadError) as exc:
+                log.warning("a session worker failed: %r", exc)
+                await worker.stop()
+                answer = error_reply("the game stopped unexpectedly; start it again")
+            else:
+                await ws.send_str(reply)
+                continue
+        await ws.send_json(answer)
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
-    """One session per connection; messages are answered in order, the work done off the event loop."""
-    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=30)
+    """One worker process per page; messages are answered in order, each within the time budget."""
+    if not origin_is_ours(request):
+        raise web.HTTPForbidden(text="a websocket may be opened only by this server's own page")
+    limits = request.app[LIMITS_KEY]
+    pages = request.app[PAGES_KEY]
+    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, heartbeat=30, timeout=CLOSE_TIMEOUT)
     await ws.prepare(request)
-    session = Session(request.app.get(REPLAYS_KEY))
-    async for msg in ws:
-        if msg.type == WSMsgType.TEXT:
-            try:
-                data = json.loads(msg.data)
-            except json.JSONDecodeError as exc:
-                await ws.send_json({"type": "error", "message": f"a message must be JSON ({exc.msg})"})
-                continue
-            answer = await asyncio.to_thread(session.handle, data)
-            await ws.send_json(answer)
-        elif msg.type == WSMsgType.BINARY:
-            await ws.send_json({"type": "error", "message": "a message must be JSON text"})
-        elif msg.type == WSMsgType.ERROR:
-            log.info("websocket closed with %s", ws.exception())
+    if len(pages) >= limits.max_sessions:
+        message = f"the server has its {limits.max_sessions} pages open already: close one and reload this page"
+        await ws.send_json(error_reply(message))
+        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too many pages open")
+        return ws
+    worker = Worker(request.app.get(REPLAYS_KEY))
+    pages[ws] = worker
+    waiting: asyncio.Queue[str | None] = asyncio.Queue()
+    answering = asyncio.create_task(answer_in_order(ws, worker, waiting, limits.time_budget))
+    try:
+        await worker.start()
+        async for msg in ws:
+            if waiting.qsize() >= limits.max_waiting:
+                await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many messages waiting")
+                break
+            if msg.type == WSMsgType.TEXT:
+                waiting.put_nowait(msg.data)
+            elif msg.type == WSMsgType.BINARY:
+                waiting.put_nowait(None)
+            elif msg.type == WSMsgType.ERROR:
+                log.info("websocket closed with %s", ws.exception())
+    finally:
+        pages.pop(ws, None)
+        answering.cancel()
+        await asyncio.gather(answering, return_exceptions=True)
+        await worker.stop()
     return ws
 
 
-def make_app(replays_dir: Path | None = None) -> web.Application:
-    app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+async def load_games(app: web.Application) -> None:
+    """The games list, read once: it does not change while serving, and no request waits for an import."""
+    app[GAMES_KEY] = await asyncio.to_thread(list_games)
+
+
+async def close_pages(app: web.Application) -> None:
+    """Server stopping: tell each page (close code 1001, going away) and kill every worker."""
+    pages = app[PAGES_KEY].copy()
+    going = [ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping") for ws in pages]
+    await asyncio.gather(*going, return_exceptions=True)
+    await asyncio.gather(*(worker.stop() for worker in pages.values()))
+
+
+def make_app(replays_dir: Path | None = None, limits: Limits | None = None) -> web.Application:
+    app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[own_host_only])
     if replays_dir is not None:
         app[REPLAYS_KEY] = replays_dir
+    app[LIMITS_KEY] = limits or Limits()
+    app[PAGES_KEY] = {}
+    app.on_startup.append(load_games)
+    app.on_shutdown.append(close_pages)
     app.router.add_get("/", index)
     app.router.add_get("/static/{path:.*}", static_file)
     app.router.add_get("/replays/{path:.*}", replay_file)
     app.router.add_get("/api/games", games)
     app.router.add_get("/ws", websocket)
     return app
+
+
+async def run(app: web.Application, port: int, announce: Callable[[str], Any]) -> None:
+    """Serve ``app`` until SIGINT or SIGTERM, then stop within a second (workers killed, pages closed).
+
+    ``announce`` gets the address once the server listens; a port in use or a host that does not resolve is
+    a ``ConfigError``.
+    """
+    host = app[LIMITS_KEY].host
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    runner = web.AppRunner(app, shutdown_timeout=CLOSE_TIMEOUT)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+        bound = runner.addresses[0]
+        shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+        announce(f"http://{shown}:{bound[1]}/")
+        await stop.wait()
+    finally:
+        await runner.cleanup()

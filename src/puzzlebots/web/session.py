@@ -2,11 +2,13 @@
 
 Kept free of sockets so it is tested directly. Every message is ``{"op": ..., ...}``; the answer is a
 ``{"type": ...}`` object, and anything malformed or impossible gets ``{"type": "error", "message": ...}``
-(the connection stays usable). Timing (speed, pause, single step) lives in the page: it asks for steps.
+with a one-line message (the connection stays usable). Timing (speed, pause, single step) lives in the page:
+it asks for steps. A page sets only the config keys its game lets a page set (``check_config(web=True)``).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +28,10 @@ log = logging.getLogger(__name__)
 MAX_SEED = 2**32 - 1
 MAX_STEPS_PER_MESSAGE = 500
 REPLAY_SUFFIX = ".jsonl"
+#: a message nested deeper than this (lists and objects in each other) is refused before any work
+MAX_NESTING = 32
+#: an error message longer than this is cut (it may quote what the page sent)
+MAX_ERROR_CHARS = 300
 
 
 def cargo_module() -> Any:
@@ -37,6 +43,39 @@ def cargo_module() -> Any:
 
 class ProtocolError(ValueError):
     """A message the protocol cannot act on; its text goes back to the page."""
+
+
+def error_reply(text: str) -> dict[str, Any]:
+    """The ``error`` answer: its message on one line, and short."""
+    message = " ".join(text.split())
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[: MAX_ERROR_CHARS - 3] + "..."
+    return {"type": "error", "message": message or "error"}
+
+
+def too_deep(value: Any) -> bool:
+    """Whether lists and objects nest in ``value`` more than ``MAX_NESTING`` levels (found without recursion)."""
+    todo = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            if depth == MAX_NESTING:
+                return True
+            todo.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def parse_message(text: str) -> Any:
+    """The JSON value of one websocket message; ``ProtocolError`` for anything that is not plain, shallow JSON."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"a message must be JSON ({exc.msg})") from exc
+    except RecursionError as exc:
+        raise ProtocolError(f"a message may nest at most {MAX_NESTING} levels") from exc
+    if too_deep(value):
+        raise ProtocolError(f"a message may nest at most {MAX_NESTING} levels")
+    return value
 
 
 def field_of(msg: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -148,6 +187,20 @@ class Session:
             "cargo_run": lambda msg: cargo_module().run(field_of(msg, "level", str), field_of(msg, "program", str)),
         }
 
+    def reply(self, text: str) -> str:
+        """The JSON text answering the message ``text`` (what a worker process sends back); never raises."""
+        try:
+            msg = parse_message(text)
+        except ProtocolError as exc:
+            answer = error_reply(str(exc))
+        else:
+            answer = self.handle(msg)
+        try:
+            return json.dumps(answer)
+        except (TypeError, ValueError) as exc:  # a bug in a view: report it, keep serving
+            log.exception("cannot send the answer to %.200r", text)
+            return json.dumps(error_reply(f"internal error: the answer is not JSON ({exc})"))
+
     def handle(self, msg: Any) -> dict[str, Any]:
         """Answer one message; never raises."""
         try:
@@ -159,16 +212,16 @@ class Session:
                 raise ProtocolError(f"unknown op {op!r} (known: {', '.join(sorted(self.handlers))})")
             return handler(msg)
         except (ProtocolError, PuzzlebotsError) as exc:
-            return {"type": "error", "message": str(exc)}
+            return error_reply(str(exc))
         except Exception as exc:  # a bug in a game or bot: report it, keep serving
-            log.exception("error while handling %r", msg)
-            return {"type": "error", "message": f"internal error: {type(exc).__name__}: {exc}"}
+            log.exception("error while handling %.200r", msg)
+            return error_reply(f"internal error: {type(exc).__name__}: {exc}")
 
     def watch(self, msg: dict[str, Any]) -> dict[str, Any]:
         game = get_game(field_of(msg, "game", str))
         bot_name = field_of(msg, "bot", str)
         seed = int_field(msg, "seed", 0, MAX_SEED, 0)
-        config = game.check_config(field_of(msg, "config", dict, {}))
+        config = game.check_config(field_of(msg, "config", dict, {}), web=True)
         bot = game.make_bot(bot_name, config, None, seed ^ BOT_SEED_SALT)
         state = game.new_state(seed, config)
         self.play = Play(game, state, "watch", seed, bot_name, bot=bot)
@@ -211,6 +264,7 @@ class Session:
         if header["rules_version"] != game.rules_version:
             version = header["rules_version"]
             raise InputError(f"replay is for {game.name} rules {version}, engine has {game.rules_version}")
+        # the replay folder is the operator's (``serve --replays``), so its files' config is taken as the CLI would
         state = game.new_state(header["seed"], game.check_config(header["config"]))
         self.play = Play(
             game, state, "replay", header["seed"], str(header["bot"]),

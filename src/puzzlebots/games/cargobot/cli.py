@@ -22,7 +22,7 @@ from puzzlebots.core.errors import InputError, PuzzlebotsError
 
 from . import machine
 from .language import parse_registers
-from .levels import DEFAULT_FUNCTIONS, Level, check_board, find_level, load_levels
+from .levels import DEFAULT_FUNCTIONS, Level, board_from_json, find_level, load_levels
 from .machine import SEMANTICS, run_level
 from .render import board_panel, trace_run
 from .search.climb import climb as run_climb
@@ -44,13 +44,6 @@ def _one_line_errors(command: F) -> F:
             raise click.exceptions.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def _json_arg(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{what}: malformed JSON ({exc.msg} at char {exc.pos})") from None
 
 
 @click.group(name="cargobot", help="Cargo-Bot: run programs in either semantics, solve levels, hill-climb.")
@@ -126,8 +119,8 @@ def run(
     else:
         if stacks is None:
             raise InputError("give --level NAME, or a board with --stacks (and --goal)")
-        start = check_board(_json_arg(stacks, "--stacks"), "--stacks")
-        target = check_board(_json_arg(goal, "--goal"), "--goal") if goal else None
+        start = board_from_json(stacks, "--stacks")
+        target = board_from_json(goal, "--goal") if goal else None
         stars = None
         report = machine.run(
             semantics, program, start, target, claw, fragile=fragile, unstable=unstable,

@@ -12,12 +12,12 @@ suffix, ``prog_N`` switching subroutine):
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import parse_json, show
 
 Script = list[list[str]]
 
@@ -102,7 +102,7 @@ def _condition(name: str | None, where: str) -> str | None:
         return None
     name = _CONDITION_ALIASES.get(name, name)
     if name is not None and name not in ("any", "none") + COLOURS:
-        raise InputError(f"{where}: unknown condition {name!r} (any, none, {', '.join(COLOURS)})")
+        raise InputError(f"{where}: unknown condition {show(name)} (any, none, {', '.join(COLOURS)})")
     return name
 
 
@@ -110,7 +110,7 @@ def _command(name: str | None, where: str) -> str | None:
     if name in (None, ""):
         return None
     if name not in COMMANDS:
-        raise InputError(f"{where}: unknown command {name!r} ({', '.join(COMMANDS)})")
+        raise InputError(f"{where}: unknown command {show(name)} ({', '.join(COMMANDS)})")
     return name
 
 
@@ -118,11 +118,7 @@ def parse_registers(text: str) -> RegisterProgram:
     """Read a game program from script syntax, the JSON list form or the game's save format."""
     stripped = text.strip()
     if stripped.startswith("["):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"program: malformed JSON ({exc.msg} at char {exc.pos})") from None
-        return registers_from_lists(data)
+        return registers_from_lists(parse_json(stripped, "program"))
     if stripped.startswith("("):
         return _parse_save_format(stripped)
     functions: list[list[Register]] = [[]]
@@ -137,11 +133,11 @@ def parse_registers(text: str) -> RegisterProgram:
         match = _REGISTER_TOKEN.fullmatch(token)
         if match is None:
             raise InputError(
-                f"program: unknown token {token!r} (use R, L, claw, callN with an optional _condition, prog_N)"
+                f"program: unknown token {show(token)} (use R, L, claw, callN with an optional _condition, prog_N)"
             )
         head, digit, cond = match.groups()
         command = f"f{digit}" if digit else _SCRIPT_COMMAND[head]
-        functions[current].append((command, _condition(cond, f"program token {token!r}")))
+        functions[current].append((command, _condition(cond, f"program token {show(token)}")))
     return tuple(tuple(f) for f in functions)
 
 
@@ -159,7 +155,7 @@ def registers_from_lists(data: object) -> RegisterProgram:
                 or len(pair) > 2
                 or not all(p is None or isinstance(p, str) for p in pair)
             ):
-                raise InputError(f"{where}: expected [command, condition], got {pair!r}")
+                raise InputError(f"{where}: expected [command, condition], got {show(pair)}")
             command = _command(pair[0] if pair else None, where)
             cond = _condition(pair[1] if len(pair) > 1 else None, where)
             registers.append((command, cond) if command else (None, None))
@@ -174,7 +170,7 @@ def _parse_save_format(text: str) -> RegisterProgram:
             continue
         pairs = re.findall(r"\(([^(),]*),([^(),]*)\)", line)
         if not pairs or "".join(f"({a},{b})" for a, b in pairs) != line.strip().replace(" ", ""):
-            raise InputError(f"program: malformed save-format line {line.strip()!r}")
+            raise InputError(f"program: malformed save-format line {show(line.strip())}")
         functions.append([[a.strip() or None, b.strip() or None] for a, b in pairs])
     return registers_from_lists(functions)
 

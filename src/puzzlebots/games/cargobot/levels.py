@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -10,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import check_int, name_of, parse_json, read_json, show
 
-from .language import COLOURS, RegisterProgram, register_count
+from .language import COLOURS, COMMANDS, RegisterProgram, register_count
 
 Board = list[list[str]]
 
@@ -20,6 +20,9 @@ DEFAULT_FUNCTIONS = (8, 8, 8, 5)
 DEFAULT_COMMANDS = ("right", "pickup", "left", "f1", "f2", "f3", "f4")
 PACKS = ("Tutorial", "Easy", "Medium", "Hard", "Crazy", "Impossible", "Bonus")
 MAX_PILES = 9
+#: bound of the register counts a levels file names (stars, best known size, level number)
+MAX_REGISTERS = 1000
+_REQUIRED = object()
 
 
 @dataclass(frozen=True)
@@ -95,47 +98,79 @@ def check_board(board: Any, what: str) -> Board:
     for pile in board:
         for crate in pile:
             if not isinstance(crate, str) or not crate:
-                raise InputError(f"{what}: crate {crate!r} is not a colour name")
+                raise InputError(f"{what}: crate {show(crate)} is not a colour name")
             if crate in ("any", "none"):
                 raise InputError(f"{what}: {crate!r} is reserved for conditions and cannot name a crate")
     return [list(p) for p in board]
+
+
+def board_from_json(text: str, what: str) -> Board:
+    """A board given as JSON text (``--stacks``, ``--goal``), read by the one JSON reader."""
+    return check_board(parse_json(text, what), what)
+
+
+def _text(raw: dict[str, Any], key: str, where: str, default: Any = _REQUIRED) -> Any:
+    """A string field (``None`` allowed when the default is ``None``)."""
+    value = _field(raw, key, where, default)
+    if not (isinstance(value, str) and value) and not (value is None and default is None):
+        raise InputError(f"{where}: {key} must be a non-empty string, got {show(value)}")
+    return value
+
+
+def _field(raw: dict[str, Any], key: str, where: str, default: Any = _REQUIRED) -> Any:
+    if key in raw:
+        return raw[key]
+    if default is _REQUIRED:
+        raise InputError(f"{where}: missing field {key!r}")
+    return default
+
+
+def _ints(raw: dict[str, Any], key: str, where: str, lo: int, hi: int, default: Any = _REQUIRED) -> tuple[int, ...]:
+    value = _field(raw, key, where, default)
+    if not isinstance(value, list | tuple):
+        raise InputError(f"{where}: {key} must be a list of whole numbers, got {show(value)}")
+    return tuple(check_int(x, f"{where}: {key}", lo, hi) for x in value)
+
+
+def _names(
+    raw: dict[str, Any], key: str, where: str, allowed: tuple[str, ...], default: tuple[str, ...]
+) -> tuple[str, ...]:
+    value = _field(raw, key, where, default)
+    if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
+        raise InputError(f"{where}: {key} must be a list of names, got {show(value)}")
+    bad = [x for x in value if x not in allowed]
+    if bad:
+        raise InputError(f"{where}: unknown toolbox entries {show(bad, 80)}")
+    return tuple(value)
 
 
 def _level_from_json(raw: Any, index: int, source: str) -> Level:
     where = f"{source}: level #{index + 1}"
     if not isinstance(raw, dict):
         raise InputError(f"{where}: expected an object")
-    try:
-        functions = tuple(int(x) for x in raw.get("functions", DEFAULT_FUNCTIONS))
-        level = Level(
-            pack=str(raw["pack"]),
-            number=None if raw.get("number") is None else int(raw["number"]),
-            name=str(raw["name"]),
-            claw=int(raw["claw"]),
-            stacks=tuple(tuple(p) for p in check_board(raw["stacks"], f"{where} stacks")),
-            goal=tuple(tuple(p) for p in check_board(raw["goal"], f"{where} goal")),
-            functions=functions,
-            commands=tuple(raw.get("commands", DEFAULT_COMMANDS)),
-            conditions=tuple(raw.get("conditions", ())),
-            stars=tuple(int(x) for x in raw["stars"]),  # type: ignore[arg-type]
-            hint=raw.get("hint"),
-            best_known=raw.get("best_known"),
-            original_name=raw.get("original_name"),
-        )
-    except KeyError as exc:
-        raise InputError(f"{where}: missing field {exc.args[0]!r}") from None
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{where}: bad value ({exc})") from None
+    number = _field(raw, "number", where, None)
+    best_known = _field(raw, "best_known", where, None)
+    level = Level(
+        pack=_text(raw, "pack", where),
+        number=None if number is None else check_int(number, f"{where}: number", 0, MAX_REGISTERS),
+        name=_text(raw, "name", where),
+        claw=check_int(_field(raw, "claw", where), f"{where}: claw", 1, MAX_PILES),
+        stacks=tuple(tuple(p) for p in check_board(_field(raw, "stacks", where), f"{where} stacks")),
+        goal=tuple(tuple(p) for p in check_board(_field(raw, "goal", where), f"{where} goal")),
+        functions=_ints(raw, "functions", where, 1, 10, DEFAULT_FUNCTIONS),
+        commands=_names(raw, "commands", where, COMMANDS, DEFAULT_COMMANDS),
+        conditions=_names(raw, "conditions", where, ("any", "none") + COLOURS, ()),
+        stars=_ints(raw, "stars", where, 0, MAX_REGISTERS),  # type: ignore[arg-type]
+        hint=_text(raw, "hint", where, None),
+        best_known=None if best_known is None else check_int(best_known, f"{where}: best_known", 1, MAX_REGISTERS),
+        original_name=_text(raw, "original_name", where, None),
+    )
     if len(level.stars) != 3:
         raise InputError(f"{where}: stars must be [a, b, c]")
     if not 1 <= level.claw <= len(level.stacks) or len(level.stacks) != len(level.goal):
         raise InputError(f"{where}: claw must be a pile and stacks/goal must have the same number of piles")
-    if len(level.stacks) > MAX_PILES or not 1 <= len(functions) <= 5 or any(not 1 <= s <= 10 for s in functions):
+    if len(level.stacks) > MAX_PILES or not 1 <= len(level.functions) <= 5:
         raise InputError(f"{where}: at most {MAX_PILES} piles, 1-5 functions of 1-10 registers")
-    bad = [c for c in level.conditions if c not in ("any", "none") + COLOURS]
-    bad += [c for c in level.commands if c not in ("right", "left", "pickup", "f1", "f2", "f3", "f4", "f5")]
-    if bad:
-        raise InputError(f"{where}: unknown toolbox entries {bad}")
     return level
 
 
@@ -143,18 +178,10 @@ def load_levels(path: str | Path | None = None) -> list[Level]:
     """All levels of a levels file (the packaged one by default); ``InputError`` if it is malformed."""
     if path is None:
         return list(_packaged_levels())
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise InputError(f"levels file {str(path)!r}: {exc.strerror}") from None
-    return _parse_levels(text, str(path))
+    return _parse_levels(read_json(path, "levels file"), f"levels file {name_of(path)}")
 
 
-def _parse_levels(text: str, source: str) -> list[Level]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: malformed JSON ({exc.msg}, line {exc.lineno})") from None
+def _parse_levels(data: Any, source: str) -> list[Level]:
     if not isinstance(data, list) or not data:
         raise InputError(f"{source}: expected a non-empty JSON list of levels")
     return [_level_from_json(raw, i, source) for i, raw in enumerate(data)]
@@ -162,8 +189,8 @@ def _parse_levels(text: str, source: str) -> list[Level]:
 
 @cache
 def _packaged_levels() -> tuple[Level, ...]:
-    text = files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text()
-    return tuple(_parse_levels(text, "levels.json"))
+    text = files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text(encoding="utf-8")
+    return tuple(_parse_levels(parse_json(text, "levels.json"), "levels.json"))
 
 
 def _key(name: str) -> str:

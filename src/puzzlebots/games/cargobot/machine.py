@@ -25,6 +25,10 @@ GAME_TICK_LIMIT = 10_000_000
 HEIGHT_LIMIT = 6
 
 
+#: crate ids live in int16 board arrays
+MAX_COLOURS = int(np.iinfo(np.int16).max)
+
+
 @dataclass
 class Colours:
     """Colour names <-> crate ids (1..K); condition names get ids too, so unknown ones never match."""
@@ -32,6 +36,8 @@ class Colours:
     ids: dict[str, int] = field(default_factory=dict)
 
     def id(self, name: str) -> int:
+        if name not in self.ids and len(self.ids) >= MAX_COLOURS:
+            raise InputError(f"a board and program may name at most {MAX_COLOURS} distinct colours")
         return self.ids.setdefault(name, len(self.ids) + 1)
 
     def cond(self, text: str | None) -> int:

@@ -21,6 +21,7 @@ trigger, and filling the trigger fires exactly ``links`` links on an empty field
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -28,11 +29,15 @@ from pathlib import Path
 import numpy as np
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import name_of, read_text, show
 
 from . import _kernels as K
 from .rules import COLOUR_LETTERS, ROWS, VISIBLE_ROWS, WIDTH
 
 TEMPLATE_FILE = "templates.txt"
+#: link classes 1-9 and filler classes a-z (ASCII only: ``str.isdigit`` would also take '²')
+CLASS_SYMBOLS = "123456789abcdefghijklmnopqrstuvwxyz"
+MAX_NAME = 60
 
 
 @dataclass(frozen=True)
@@ -84,21 +89,21 @@ def parse_templates(text: str, source: str = "<templates>") -> list[Template]:
         if word == "template":
             if block is not None:
                 raise _fail(where, f"template {block['name']!r} has no rows ... end block")
-            if not rest:
-                raise _fail(where, "a template needs a name")
+            if not rest or len(rest) > MAX_NAME:
+                raise _fail(where, f"a template needs a name of 1 to {MAX_NAME} characters")
             block = {"name": rest, "links": None, "colours": None, "rows": [], "where": where}
         elif block is None:
-            raise _fail(where, f"expected 'template NAME', got {line!r}")
+            raise _fail(where, f"expected 'template NAME', got {show(line)}")
         elif word == "links":
-            if not rest.isdigit() or int(rest) < 1:
-                raise _fail(where, f"links must be a positive whole number, got {rest!r}")
+            if re.fullmatch(r"[0-9]{1,3}", rest) is None or int(rest) < 1:
+                raise _fail(where, f"links must be a whole number from 1 to 999, got {show(rest)}")
             block["links"] = int(rest)
         elif word == "colours":
             block["colours"] = _parse_colours(rest, where)
         elif word == "rows":
             in_rows = True
         else:
-            raise _fail(where, f"unknown directive {word!r} (template, links, colours, rows, end)")
+            raise _fail(where, f"unknown directive {show(word)} (template, links, colours, rows, end)")
     if block is not None:
         raise _fail(f"{source}:{len(lines)}", f"template {block['name']!r} is not closed by 'end'")
     if not templates:
@@ -110,10 +115,10 @@ def _parse_colours(text: str, where: str) -> dict[str, int]:
     colours: dict[str, int] = {}
     for item in text.split():
         symbol, sep, letter = item.partition("=")
-        if not sep or len(symbol) != 1 or not (symbol.isdigit() or symbol.islower()) or symbol == "0":
-            raise _fail(where, f"bad colour entry {item!r} (use CLASS=LETTER, e.g. 1=R)")
+        if not sep or len(symbol) != 1 or symbol not in CLASS_SYMBOLS:
+            raise _fail(where, f"bad colour entry {show(item)} (use CLASS=LETTER, e.g. 1=R)")
         if len(letter) != 1 or letter not in COLOUR_LETTERS[1:]:
-            raise _fail(where, f"bad colour {letter!r} in {item!r} (colours are {COLOUR_LETTERS[1:]})")
+            raise _fail(where, f"bad colour {show(letter)} in {show(item)} (colours are {COLOUR_LETTERS[1:]})")
         colours[symbol] = COLOUR_LETTERS.index(letter)
     return colours
 
@@ -140,8 +145,8 @@ def _build(block: dict, where: str) -> Template:
             if symbol == ".":
                 continue
             key = "1" if symbol == "T" else symbol
-            if len(symbol) != 1 or not (symbol == "T" or symbol.isdigit() or symbol.islower()):
-                raise _fail(row_where, f"unknown symbol {symbol!r} (use . T 1-9 a-z)")
+            if len(symbol) != 1 or not (symbol == "T" or symbol in CLASS_SYMBOLS):
+                raise _fail(row_where, f"unknown symbol {show(symbol)} (use . T 1-9 a-z)")
             if key not in colours:
                 raise _fail(row_where, f"class {key!r} has no colour in the 'colours' line")
             if symbol == "T":
@@ -187,9 +192,4 @@ def load_templates(path: str | Path | None = None) -> list[Template]:
     if path is None or str(path) == "":
         text = files("puzzlebots.games.puyo").joinpath(TEMPLATE_FILE).read_text(encoding="utf-8")
         return parse_templates(text, TEMPLATE_FILE)
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read template file {p}: {exc.strerror}") from None
-    return parse_templates(text, str(p))
+    return parse_templates(read_text(path, "template file"), name_of(path))

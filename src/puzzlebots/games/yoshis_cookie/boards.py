@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
+import re
 from typing import Any
 
 import numpy as np
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import name_of, read_json, show
 
 from . import _kernels as K
 from .rules import AREA, CELL_LETTERS, SHELL
@@ -75,7 +75,7 @@ def parse_board(rows: Any, where: str) -> list[list[int]]:
     for r in rows:
         bad = [ch for ch in r if ch not in CELL_LETTERS[1:]]
         if bad:
-            raise InputError(f"{where}: unknown cell letter {bad[0]!r} (letters: {CELL_LETTERS[1:]})")
+            raise InputError(f"{where}: unknown cell letter {show(bad[0])} (letters: {CELL_LETTERS[1:]})")
         board.append([CELL_LETTERS.index(ch) for ch in r])
     return board
 
@@ -93,21 +93,16 @@ def check_board(board: list[list[int]], min_line: int, where: str) -> None:
 
 def load_board_file(path: str, min_line: int = 2) -> dict[tuple[int, int], list[list[int]]]:
     """A JSON object ``{"ROUND-STAGE": ["row", ...]}``: fixed boards for those stages (Q3's data hook)."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except OSError as exc:
-        raise InputError(f"board file {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"board file {path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    name = f"board file {name_of(path)}"
+    data = read_json(path, "board file")
     if not isinstance(data, dict):
-        raise InputError(f"board file {path}: expected an object of \"ROUND-STAGE\": [rows]")
+        raise InputError(f"{name}: expected an object of \"ROUND-STAGE\": [rows]")
     boards = {}
     for key, rows in data.items():
-        try:
-            round_, stage = (int(x) for x in key.split("-"))
-        except ValueError:
-            raise InputError(f"board file {path}: bad key {key!r} (expected ROUND-STAGE, e.g. 1-1)") from None
-        where = f"board file {path}, {key}"
-        boards[(round_, stage)] = board = parse_board(rows, where)
+        match = re.fullmatch(r"([0-9]{1,3})-([0-9]{1,3})", key)
+        if match is None:
+            raise InputError(f"{name}: bad key {show(key)} (expected ROUND-STAGE, e.g. 1-1)")
+        where = f"{name}, {key}"
+        boards[(int(match[1]), int(match[2]))] = board = parse_board(rows, where)
         check_board(board, min_line, where)
     return boards

@@ -21,6 +21,7 @@ function connect() {
     const answer = JSON.parse(event.data);
     const waiter = pending.shift();
     if (waiter) waiter.resolve(answer);
+    else if (answer.type === "error") showError(answer.message); // e.g. the server has too many pages open
   });
 }
 

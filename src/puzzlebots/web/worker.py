@@ -1,0 +1,70 @@
+"""One page's ``Session`` in a process of its own (``python -m puzzlebots.web.worker``), started by the server.
+
+A bot's work (one numba call can run for minutes) cannot be interrupted inside a thread, but a process can
+be killed: the server kills this one when a request runs over its time budget, when the page leaves, and
+when the server stops. On Linux the kernel also kills it when the server dies, even by ``kill -9``.
+
+Requests and answers are frames on stdin and on the original stdout: a 4-byte big-endian length, then that
+many bytes of UTF-8 JSON. Anything else printed (by a library, by C code) goes to stderr, so it cannot
+corrupt a frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import BinaryIO
+
+from .session import Session
+
+#: prctl option: the signal this process gets when its parent dies (linux/prctl.h)
+PR_SET_PDEATHSIG = 1
+LENGTH_BYTES = 4
+
+
+def frame(data: bytes) -> bytes:
+    return len(data).to_bytes(LENGTH_BYTES, "big") + data
+
+
+def read_exactly(stream: BinaryIO, size: int) -> bytes | None:
+    """``size`` bytes, or None if the server closed the pipe first."""
+    data = stream.read(size)
+    return data if len(data) == size else None
+
+
+def die_with_parent(parent: int) -> None:
+    """Linux: ask the kernel to kill this process when the server dies; then check the server did not die first."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def serve(session: Session, requests: BinaryIO, answers: BinaryIO) -> None:
+    """Answer framed requests in order until the server closes the pipe (it also does so by dying)."""
+    while (header := read_exactly(requests, LENGTH_BYTES)) is not None:
+        body = read_exactly(requests, int.from_bytes(header, "big"))
+        if body is None:
+            return
+        answers.write(frame(session.reply(body.decode("utf-8", errors="replace")).encode("utf-8")))
+        answers.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m puzzlebots.web.worker")
+    parser.add_argument("--parent", type=int, required=True, help="the server's process id")
+    parser.add_argument("--replays", type=Path, default=None, help="the replay folder the page may open")
+    args = parser.parse_args()
+    die_with_parent(args.parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in the terminal stops the server, which stops us
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    serve(Session(args.replays), sys.stdin.buffer, answers)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,555 @@
+"""Issue 9, the web server: what a hostile page or client sends cannot read files, drive the socket from
+another site, stall the server or crash a session, and ``serve`` reports bad arguments in one line.
+
+The socket tests run the real ``puzzlebots serve`` in a process of its own and talk to it with aiohttp; the
+fuzz tests drive ``Session`` directly (it is what each worker process runs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientSession, ClientWebSocketResponse, WSMsgType, WSServerHandshakeError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlebots.core.registry import game_names, get_game
+from puzzlebots.core.replay import write_replay
+from puzzlebots.core.runner import play_episode
+from puzzlebots.web.session import MAX_NESTING, Session
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parents[1] / "src"
+
+
+def serve_command(*args: str) -> list[str]:
+    return [sys.executable, "-u", "-m", "puzzlebots", "serve", *args]
+
+
+def serve_env() -> dict[str, str]:
+    """This checkout's sources first, as for the tests themselves, and the never-ending game (slowgame.py)."""
+    path = os.pathsep.join(filter(None, [str(SRC), str(HERE), os.environ.get("PYTHONPATH", "")]))
+    return {**os.environ, "PYTHONPATH": path, "PUZZLEBOTS_GAMES": "slowgame:GAME"}
+
+
+def live_children(pid: int) -> list[int]:
+    """The processes (zombies aside) whose parent is ``pid``, read from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def is_alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class ServerProcess:
+    """``puzzlebots serve --port 0 ...`` started for real; ``url`` is read from the address it prints."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            serve_command("--port", "0", *args),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=serve_env(),
+        )
+        self.first_line = self.read_line(60)
+        found = re.search(r"http://[^ /]+", self.first_line)
+        if found is None:
+            self.stop()
+            raise RuntimeError(f"serve did not start: {self.first_line!r} {self.stderr!r}")
+        self.url = found.group(0)
+        self.pid = self.process.pid
+
+    def read_line(self, timeout: float) -> str:
+        assert self.process.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            if not selector.select(timeout):
+                return ""
+        return self.process.stdout.readline()
+
+    def workers(self) -> list[int]:
+        return live_children(self.pid)
+
+    def wait_for_workers(self, count: int, timeout: float = 10) -> list[int]:
+        """The worker processes once there are exactly ``count`` (the last seen ones otherwise)."""
+        deadline = time.monotonic() + timeout
+        while len(found := self.workers()) != count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return found
+
+    def stop(self) -> None:
+        """SIGTERM (if still running); ``stderr`` is then what the server wrote there."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.stderr = self.process.stderr.read()
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+
+BUDGET = 5  # seconds: the server's --time-budget in these tests
+#: a request that runs until it is stopped: one decision of a bot that never decides (tests/web/slowgame.py)
+LONG = [{"op": "watch", "game": "slow", "bot": "ponder", "seed": 2}, {"op": "step", "n": 1}]
+
+
+async def ask(ws: ClientWebSocketResponse, msg: Any, timeout: float = 60) -> dict[str, Any]:
+    await ws.send_str(msg if isinstance(msg, str) else json.dumps(msg))
+    reply = await ws.receive(timeout=timeout)
+    assert reply.type == WSMsgType.TEXT, reply
+    answer: dict[str, Any] = json.loads(reply.data)
+    return answer
+
+
+def is_one_line_error(answer: dict[str, Any]) -> bool:
+    message = answer.get("message")
+    return answer.get("type") == "error" and isinstance(message, str) and bool(message) and "\n" not in message
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    replays = tmp_path_factory.mktemp("hostile-replays")
+    proc = ServerProcess("--replays", str(replays), "--time-budget", str(BUDGET), "--max-sessions", "2")
+    yield proc
+    proc.stop()
+
+
+# --------------------------------------------------------------------------- item 1: no file through a config
+
+
+def test_file_naming_config_keys_are_refused_from_the_socket(server: ServerProcess, tmp_path: Path) -> None:
+    fifo = tmp_path / "board.fifo"
+    os.mkfifo(fifo)
+    secrets = [line for line in Path("/etc/passwd").read_text().splitlines() if line][:1]
+    secrets += [f"{k}={v}" for k, v in os.environ.items() if k in ("PATH", "HOME")]
+    cases = [
+        ("puyo", "krieg3", {"k3_templates": "/etc/passwd"}, "k3_templates"),
+        ("puyo", "krieg3", {"k3_templates": "/proc/self/environ"}, "k3_templates"),
+        ("yoshis_cookie", "greedy", {"board_file": "/etc/passwd"}, "board_file"),
+        ("yoshis_cookie", "greedy", {"board_file": "/no/such/file"}, "board_file"),
+        ("yoshis_cookie", "greedy", {"board_file": str(fifo)}, "board_file"),
+        ("puyo", "krieg", {"no_such_key": 1}, "no_such_key"),
+    ]
+
+    async def talk() -> None:
+        async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
+            for game, bot, config, key in cases:
+                msg = {"op": "watch", "game": game, "bot": bot, "seed": 1, "config": config}
+                answer = await ask(ws, msg, timeout=BUDGET)  # a FIFO would block: the answer must come at once
+                assert is_one_line_error(answer), msg
+                assert key in answer["message"], answer
+                assert not any(secret in json.dumps(answer) for secret in secrets), answer
+            frame = await ask(ws, {"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1, "config": {}})
+            assert frame["type"] == "frame" and frame["step"] == 0
+
+    asyncio.run(talk())
+
+
+def test_session_refuses_file_naming_keys() -> None:
+    session = Session(None)
+    for game, key in [("puyo", "k3_templates"), ("yoshis_cookie", "board_file")]:
+        bot = get_game(game).bots()[0].name
+        answer = session.handle({"op": "watch", "game": game, "bot": bot, "config": {key: "/etc/passwd"}})
+        assert is_one_line_error(answer) and key in answer["message"]
+
+
+# --------------------------------------------------------------------------- item 2: only our own pages
+
+
+def test_foreign_origin_is_refused_at_the_handshake(server: ServerProcess) -> None:
+    port = server.url.rsplit(":", 1)[1]
+
+    async def handshake(headers: dict[str, str]) -> int:
+        async with ClientSession() as http:
+            try:
+                async with http.ws_connect(f"{server.url}/ws", headers=headers) as ws:
+                    assert (await ask(ws, {"op": "replays"}))["type"] == "replays"
+                    return 101
+            except WSServerHandshakeError as exc:
+                return exc.status
+
+    async def talk() -> None:
+        assert await handshake({"Origin": "http://evil.example"}) == 403
+        assert await handshake({"Origin": "null"}) == 403
+        assert await handshake({"Origin": f"http://localhost.evil.example:{port}"}) == 403
+        # DNS rebinding: a foreign name resolving to 127.0.0.1, whose page is then "same origin"
+        evil = f"evil.example:{port}"
+        assert await handshake({"Host": evil, "Origin": f"http://{evil}"}) == 403
+        assert await handshake({"Origin": server.url}) == 101  # the server's own page
+        assert await handshake({"Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"}) == 101
+        assert await handshake({}) == 101  # a client that is not a browser sends no Origin
+        async with ClientSession() as http:
+            async with http.get(f"{server.url}/api/games", headers={"Host": evil}) as response:
+                assert response.status == 403
+
+    asyncio.run(talk())
+
+
+# --------------------------------------------------------------------------- item 3: nothing stalls the server
+
+
+def test_worst_case_config_from_the_socket_is_refused(server: ServerProcess) -> None:
+    worst = {"beam_width": 10000, "beam_depth": 50, "beam_samples": 100}
+
+    async def talk() -> None:
+        async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
+            start = time.monotonic()
+            answer = await ask(ws, {"op": "watch", "game": "puyo", "bot": "beam", "seed": 2, "config": worst})
+            assert is_one_line_error(answer), answer
+            assert is_one_line_error(await ask(ws, {"op": "step", "n": 1}))  # nothing was started
+            assert time.monotonic() - start < BUDGET
+
+    asyncio.run(talk())
+
+
+def test_a_long_request_stalls_no_one_and_is_stopped_at_the_budget(server: ServerProcess) -> None:
+    async def talk() -> None:
+        async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
+            assert (await ask(ws, LONG[0]))["type"] == "frame"
+            started = time.monotonic()
+            await ws.send_str(json.dumps(LONG[1]))
+            await asyncio.sleep(0.5)  # the worker is deep in thought now
+            for _ in range(3):
+                t = time.monotonic()
+                async with http.get(f"{server.url}/api/games") as response:
+                    names = {g["name"] for g in await response.json()}
+                assert time.monotonic() - t < 2 and {"puyo", "cargobot"} <= names
+            async with http.ws_connect(f"{server.url}/ws") as other:
+                t = time.monotonic()
+                assert (await ask(other, {"op": "cargo_levels"}))["type"] == "cargo_levels"
+                assert time.monotonic() - t < BUDGET
+            reply = await ws.receive(timeout=BUDGET + 30)
+            answer = json.loads(reply.data)
+            assert is_one_line_error(answer) and f"longer than {BUDGET} s" in answer["message"], answer
+            assert BUDGET <= time.monotonic() - started < BUDGET + 10
+            assert is_one_line_error(await ask(ws, {"op": "step"}))  # the game was stopped ...
+            assert (await ask(ws, {"op": "games"}))["type"] == "games"  # ... and the page goes on
+
+    asyncio.run(talk())
+    assert server.wait_for_workers(0) == []
+
+
+def test_a_client_leaving_mid_request_leaves_no_busy_worker(server: ServerProcess) -> None:
+    async def talk() -> list[int]:
+        async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
+            assert (await ask(ws, LONG[0]))["type"] == "frame"
+            await ws.send_str(json.dumps(LONG[1]))
+            await asyncio.sleep(0.5)
+            return server.workers()
+
+    busy = asyncio.run(talk())
+    assert len(busy) == 1
+    left = time.monotonic()
+    assert server.wait_for_workers(0, timeout=2) == []
+    assert time.monotonic() - left < 2 and not is_alive(busy[0])
+
+
+def test_too_many_pages_get_a_clear_refusal(server: ServerProcess) -> None:
+    async def talk() -> None:
+        async with ClientSession() as http:
+            first = await http.ws_connect(f"{server.url}/ws")
+            second = await http.ws_connect(f"{server.url}/ws")
+            assert (await ask(second, {"op": "replays"}))["type"] == "replays"
+            async with http.ws_connect(f"{server.url}/ws") as third:
+                refusal = await third.receive(timeout=10)
+                assert is_one_line_error(json.loads(refusal.data))
+                assert "2 pages open" in json.loads(refusal.data)["message"]
+                closing = await third.receive(timeout=10)
+                assert closing.type in (WSMsgType.CLOSE, WSMsgType.CLOSED) and third.close_code == 1013
+            await first.close()
+            assert len(server.wait_for_workers(1, timeout=5)) == 1
+            async with http.ws_connect(f"{server.url}/ws") as fourth:  # a closed page frees its place
+                assert (await ask(fourth, {"op": "replays"}))["type"] == "replays"
+            await second.close()
+
+    asyncio.run(talk())
+
+
+async def busy_server(proc: ServerProcess) -> tuple[ClientSession, ClientWebSocketResponse, list[int]]:
+    """A websocket on ``proc`` whose worker is busy with the long request."""
+    http = ClientSession()
+    ws = await http.ws_connect(f"{proc.url}/ws")
+    assert (await ask(ws, LONG[0]))["type"] == "frame"
+    await ws.send_str(json.dumps(LONG[1]))
+    await asyncio.sleep(0.5)
+    workers = proc.workers()
+    assert len(workers) == 1
+    return http, ws, workers
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_server_within_a_second(sig: signal.Signals) -> None:
+    proc = ServerProcess()
+
+    async def talk() -> tuple[float, list[int]]:
+        http, ws, workers = await busy_server(proc)
+        try:
+            start = time.monotonic()
+            proc.process.send_signal(sig)
+            while proc.process.poll() is None and time.monotonic() - start < 5:
+                await asyncio.sleep(0.01)
+            return time.monotonic() - start, workers
+        finally:
+            await ws.close()
+            await http.close()
+
+    try:
+        took, workers = asyncio.run(talk())
+    finally:
+        proc.stop()
+    assert proc.process.returncode == 0 and took < 1, took
+    assert "Traceback" not in proc.stderr
+    assert not any(is_alive(pid) for pid in workers)
+
+
+def test_workers_die_with_a_killed_server() -> None:
+    proc = ServerProcess()
+
+    async def talk() -> list[int]:
+        http, ws, workers = await busy_server(proc)
+        proc.process.kill()  # kill -9: the server cannot clean up, the kernel kills the workers
+        proc.process.wait(5)
+        await http.close()
+        return workers
+
+    try:
+        workers = asyncio.run(talk())
+    finally:
+        proc.stop()
+    deadline = time.monotonic() + 2
+    while any(is_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(is_alive(pid) for pid in workers)
+
+
+# --------------------------------------------------------------------------- item 4: nested JSON
+
+
+def test_deeply_nested_json_gets_an_error_and_the_connection_goes_on(server: ServerProcess) -> None:
+    deep = MAX_NESTING + 1
+    messages = [
+        "[" * 120_000,
+        "[" * 120_000 + "]" * 120_000,
+        '{"op": "watch", "game": "puyo", "bot": "krieg", "config": ' + "[" * deep + "]" * deep + "}",
+    ]
+
+    async def talk() -> None:
+        async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
+            for text in messages:
+                answer = await ask(ws, text)
+                assert is_one_line_error(answer) and "nest" in answer["message"], answer
+                assert (await ask(ws, {"op": "games"}))["type"] == "games"
+
+    asyncio.run(talk())
+
+
+def test_nested_json_directly() -> None:
+    session = Session(None)
+    for text in ["[" * 120_000, "{" * 50_000, '{"a":' * 5000]:
+        answer = json.loads(session.reply(text))
+        assert is_one_line_error(answer)
+    assert json.loads(session.reply('{"op": "replays"}')) == {"type": "replays", "replays": []}
+    deepest = MAX_NESTING - 1  # inside the message object itself
+    allowed = '{"op": "replays", "x": ' + "[" * deepest + "]" * deepest + "}"
+    assert json.loads(session.reply(allowed))["type"] == "replays"
+
+
+# --------------------------------------------------------------------------- item 5: serve's arguments
+
+
+def run_serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(serve_command(*args), capture_output=True, text=True, env=serve_env(), timeout=120)
+
+
+def assert_one_error_line(result: subprocess.CompletedProcess[str]) -> None:
+    assert result.returncode == 2, result
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_serve_on_a_taken_port_is_one_error_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_serve("--port", str(port))
+    assert_one_error_line(result)
+    assert str(port) in result.stderr and "in use" in result.stderr
+
+
+def test_serve_on_an_unknown_host_is_one_error_line() -> None:
+    result = run_serve("--host", "no.such.host.invalid", "--port", "0")
+    assert_one_error_line(result)
+    assert "no.such.host.invalid" in result.stderr
+
+
+def test_serve_bad_options_are_one_error_line() -> None:
+    for args in [("--port", "70000"), ("--time-budget", "0"), ("--max-sessions", "x"), ("--no-such-option",)]:
+        assert_one_error_line(run_serve(*args))
+
+
+def test_serve_binds_loopback_unless_told() -> None:
+    default = ServerProcess()
+    default.stop()
+    assert default.url.startswith("http://127.0.0.1:")
+    assert default.process.returncode == 0
+    everywhere = ServerProcess("--host", "0.0.0.0")
+    everywhere.stop()
+    assert everywhere.url.startswith("http://0.0.0.0:")
+    assert "warning: binding 0.0.0.0: the page is reachable from other machines" in everywhere.stderr
+    assert "warning" not in default.stderr
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_serve_help(flag: str) -> None:
+    result = run_serve(flag)
+    assert result.returncode == 0, result
+    assert "Usage:" in result.stdout and "--time-budget" in result.stdout and "--max-sessions" in result.stdout
+
+
+# --------------------------------------------------------------------------- fuzz: every op against Session
+
+EXAMPLES = 120  # per op; the statistics (pytest --hypothesis-show-statistics) show how many ran
+
+ODD_STRINGS = st.sampled_from(
+    ["", " ", "\x00", "a\nb", "\ud800", "../../etc/passwd", "/etc/passwd", "/proc/self/environ", "NaN", "{}",
+     "%2e%2e/secret.jsonl", "Cargo 101\n"]
+) | st.integers(1000, 20_000).map(lambda n: "x" * n)
+SCALARS = (
+    st.none() | st.booleans() | st.integers() | st.integers(min_value=2**63) | st.integers(max_value=-(2**63))
+    | st.floats() | st.text(max_size=30) | ODD_STRINGS
+)
+JUNK = st.recursive(
+    SCALARS, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=12,
+)
+GAMES = st.sampled_from(game_names()) | JUNK
+BOTS = st.sampled_from(sorted({b.name for g in game_names() for b in get_game(g).bots()})) | JUNK
+SEEDS = st.integers(min_value=-(2**70), max_value=2**70) | JUNK
+CONFIG_KEYS = st.sampled_from(sorted({k for g in game_names() for k in get_game(g).default_config()}))
+CONFIGS = st.dictionaries(CONFIG_KEYS | st.text(max_size=8), JUNK, max_size=4) | JUNK
+STEPS = st.integers(min_value=-5, max_value=600) | st.integers() | JUNK
+KEYS = st.sampled_from(["left", "right", "cw", "ccw", "drop", "up", "LEFT"]) | JUNK
+LEVELS = st.sampled_from(["Cargo 101", "Transporter", "Re-Curses", "no such level"]) | JUNK
+PROGRAMS = st.sampled_from(["claw R claw", "R claw", "claw_red R", "prog_9 claw", "fly away", ""]) | st.text() | JUNK
+REPLAY_NAMES = st.sampled_from(["good.jsonl", "broken.jsonl", "fifo.jsonl", "notes.txt", "../secret.jsonl"]) | JUNK
+
+#: the fields each op reads, with values that are often right and often not
+FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
+    "games": {},
+    "watch": {"game": GAMES, "bot": BOTS, "seed": SEEDS, "config": CONFIGS},
+    "step": {"n": STEPS},
+    "replays": {},
+    "replay": {"name": REPLAY_NAMES},
+    "versus": {"bot": st.sampled_from(["krieg", "krieg3"]) | BOTS, "seed": SEEDS},
+    "key": {"key": KEYS},
+    "cargo_levels": {},
+    "cargo_level": {"level": LEVELS},
+    "cargo_run": {"level": LEVELS, "program": PROGRAMS},
+}
+#: the answer type of each op when the message is right
+ANSWERS = {
+    "games": "games", "watch": "frame", "step": "frame", "replays": "replays", "replay": "frame",
+    "versus": "versus", "key": "versus", "cargo_levels": "cargo_levels", "cargo_level": "cargo_level",
+    "cargo_run": "cargo_run",
+}
+
+
+GAME_BOTS = sorted((g, b.name) for g in game_names() for b in get_game(g).bots())
+
+
+def messages(op: str) -> st.SearchStrategy[dict[str, Any]]:
+    """``{"op": op, ...}`` with any of its fields (right, wrong or missing) and junk fields besides; for
+    ``watch`` also a game with one of its own bots, so that right messages are among them."""
+    junk = {"extra": JUNK, "": JUNK, "op2": JUNK}
+    anything = st.fixed_dictionaries({"op": st.just(op)}, optional={**FIELDS[op], **junk})
+    if op != "watch":
+        return anything
+    own_bot = st.sampled_from(GAME_BOTS).flatmap(
+        lambda pair: st.fixed_dictionaries(
+            {"op": st.just(op), "game": st.just(pair[0]), "bot": st.just(pair[1])},
+            optional={"seed": SEEDS, "config": st.just({}) | CONFIGS, **junk},
+        )
+    )
+    return anything | own_bot
+
+
+@pytest.fixture(scope="module")
+def fuzz_replays(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("fuzz-replays")
+    episode = play_episode("puyo", "krieg3", 3, {"pairs": 8}, record=True)
+    write_replay(folder / "good.jsonl", episode, get_game("puyo").rules_version, 2)
+    (folder / "broken.jsonl").write_text('{"type": "header", "game": 5}\n[[[\n')
+    (folder / "notes.txt").write_text("not a replay\n")
+    os.mkfifo(folder / "fifo.jsonl")
+    (folder.parent / "secret.jsonl").write_text("top secret\n")
+    return folder
+
+
+def prepared(op: str, replays: Path) -> Session:
+    """A session with something to step or to press keys in, for the ops that need one."""
+    session = Session(replays)
+    if op == "step":
+        assert session.handle({"op": "watch", "game": "puyo", "bot": "krieg3", "seed": 1})["type"] == "frame"
+    if op == "key":
+        assert session.handle({"op": "versus", "bot": "krieg", "seed": 1})["type"] == "versus"
+    return session
+
+
+def check_answer(op: str, answer: Any) -> None:
+    assert isinstance(answer, dict)
+    json.dumps(answer)  # a worker sends it as JSON
+    if answer["type"] == "error":
+        assert is_one_line_error(answer), answer
+        assert not answer["message"].startswith("internal error"), answer
+        assert "top secret" not in answer["message"]
+    else:
+        assert answer["type"] == ANSWERS[op], answer
+
+
+@pytest.mark.parametrize("op", sorted(FIELDS))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_fuzz_each_op(op: str, fuzz_replays: Path, data: st.DataObject) -> None:
+    msg = data.draw(messages(op), label="message")
+    check_answer(op, prepared(op, fuzz_replays).handle(msg))
+
+
+@settings(max_examples=2 * EXAMPLES, deadline=None)
+@given(text=st.text() | st.builds(json.dumps, JUNK) | st.builds(lambda n: "[" * n, st.integers(0, 5000)))
+def test_fuzz_raw_text(text: str) -> None:
+    answer = json.loads(Session(None).reply(text))
+    if answer["type"] == "error":  # (a generated text is now and then a right message)
+        assert is_one_line_error(answer) and not answer["message"].startswith("internal error"), answer
+    else:
+        assert answer["type"] in ANSWERS.values(), answer
