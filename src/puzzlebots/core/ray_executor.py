@@ -8,12 +8,17 @@ per seed are the same whichever executor ran them.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as wait_for
 from typing import Any
 
 from .errors import ConfigError
+
+#: seconds to reach a cluster's address; Ray's own connection retries are bounded to about this many tries
+CONNECT_SECONDS = 5
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -25,7 +30,8 @@ class RayExecutor(Executor):
 
     ``address=None`` starts a local Ray instance with ``num_cpus`` CPUs (or joins the one this process
     already started); an address such as ``"ray://head:10001"`` or ``"auto"`` attaches to a cluster.
-    ``shutdown`` stops Ray only if this executor started it.
+    ``shutdown`` stops Ray only if this executor started it. An ``address`` that does not answer is a
+    ``ConfigError`` after a bounded wait (Ray alone would retry for many minutes).
     """
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None) -> None:
@@ -43,15 +49,19 @@ class RayExecutor(Executor):
             }
             if address is None:
                 kwargs["num_cpus"] = num_cpus
+            else:
+                _reach(address)
             try:
                 ray.init(address=address, **kwargs)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 where = address or "a local instance"
-                raise ConfigError(f"cannot start or reach Ray at {where}: {exc}") from exc
+                why = " ".join(str(exc).split())
+                raise ConfigError(f"cannot start or reach Ray at {where}: {why}") from exc
             self._owns_ray = True
         self._remote = ray.remote(_call)
         self._closed = False
         self._pending: dict[Future[Any], Any] = {}
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         if self._closed:
@@ -74,3 +84,15 @@ class RayExecutor(Executor):
             wait_for(list(self._pending))
         if self._owns_ray:
             self._ray.shutdown()
+
+
+def _reach(address: str) -> None:
+    """Fail fast on a ``host:port`` nobody listens on, and bound Ray's retries for one that is not Ray."""
+    host, sep, port = address.rpartition(":")
+    if sep and port.isdigit() and "://" not in host:
+        try:
+            socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+        except OSError as exc:
+            raise ConfigError(f"cannot reach Ray at {address}: {exc.strerror or exc}") from None
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(CONNECT_SECONDS))
+    os.environ.setdefault("RAY_py_gcs_connect_timeout_s", str(CONNECT_SECONDS))
