@@ -26,7 +26,7 @@ def image_formats() -> tuple[str, ...]:
 class OutputPath(click.ParamType):
     """A file a command writes, checked when the command line is read, so that no work is lost at the end.
 
-    The name must not be empty or a folder, its folder must exist and take a new file (tried for real, which
+    The name must not be empty, a folder or a device (``/dev/null`` would be replaced), its folder must exist and take a new file (tried for real, which
     also covers the ``.partial``/``.tmp``/``.ckpt`` files written beside it), and with ``formats`` its suffix
     must be one of them.
     """
@@ -40,24 +40,24 @@ class OutputPath(click.ParamType):
         text = str(value)
         if not text.strip():
             self.fail("an empty name is no file", param, ctx)
+        if "\0" in text:
+            self.fail(f"{text!r} is not a usable file name (a NUL byte)", param, ctx)
         path = Path(text)
-        try:
-            is_dir, folder_ok = path.is_dir(), path.parent.is_dir()
-        except (OSError, ValueError) as exc:
-            self.fail(f"{text!r} is not a usable file name ({exc})", param, ctx)
-        if is_dir:
+        if path.is_dir():
             self.fail(f"{path} is a folder", param, ctx)
         if self.formats is not None:
             known = self.formats()
             if path.suffix.lower().lstrip(".") not in known:
                 self.fail(f"{path} does not end in a known format ({', '.join(known)})", param, ctx)
-        if not folder_ok:
+        if not path.parent.is_dir():
             self.fail(f"folder {path.parent} does not exist", param, ctx)
         try:
             with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name + "."):
                 pass
         except OSError as exc:
             self.fail(f"cannot create {path} ({exc.strerror or exc})", param, ctx)
+        if path.exists() and not path.is_file():
+            self.fail(f"{path} is not a regular file (a device, pipe or socket)", param, ctx)
         if path.exists() and not os.access(path, os.W_OK):
             self.fail(f"{path} is not writable", param, ctx)
         return path

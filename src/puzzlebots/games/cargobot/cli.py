@@ -266,7 +266,7 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
 @click.option("--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True)
 @click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
               help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
-@click.option("--step-limit", type=click.IntRange(min=1), default=200, show_default=True)
+@click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @LEVELS_FILE
 @_one_line_errors
