@@ -26,9 +26,9 @@ def image_formats() -> tuple[str, ...]:
 class OutputPath(click.ParamType):
     """A file a command writes, checked when the command line is read, so that no work is lost at the end.
 
-    The name must not be empty, a folder or a device (``/dev/null`` would be replaced), its folder must exist and take a new file (tried for real, which
-    also covers the ``.partial``/``.tmp``/``.ckpt`` files written beside it), and with ``formats`` its suffix
-    must be one of them.
+    The name must not be empty, a folder or a device (``/dev/null`` would be replaced); its folder must exist
+    and take a new file (tried for real, which also covers the ``.partial``/``.tmp``/``.ckpt`` files written
+    beside it); and with ``formats`` its suffix must be one of them.
     """
 
     name = "file"

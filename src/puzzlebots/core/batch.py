@@ -51,7 +51,7 @@ def check_executor(kind: str, jobs: int | None, address: str | None) -> None:
     """Refuse an executor choice that cannot work or would ignore an option; ``ConfigError`` with one line.
 
     ``jobs`` is capped at the usable cores for everything that runs on this machine (the process pool and a
-    local Ray instance); a Ray cluster at ``address`` decides its own number of workers.
+    local Ray instance); a Ray cluster at ``address`` decides its own number of workers, and must answer.
     """
     if kind not in EXECUTORS:
         raise ConfigError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
@@ -62,6 +62,9 @@ def check_executor(kind: str, jobs: int | None, address: str | None) -> None:
     if kind == "ray" and address is not None:
         if jobs is not None:
             raise ConfigError(f"--jobs: the Ray cluster at {address} decides how many workers run; leave --jobs out")
+        from .ray_executor import reach_ray
+
+        reach_ray(address)
         return
     cores = default_jobs()
     if jobs is not None and jobs > cores:

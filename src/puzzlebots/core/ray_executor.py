@@ -19,6 +19,9 @@ from .errors import ConfigError
 
 #: seconds to reach a cluster's address; Ray's own connection retries are bounded to about this many tries
 CONNECT_SECONDS = 5
+#: an HTTP/2 client's first bytes (connection preface and an empty SETTINGS frame), and the SETTINGS frame type
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+HTTP2_SETTINGS = 4
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -50,7 +53,7 @@ class RayExecutor(Executor):
             if address is None:
                 kwargs["num_cpus"] = num_cpus
             else:
-                _reach(address)
+                reach_ray(address)
             try:
                 ray.init(address=address, **kwargs)
             except (ConnectionError, ValueError, RuntimeError) as exc:
@@ -86,13 +89,25 @@ class RayExecutor(Executor):
             self._ray.shutdown()
 
 
-def _reach(address: str) -> None:
-    """Fail fast on a ``host:port`` nobody listens on, and bound Ray's retries for one that is not Ray."""
+def reach_ray(address: str) -> None:
+    """Fail in seconds unless ``host:port`` answers as a Ray head does (gRPC), and bound Ray's own retries.
+
+    Ray retries a silent or foreign address for many minutes. Its GCS is a gRPC server: given the HTTP/2
+    preface it answers with a SETTINGS frame at once, which nobody listening, a silent peer or another
+    protocol does not.
+    """
     host, sep, port = address.rpartition(":")
     if sep and port.isdigit() and "://" not in host:
         try:
-            socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+            with socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS) as conn:
+                conn.sendall(HTTP2_PREFACE)
+                conn.settimeout(CONNECT_SECONDS)
+                frame = conn.recv(9)
+        except TimeoutError:
+            raise ConfigError(f"cannot reach Ray at {address}: no answer within {CONNECT_SECONDS} s") from None
         except OSError as exc:
             raise ConfigError(f"cannot reach Ray at {address}: {exc.strerror or exc}") from None
+        if len(frame) < 4 or frame[3] != HTTP2_SETTINGS:
+            raise ConfigError(f"cannot reach Ray at {address}: what answers there is not a Ray cluster")
     os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(CONNECT_SECONDS))
     os.environ.setdefault("RAY_py_gcs_connect_timeout_s", str(CONNECT_SECONDS))
