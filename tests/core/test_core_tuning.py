@@ -65,9 +65,10 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path):
 
 def cli_train(tmp_path: Path, out: str, method: str, generations: int, *extra: str) -> subprocess.CompletedProcess:
     """``puzzlebots train cards`` in a fresh process (the toy game is registered through the environment)."""
+    own = ["--variants", "4", "--rounds", "2"] if method == "hill" else ["--popsize", "6"]
     args = [sys.executable, "-m", "puzzlebots", "train", "cards", "--method", method, "--games-per-eval", "6",
-            "--generations", str(generations), "--seed", "4", "--variants", "4", "--rounds", "2", "--sigma", "0.5",
-            "--popsize", "6", "--out", str(tmp_path / out), "--jobs", "1", "--quiet", *extra]
+            "--generations", str(generations), "--seed", "4", *own, "--sigma", "0.5",
+            "--out", str(tmp_path / out), "--jobs", "1", "--quiet", *extra]
     return subprocess.run(args, capture_output=True, text=True, env=os.environ.copy(), timeout=300)
 
 

@@ -32,8 +32,9 @@ from puzzlebots.games.yoshis_cookie.boards import load_board_file
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                           HealthCheck.function_scoped_fixture])
 HATRIS = get_game("hatris")
-TRAIN = ["--method", "cma", "--popsize", "4", "--games-per-eval", "1", "--max-actions", "3", "--jobs", "1", "--quiet",
-         "--generations", "2"]
+TRAIN = ["--games-per-eval", "1", "--max-actions", "3", "--jobs", "1", "--quiet", "--generations", "2"]
+#: each method's own options (the other method's are refused)
+METHOD_OPTIONS = {"hill": ["--variants", "2", "--rounds", "1"], "cma": ["--popsize", "4"]}
 
 # ----------------------------------------------------------------- hostile values and mutations
 
@@ -246,8 +247,7 @@ def test_fuzz_board_file(where: Path, data: st.DataObject):
 def checkpoint(request: pytest.FixtureRequest, where: Path) -> tuple[dict[str, Any], TrainSettings]:
     """A real checkpoint of two generations and the settings that resume it."""
     out = where / f"{request.param}.json"
-    args = ["train", "hatris", "--out", str(out), *TRAIN, "--method", request.param, "--variants", "2",
-            "--rounds", "1"]
+    args = ["train", "hatris", "--out", str(out), *TRAIN, "--method", request.param, *METHOD_OPTIONS[request.param]]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     doc = json.loads(Path(f"{out}.ckpt").read_text())

@@ -18,14 +18,23 @@ from rich.console import Console, Group
 from rich.live import Live
 from rich.text import Text
 
-from ..core.batch import EXECUTORS, evaluate
+from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
 from ..core.registry import get_game, loadable_games
 from ..core.replay import check_replay, read_replay, write_replay
-from ..core.runner import play_episode
+from ..core.runner import BOT_SEED_SALT, play_episode
 from ..core.tuning import METHODS, TrainSettings, train
 from .app import cli
-from .output import load_weights, plot_histogram, plot_learning_curve, read_progress, write_json_atomic
+from .options import DELAY, FiniteFloat, executor_options, refuse_given
+from .output import (
+    OutputPath,
+    image_formats,
+    load_weights,
+    plot_histogram,
+    plot_learning_curve,
+    read_progress,
+    write_json_atomic,
+)
 
 Factory = Callable[[Any], click.Command]
 
@@ -84,9 +93,18 @@ def with_options(decorators: Sequence[Callable[[Any], Any]], fn: Any) -> Any:
     return fn
 
 
-def check_bot(game: Any, bot: str, weights: Sequence[float] | None) -> None:
-    game.bot_info(bot)
+def check_start(game: Any, bot: str, config: dict[str, Any], weights: Sequence[float] | None, seed: int) -> None:
+    """Refuse what would fail or be ignored once games run, before the first one.
+
+    The bot and its weights; a game option that only other bots read; and, by building the first game and
+    its bot here, every input file the config names (a missing templates or board file).
+    """
+    info = game.bot_info(bot)
     game.check_weights(bot, weights)
+    others = {k for b in game.bots() for k in b.config_keys} - set(info.config_keys)
+    refuse_given(click.get_current_context(), sorted("config__" + k for k in others), f"has no effect with --bot {bot}")
+    game.new_state(seed, config)
+    game.make_bot(bot, config, weights, seed ^ BOT_SEED_SALT)
 
 
 # --------------------------------------------------------------------------- stats
@@ -97,13 +115,13 @@ def make_stats(game: Any) -> click.Command:
             quiet: bool, **kwargs: Any) -> None:
         config = split_config(game, kwargs)
         weights = load_weights(weights_path, game, bot) if weights_path else None
-        check_bot(game, bot, weights)
-        seeds = list(range(seed, seed + games))
+        check_start(game, bot, config, weights, seed)
+        seeds = range(seed, seed + games)
         head = {"game": game.name, "bot": bot, "config": config, "seeds": [seed, games],
                 "weights": weights, "max_actions": max_actions}
         progress_file = json_path.with_name(json_path.name + ".partial") if json_path else None
-        done = read_progress(progress_file, head) if progress_file else {}
-        if progress_file is not None and not progress_file.exists():
+        done = read_progress(progress_file, head, seeds) if progress_file else {}
+        if progress_file is not None and not done:
             progress_file.write_text(json.dumps(head, sort_keys=True) + "\n")
 
         def keep(result: dict[str, Any]) -> None:
@@ -128,19 +146,15 @@ def make_stats(game: Any) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
-                     help="Number of games."),
+        click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
+                     help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary)."),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="First seed; games use seeds S..S+N-1."),
-        click.option("--jobs", type=click.IntRange(min=1), default=None,
-                     help="Worker processes (default: one per core)."),
-        click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
-                     help="Where games run: a local process pool or a Ray cluster."),
-        click.option("--address", default=None, help="Ray cluster address (default: start a local one)."),
-        click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+        executor_options,
+        click.option("--json", "json_path", type=OutputPath(), default=None,
                      help="Write every game's result and the summary here. An interrupted run resumes."),
-        click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="PNG histogram of the main figure."),
+        click.option("--plot", type=OutputPath(image_formats), default=None,
+                     help="Histogram of the main figure, as an image (png, svg, pdf, ... by its suffix)."),
         click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, help="Weights file (from `train`) instead of the shipped defaults."),
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
@@ -163,9 +177,11 @@ cli.add_command(stats)
 def make_watch(game: Any) -> click.Command:
     def run(bot: str, seed: int, delay: float, max_actions: int | None, replay_path: Path | None,
             weights_path: Path | None, hash_every: int, **kwargs: Any) -> None:
+        if replay_path is None:
+            refuse_given(click.get_current_context(), ["hash_every"], "is for the replay file: give it with --replay")
         config = split_config(game, kwargs)
         weights = load_weights(weights_path, game, bot) if weights_path else None
-        check_bot(game, bot, weights)
+        check_start(game, bot, config, weights, seed)
         console = Console()
         with Live(console=console, refresh_per_second=20, auto_refresh=False) as live:
             def show(state: Any, b: Any, action: Any) -> None:
@@ -184,11 +200,11 @@ def make_watch(game: Any) -> click.Command:
     options = [
         bot_option(game),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
-        click.option("--delay", type=click.FloatRange(min=0), default=0.05, show_default=True,
-                     help="Seconds between decisions."),
+        click.option("--delay", type=DELAY, default=0.05, show_default=True,
+                     help="Seconds between decisions (0-60)."),
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
                      help="Stop after this many decisions."),
-        click.option("--replay", "replay_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+        click.option("--replay", "replay_path", type=OutputPath(), default=None,
                      help="Also save the game as a replay file."),
         click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, help="Weights file instead of the shipped defaults."),
@@ -211,8 +227,10 @@ def make_train(game: Any) -> click.Command:
             jobs: int | None, executor: str, address: str | None, variants: int, rounds: int, sigma: float,
             popsize: int, init: str, plot: Path | None, max_actions: int | None, quiet: bool,
             force: bool, **kwargs: Any) -> None:
+        check_train_options(method, games_per_eval, variants, popsize)
         config = split_config(game, kwargs)
         info = game.bot_info(bot)
+        check_start(game, bot, config, None, seed)
         defaults = game.default_weights(bot) if init == "default" else None
         settings = TrainSettings(game.name, bot, method, games_per_eval, generations, seed, variants, rounds,
                                  sigma, popsize, init, config, max_actions)
@@ -234,30 +252,29 @@ def make_train(game: Any) -> click.Command:
                      help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}."),
         click.option("--method", type=click.Choice(METHODS), default="hill", show_default=True,
                      help="hill: the Hatris article's hill climber; cma: CMA-ES."),
-        click.option("--games-per-eval", type=click.IntRange(min=1), default=8, show_default=True,
+        click.option("--games-per-eval", type=click.IntRange(1, MAX_GAMES), default=8, show_default=True,
                      help="K: games in the sequence S each candidate is rated on."),
         click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True),
-        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+        click.option("--out", type=OutputPath(), required=True,
                      help="Weights file written after every generation (checkpoint beside it: OUT.ckpt)."),
         click.option("--resume", is_flag=True,
                      help="Continue from OUT.ckpt (made with the same settings; --generations may grow)."),
         click.option("--force", is_flag=True,
                      help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
-        click.option("--jobs", type=click.IntRange(min=1), default=None),
-        click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True),
-        click.option("--address", default=None, help="Ray cluster address."),
+        executor_options,
         click.option("--variants", type=click.IntRange(min=1), default=8, show_default=True,
-                     help="hill: |Z|, variants per round."),
+                     help="hill only: |Z|, variants per round."),
         click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
-                     help="hill: rounds per generation ('repeat a few times')."),
-        click.option("--sigma", type=click.FloatRange(min=0, min_open=True), default=0.3, show_default=True,
+                     help="hill only: rounds per generation ('repeat a few times')."),
+        click.option("--sigma", type=FiniteFloat(min=0, min_open=True), default=0.3, show_default=True,
                      help="Step size (hill: log-normal factor; cma: initial sigma scale)."),
-        click.option("--popsize", type=click.IntRange(min=0), default=0, help="cma: population (0 = default)."),
+        click.option("--popsize", type=click.IntRange(min=0), default=0,
+                     help="cma only: population, at least 2 (0 = cma's default)."),
         click.option("--init", type=click.Choice(["random", "default"]), default="random", show_default=True,
                      help="Start from random weights (as the article) or the shipped ones."),
-        click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="PNG learning curve."),
+        click.option("--plot", type=OutputPath(image_formats), default=None,
+                     help="Learning curve, as an image (png, svg, pdf, ... by its suffix)."),
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
                      help="Cap each rating game at this many decisions."),
         click.option("--quiet", is_flag=True),
@@ -269,14 +286,32 @@ def make_train(game: Any) -> click.Command:
 cli.add_command(PerGame("train", factory=make_train, help="Tune a bot's evaluation weights (hill climbing, CMA-ES)."))
 
 
+def check_train_options(method: str, games_per_eval: int, variants: int, popsize: int) -> None:
+    """Refuse options of the other method, a population cma cannot use, and batches too large to hold."""
+    ctx = click.get_current_context()
+    if method == "hill":
+        refuse_given(ctx, ["popsize"], "is for --method cma only")
+        batch = variants * games_per_eval
+    else:
+        refuse_given(ctx, ["variants", "rounds"], "is for --method hill only")
+        if popsize == 1:
+            raise ConfigError("--popsize 1: CMA-ES needs a population of at least 2 (0: its default)")
+        batch = popsize * games_per_eval
+    if batch > MAX_GAMES:
+        raise ConfigError(f"one round would rate {batch:,} games (candidates x --games-per-eval); "
+                          f"the most is {MAX_GAMES:,}")
+
+
 # --------------------------------------------------------------------------- replay
 
 @cli.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--show/--no-show", default=True, show_default=True, help="Draw the game as it re-runs.")
-@click.option("--delay", type=click.FloatRange(min=0), default=0.0, help="Seconds between actions when shown.")
+@click.option("--delay", type=DELAY, default=0.0, help="Seconds between actions when shown (0-60).")
 def replay_cmd(file: Path, show: bool, delay: float) -> None:
     """Re-run a replay file, show it, and report the first diverging state hash."""
+    if not show:
+        refuse_given(click.get_current_context(), ["delay"], "is for showing the game: leave out --no-show")
     rep = read_replay(file)
     game = get_game(rep.header["game"])
     console = Console()

@@ -2,14 +2,66 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import click
+
 from ..core.errors import InputError
 from ..core.jsonio import check_number, name_of, read_json, show
+
+
+@functools.cache
+def image_formats() -> tuple[str, ...]:
+    """File name suffixes matplotlib can write a figure as (png, svg, pdf, ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return tuple(sorted(FigureCanvasBase.get_supported_filetypes()))
+
+
+class OutputPath(click.ParamType):
+    """A file a command writes, checked when the command line is read, so that no work is lost at the end.
+
+    The name must not be empty, a folder or a device (``/dev/null`` would be replaced); its folder must exist
+    and take a new file (tried for real, which also covers the ``.partial``/``.tmp``/``.ckpt`` files written
+    beside it); and with ``formats`` its suffix must be one of them.
+    """
+
+    name = "file"
+
+    def __init__(self, formats: Callable[[], Sequence[str]] | None = None) -> None:
+        self.formats = formats
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        text = str(value)
+        if not text.strip():
+            self.fail("an empty name is no file", param, ctx)
+        if "\0" in text:
+            self.fail(f"{text!r} is not a usable file name (a NUL byte)", param, ctx)
+        path = Path(text)
+        if path.is_dir():
+            self.fail(f"{path} is a folder", param, ctx)
+        if self.formats is not None:
+            known = self.formats()
+            if path.suffix.lower().lstrip(".") not in known:
+                self.fail(f"{path} does not end in a known format ({', '.join(known)})", param, ctx)
+        if not path.parent.is_dir():
+            self.fail(f"folder {path.parent} does not exist", param, ctx)
+        try:
+            with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name + "."):
+                pass
+        except OSError as exc:
+            self.fail(f"cannot create {path} ({exc.strerror or exc})", param, ctx)
+        if path.exists() and not path.is_file():
+            self.fail(f"{path} is not a regular file (a device, pipe or socket)", param, ctx)
+        if path.exists() and not os.access(path, os.W_OK):
+            self.fail(f"{path} is not writable", param, ctx)
+        return path
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
@@ -35,25 +87,40 @@ def load_weights(path: Path, game: Any, bot: str) -> list[float]:
     return values
 
 
-def read_progress(path: Path, head: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """Results of an interrupted ``stats --json`` run with the same arguments, by seed."""
-    if not path.exists():
-        return {}
-    lines = path.read_text().splitlines()
+def read_progress(path: Path, head: dict[str, Any], seeds: range) -> dict[int, dict[str, Any]]:
+    """Results of an interrupted ``stats --json`` run with the same arguments, by seed.
+
+    A file without a readable header (a run killed before it wrote one) holds no progress: a one-line notice
+    says so and the run starts over. A header of other arguments is an error, so no run is lost by mistake.
+    """
     try:
-        old = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
-        old = None
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8"
+        click.echo(f"notice: {path} cannot be read ({why}): starting over", err=True)
+        return {}
+    old = _json_line(lines[0]) if lines else None
+    if not isinstance(old, dict):
+        click.echo(f"notice: {path} holds no run (empty or no header): starting over", err=True)
+        return {}
     if old != json.loads(json.dumps(head, sort_keys=True)):
         raise InputError(f"{path} holds a run with other arguments: delete it or repeat those arguments")
     done: dict[int, dict[str, Any]] = {}
     for line in lines[1:]:
-        try:
-            r = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # the line being written when the run was killed
-        done[int(r["seed"])] = r
+        r = _json_line(line)  # None for the line being written when the run was killed
+        if isinstance(r, dict) and type(r.get("seed")) is int and r["seed"] in seeds:
+            done[r["seed"]] = r
     return done
+
+
+def _json_line(line: str) -> Any:
+    """One line of a progress file, or None where it is not JSON."""
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return None
 
 
 def plot_histogram(path: Path, values: Sequence[float], label: str, title: str) -> None:

@@ -6,10 +6,13 @@ the same arguments give the same numbers for any ``jobs`` and any executor.
 
 from __future__ import annotations
 
+import ctypes
+import itertools
 import os
+import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import Any
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import (
@@ -24,7 +27,16 @@ from rich.progress import (
 from .errors import ConfigError
 from .runner import play_episode
 
+if TYPE_CHECKING:
+    from .ray_executor import RayExecutor
+
 EXECUTORS = ("process", "ray")
+#: the most games one batch plays: every result is kept in memory (about 1 KB each) until the batch ends
+MAX_GAMES = 1_000_000
+#: calls submitted ahead per worker: enough to keep every worker busy, few enough that a huge batch streams
+IN_FLIGHT_PER_WORKER = 4
+#: Linux prctl option: the signal a process gets when the thread that started it exits
+PR_SET_PDEATHSIG = 1
 
 
 def default_jobs() -> int:
@@ -35,18 +47,59 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def make_executor(kind: str = "process", jobs: int | None = None, address: str | None = None) -> Executor:
-    """A process pool (default) or a Ray cluster (``address`` None starts a local one)."""
-    jobs = jobs or default_jobs()
+def check_executor(kind: str, jobs: int | None, address: str | None) -> None:
+    """Refuse an executor choice that cannot work or would ignore an option; ``ConfigError`` with one line.
+
+    ``jobs`` is capped at the usable cores for everything that runs on this machine (the process pool and a
+    local Ray instance); a Ray cluster at ``address`` decides its own number of workers, and must answer.
+    """
+    if kind not in EXECUTORS:
+        raise ConfigError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+    if address is not None and kind != "ray":
+        raise ConfigError("--address is the Ray cluster to use: give it with --executor ray")
+    if jobs is not None and jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1, got {jobs}")
+    if kind == "ray" and address is not None:
+        if jobs is not None:
+            raise ConfigError(f"--jobs: the Ray cluster at {address} decides how many workers run; leave --jobs out")
+        from .ray_executor import reach_ray
+
+        reach_ray(address)
+        return
+    cores = default_jobs()
+    if jobs is not None and jobs > cores:
+        raise ConfigError(f"--jobs {jobs}: this machine lets puzzlebots use {cores} cores, so at most --jobs {cores}")
+
+
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: on Linux the kernel kills this worker when its parent dies, even by ``kill -9``."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except AttributeError:  # pragma: no cover - not Linux: workers outlive a killed parent there
+        return
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+class WorkerPool(ProcessPoolExecutor):
+    """A process pool of ``workers`` processes that die with this process."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),))
+        self.workers = workers
+
+
+def make_executor(
+    kind: str = "process", jobs: int | None = None, address: str | None = None
+) -> WorkerPool | RayExecutor:
+    """The one executor factory: a process pool (default) or Ray (``address`` None starts a local instance)."""
+    check_executor(kind, jobs, address)
     if kind == "process":
-        return ProcessPoolExecutor(max_workers=jobs)
-    if kind == "ray":
-        try:
-            from .ray_executor import RayExecutor
-        except ImportError as exc:  # ray not installed
-            raise ConfigError(f"--executor ray needs the [ray] extra ({exc})") from exc
-        return RayExecutor(address=address, num_cpus=jobs)
-    raise ConfigError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+        return WorkerPool(jobs or default_jobs())
+    from .ray_executor import RayExecutor
+
+    return RayExecutor(address=address, num_cpus=None if address else jobs or default_jobs())
 
 
 def play_one(
@@ -76,8 +129,9 @@ def progress_bar(console: Console | None = None, disable: bool = False) -> Progr
 
 def run_tasks(
     fn: Callable[..., Any],
-    arg_tuples: Sequence[tuple[Any, ...]],
+    arg_tuples: Iterable[tuple[Any, ...]],
     *,
+    total: int | None = None,
     jobs: int | None = None,
     executor: str = "process",
     address: str | None = None,
@@ -87,45 +141,54 @@ def run_tasks(
 ) -> list[Any]:
     """Run ``fn(*args)`` for every tuple, in parallel, and return the results in input order.
 
+    ``arg_tuples`` is consumed lazily, a few calls per worker ahead, so a long batch never holds more than
+    its results; ``total`` (default: its length) sizes the progress bar.
     ``jobs == 1`` with the process executor runs in this process (no pool start-up, easy profiling).
     ``on_result(index, value)`` is called as each result arrives (used to checkpoint partial work).
     """
-    results: list[Any] = [None] * len(arg_tuples)
-    if not arg_tuples:
-        return results
+    if total is None:
+        total = len(arg_tuples) if isinstance(arg_tuples, Sequence) else None
+    results: dict[int, Any] = {}
+    if total == 0:
+        return []
     with progress_bar(disable=not progress) as bar:
-        task = bar.add_task(description, total=len(arg_tuples))
+        task = bar.add_task(description, total=total)
+
+        def arrived(i: int, value: Any) -> None:
+            results[i] = value
+            if on_result is not None:
+                on_result(i, value)
+            bar.advance(task)
+
         if executor == "process" and (jobs or default_jobs()) == 1:
+            check_executor(executor, jobs, address)
             for i, args in enumerate(arg_tuples):
-                results[i] = fn(*args)
-                if on_result is not None:
-                    on_result(i, results[i])
-                bar.advance(task)
-            return results
-        pool = make_executor(executor, jobs, address)
-        futures: dict[Future[Any], int] = {}
-        try:
-            for i, args in enumerate(arg_tuples):
-                futures[pool.submit(fn, *args)] = i
-            for fut in as_completed(futures):
-                i = futures[fut]
-                results[i] = fut.result()
-                if on_result is not None:
-                    on_result(i, results[i])
-                bar.advance(task)
-        except BaseException:
-            for fut in futures:
-                fut.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown(wait=True)
-    return results
+                arrived(i, fn(*args))
+        else:
+            pool = make_executor(executor, jobs, address)
+            running: dict[Future[Any], int] = {}
+            todo = enumerate(arg_tuples)
+            try:
+                while True:
+                    room = IN_FLIGHT_PER_WORKER * pool.workers - len(running)
+                    for i, args in itertools.islice(todo, max(0, room)):
+                        running[pool.submit(fn, *args)] = i
+                    if not running:
+                        break
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        arrived(running.pop(fut), fut.result())
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown(wait=True)
+    return [results[i] for i in range(len(results))]
 
 
 def evaluate(
     game: str,
     bot: str,
-    seeds: Iterable[int],
+    seeds: Sequence[int],
     config: Mapping[str, Any] | None = None,
     weights: Sequence[float] | None = None,
     *,
@@ -140,22 +203,24 @@ def evaluate(
 ) -> list[dict[str, Any]]:
     """Play ``bot`` once per seed and return the result dicts in seed order.
 
+    ``seeds`` may be a ``range``: the games stream through the pool, only their results are kept.
     ``done`` maps seeds already played (a resumed run) to their results; only the others are played.
     ``on_result`` sees each new result as it arrives.
     """
-    seeds = list(seeds)
     done = dict(done or {})
     cfg = dict(config or {})
-    todo = [s for s in seeds if s not in done]
-    args = [(game, bot, s, cfg, list(weights) if weights is not None else None, max_actions) for s in todo]
+    w = list(weights) if weights is not None else None
+    todo = [s for s in seeds if s not in done] if done else seeds
 
-    def _arrived(i: int, result: Any) -> None:
+    def _arrived(i: int, result: dict[str, Any]) -> None:
+        done[todo[i]] = result
         if on_result is not None:
             on_result(result)
 
-    fresh = run_tasks(
+    run_tasks(
         play_one,
-        args,
+        ((game, bot, s, cfg, w, max_actions) for s in todo),
+        total=len(todo),
         jobs=jobs,
         executor=executor,
         address=address,
@@ -163,5 +228,4 @@ def evaluate(
         progress=progress,
         on_result=_arrived,
     )
-    done.update({s: r for s, r in zip(todo, fresh, strict=True)})
     return [done[s] for s in seeds]

@@ -96,6 +96,8 @@ class BotInfo:
     weight_names: tuple[str, ...] = ()
     #: the seed article's algorithm (True) or one of ours (False)
     faithful: bool = True
+    #: config keys only this bot reads: setting one while another bot plays is an error, not a silent no-op
+    config_keys: tuple[str, ...] = ()
 
 
 @runtime_checkable

@@ -8,12 +8,20 @@ per seed are the same whichever executor ran them.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as wait_for
 from typing import Any
 
 from .errors import ConfigError
+
+#: seconds to reach a cluster's address; Ray's own connection retries are bounded to about this many tries
+CONNECT_SECONDS = 5
+#: an HTTP/2 client's first bytes (connection preface and an empty SETTINGS frame), and the SETTINGS frame type
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+HTTP2_SETTINGS = 4
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -25,7 +33,8 @@ class RayExecutor(Executor):
 
     ``address=None`` starts a local Ray instance with ``num_cpus`` CPUs (or joins the one this process
     already started); an address such as ``"ray://head:10001"`` or ``"auto"`` attaches to a cluster.
-    ``shutdown`` stops Ray only if this executor started it.
+    ``shutdown`` stops Ray only if this executor started it. An ``address`` that does not answer is a
+    ``ConfigError`` after a bounded wait (Ray alone would retry for many minutes).
     """
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None) -> None:
@@ -43,15 +52,19 @@ class RayExecutor(Executor):
             }
             if address is None:
                 kwargs["num_cpus"] = num_cpus
+            else:
+                reach_ray(address)
             try:
                 ray.init(address=address, **kwargs)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 where = address or "a local instance"
-                raise ConfigError(f"cannot start or reach Ray at {where}: {exc}") from exc
+                why = " ".join(str(exc).split())
+                raise ConfigError(f"cannot start or reach Ray at {where}: {why}") from exc
             self._owns_ray = True
         self._remote = ray.remote(_call)
         self._closed = False
         self._pending: dict[Future[Any], Any] = {}
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         if self._closed:
@@ -74,3 +87,27 @@ class RayExecutor(Executor):
             wait_for(list(self._pending))
         if self._owns_ray:
             self._ray.shutdown()
+
+
+def reach_ray(address: str) -> None:
+    """Fail in seconds unless ``host:port`` answers as a Ray head does (gRPC), and bound Ray's own retries.
+
+    Ray retries a silent or foreign address for many minutes. Its GCS is a gRPC server: given the HTTP/2
+    preface it answers with a SETTINGS frame at once, which nobody listening, a silent peer or another
+    protocol does not.
+    """
+    host, sep, port = address.rpartition(":")
+    if sep and port.isdigit() and "://" not in host:
+        try:
+            with socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS) as conn:
+                conn.sendall(HTTP2_PREFACE)
+                conn.settimeout(CONNECT_SECONDS)
+                frame = conn.recv(9)
+        except TimeoutError:
+            raise ConfigError(f"cannot reach Ray at {address}: no answer within {CONNECT_SECONDS} s") from None
+        except OSError as exc:
+            raise ConfigError(f"cannot reach Ray at {address}: {exc.strerror or exc}") from None
+        if len(frame) < 4 or frame[3] != HTTP2_SETTINGS:
+            raise ConfigError(f"cannot reach Ray at {address}: what answers there is not a Ray cluster")
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(CONNECT_SECONDS))
+    os.environ.setdefault("RAY_py_gcs_connect_timeout_s", str(CONNECT_SECONDS))

@@ -22,7 +22,10 @@ def safe_file(root: Path, relative: str) -> Path | None:
     if any(segment == ".." for segment in relative.split("/")):
         return None
     base = root.resolve()
-    target = (base / relative).resolve()
-    if not target.is_relative_to(base) or not target.is_file():
+    try:
+        target = (base / relative).resolve()
+        if not target.is_relative_to(base) or not target.is_file():
+            return None
+    except OSError:  # a name the file system refuses (too long, ...) names no file we serve
         return None
     return target

@@ -18,17 +18,22 @@ from rich.live import Live
 from rich.progress import Progress
 from rich.table import Table
 
+from puzzlebots.cli.options import DELAY, FiniteFloat, executor_options, refuse_given
+from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.errors import InputError, PuzzlebotsError
 
 from . import machine
 from .language import parse_registers
 from .levels import DEFAULT_FUNCTIONS, Level, board_from_json, find_level, load_levels
-from .machine import SEMANTICS, run_level
+from .machine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .render import board_panel, trace_run
 from .search.climb import climb as run_climb
 from .search.solve import solve as run_solve
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: bounds of ``run``'s numbers: far beyond any level, and within what the kernels' integers hold
+MAX_PILES = 1_000
+MAX_HEIGHT = 1_000_000
 LEVELS_FILE = click.option(
     "--levels-file", type=click.Path(dir_okay=False), default=None, help="A levels JSON file (default: packaged)."
 )
@@ -87,14 +92,17 @@ def _level_row(lv: Level) -> dict[str, Any]:
 @click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True)
 @click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
 @click.option("--goal", default=None, help="Goal board as JSON (without --level).")
-@click.option("--claw", type=int, default=1, show_default=True, help="1-based start pile (without --level).")
-@click.option("--fragile", is_flag=True, help="vaguery: a wall crash ends the run.")
-@click.option("--unstable", is_flag=True, help="vaguery: a topple ends the run.")
-@click.option("--height-limit", type=int, default=6, show_default=True, help="vaguery: topple height limit.")
-@click.option("--step-limit", type=int, default=None, help="Steps (vaguery, 200) or ticks (game, 10^7).")
+@click.option("--claw", type=click.IntRange(1, MAX_PILES), default=1, show_default=True,
+              help="1-based start pile (without --level).")  # fmt: skip
+@click.option("--fragile", is_flag=True, help="vaguery only: a wall crash ends the run.")
+@click.option("--unstable", is_flag=True, help="vaguery only: a topple ends the run.")
+@click.option("--height-limit", type=click.IntRange(0, MAX_HEIGHT), default=HEIGHT_LIMIT, show_default=True,
+              help="vaguery only: topple height limit.")  # fmt: skip
+@click.option("--step-limit", type=click.IntRange(0, GAME_TICK_LIMIT), default=None,
+              help="Steps (vaguery, 200) or ticks (game, 10^7, also the most); 0: that default.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--watch", is_flag=True, help="Animate the claw in the terminal.")
-@click.option("--delay", type=float, default=0.15, show_default=True, help="--watch: seconds per step.")
+@click.option("--delay", type=DELAY, default=0.15, show_default=True, help="--watch: seconds per step (0-60).")
 @LEVELS_FILE
 @_one_line_errors
 def run(
@@ -102,13 +110,16 @@ def run(
     fragile: bool, unstable: bool, height_limit: int, step_limit: int | None, as_json: bool, watch: bool,
     delay: float, levels_file: str | None,
 ) -> None:  # fmt: skip
+    ctx = click.get_current_context()
+    if semantics == "game":
+        refuse_given(ctx, ["fragile", "unstable", "height_limit"], "is for --semantics vaguery only")
+    if not watch:
+        refuse_given(ctx, ["delay"], "is for --watch only")
+    if level_name:
+        refuse_given(ctx, ["stacks", "goal", "claw"], "sets up a board of your own: leave out --level")
     level = find_level(level_name, load_levels(levels_file)) if level_name else None
     target: list[list[str]] | None
-    if step_limit is not None and step_limit < 0:
-        raise InputError("--step-limit must be >= 0")
     if level is not None:
-        if stacks or goal:
-            raise InputError("use either --level or --stacks/--goal, not both")
         report = run_level(
             level, program, semantics, fragile=fragile, unstable=unstable, height_limit=height_limit,
             step_limit=step_limit,
@@ -161,22 +172,23 @@ def _watch(
 @cargobot.command(help="Find a smallest program for a level (game semantics) by exhaustive search.")
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=600.0, show_default=True, help="Seconds per level.")
+@executor_options
+@click.option("--time-limit", type=FiniteFloat(min=0), default=600.0, show_default=True, help="Seconds per level.")
 @click.option(
     "--total-time",
-    type=click.FloatRange(min=1),
+    type=FiniteFloat(min=1),
     default=None,
     help="Seconds for the whole run (default with --all: 1740): Tutorial-Hard levels get --time-limit, the "
     "others share what is left (a quarter share where the best known program has more than 10 registers).",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
-@click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None, help="Write the results here.")
+@click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the results here.")
 @LEVELS_FILE
 @_one_line_errors
 def solve(
-    level_name: str | None, all_levels: bool, jobs: int | None, time_limit: float, total_time: float | None,
-    max_size: int | None, json_file: str | None, levels_file: str | None,
+    level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
+    time_limit: float, total_time: float | None, max_size: int | None, json_file: Path | None,
+    levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
@@ -198,7 +210,9 @@ def solve(
                 progress.update(task, description=f"{name}: size {size}")
 
             limit = _level_time(lv, targets[len(results) :], time_limit, total_time, time.monotonic() - started)
-            result = run_solve(lv, jobs=jobs, time_limit=limit, max_size=max_size, progress=show)
+            result = run_solve(
+                lv, jobs=jobs, time_limit=limit, max_size=max_size, progress=show, executor=executor, address=address
+            )
             results.append(result.to_json() | {"pack": lv.pack, "best_known": lv.best_known})
             row = result.to_json()
             table.add_row(
@@ -210,8 +224,8 @@ def solve(
     Console().print(table)
     solved = sum(r["solved"] for r in results)
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
-    if json_file:
-        Path(json_file).write_text(json.dumps(results, indent=1) + "\n")
+    if json_file is not None:
+        write_json_atomic(json_file, results)
 
 
 CORE_PACKS = ("Tutorial", "Easy", "Medium", "Hard")
@@ -240,12 +254,12 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
 
 @cargobot.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True)
 @click.option("--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True)
 @click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
               help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
-@click.option("--step-limit", type=click.IntRange(min=1), default=200, show_default=True)
+@click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @LEVELS_FILE
 @_one_line_errors

@@ -88,6 +88,8 @@ def _check_setup(stacks: Board, goal: Board | None, claw: int) -> None:
     check_board(stacks, "stacks")
     if goal is not None:
         check_board(goal, "goal")
+        if len(goal) != len(stacks):
+            raise InputError(f"the goal has {len(goal)} piles and the board {len(stacks)}: they must match")
     if not 1 <= claw <= len(stacks):
         raise InputError(f"claw position {claw} is not a pile (1..{len(stacks)})")
 

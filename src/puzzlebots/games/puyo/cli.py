@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
+from puzzlebots.cli.options import executor_options
+from puzzlebots.cli.output import OutputPath, write_json_atomic
+from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError, PuzzlebotsError
 from puzzlebots.core.runner import BOT_SEED_SALT
 
@@ -48,23 +51,26 @@ def versus_config(pairs_visible: int) -> dict[str, Any]:
     return GAME.check_config({"visible": pairs_visible, "beam_fire_links": VERSUS_FIRE_LINKS})
 
 
+def versus_game(bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], max_turns: int) -> dict[str, Any]:
+    """One seeded versus game's result; a top-level function so that it pickles into worker processes."""
+    bots = (
+        GAME.make_bot(bot_a, config, None, (seed ^ BOT_SEED_SALT) * 2),
+        GAME.make_bot(bot_b, config, None, (seed ^ BOT_SEED_SALT) * 2 + 1),
+    )
+    r = play_versus(bots, seed, config, max_turns).as_dict()
+    r["seed"] = seed
+    return r
+
+
 def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, max_turns: int = 500,
-               progress: bool = True) -> dict[str, Any]:
+               progress: bool = True, *, jobs: int | None = None, executor: str = "process",
+               address: str | None = None) -> dict[str, Any]:
     """Play ``games`` seeded versus games (seeds seed, seed+1, ...); the bots swap no sides (the sequence is
-    shared, so sides are symmetric). Returns per-game results and the win counts."""
+    shared, so sides are symmetric). Returns per-game results and the win counts, the same for any ``jobs``."""
     config = versus_config(visible)
-    results = []
-    with Progress(disable=not progress, transient=True) as bar:
-        task = bar.add_task(f"{bot_a} vs {bot_b}", total=games)
-        for s in range(seed, seed + games):
-            bots = (
-                GAME.make_bot(bot_a, config, None, (s ^ BOT_SEED_SALT) * 2),
-                GAME.make_bot(bot_b, config, None, (s ^ BOT_SEED_SALT) * 2 + 1),
-            )
-            r = play_versus(bots, s, config, max_turns).as_dict()
-            r["seed"] = s
-            results.append(r)
-            bar.advance(task)
+    results = run_tasks(versus_game, ((bot_a, bot_b, s, config, max_turns) for s in range(seed, seed + games)),
+                        total=games, jobs=jobs, executor=executor, address=address,
+                        description=f"{bot_a} vs {bot_b}", progress=progress)
     wins = [sum(1 for r in results if r["winner"] == i) for i in (0, 1)]
     return {
         "bots": [bot_a, bot_b],
@@ -80,18 +86,19 @@ def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, 
 
 @click.command("versus")
 @click.option("--bots", "bots", default="beam,krieg", show_default=True, help="two bot names, A,B")
-@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="first seed (games use seed, seed+1, ...)")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="first seed (games use seed, seed+1, ...)")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 @click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True), default=None)
+@executor_options
+@click.option("--json", "json_path", type=OutputPath(), default=None, help="write the summary and every game here")
 @_user_errors
-def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, json_path: str | None) -> None:
+def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, jobs: int | None,
+                   executor: str, address: str | None, json_path: Path | None) -> None:
     """AI against AI with garbage: a summary of wins."""
-    import json
-
     a, b = _bot_pair(bots)
-    summary = run_versus(a, b, games, seed, visible, max_turns)
+    summary = run_versus(a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor, address=address)
     table = Table(title=f"puyo versus, {games} games from seed {seed}")
     for col in ("bot", "wins", "win rate", "mean max chain"):
         table.add_column(col)
@@ -101,14 +108,13 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
         )
     table.caption = f"draws {summary['draws']}, mean turns {summary['mean_turns']:.1f}"
     Console().print(table)
-    if json_path:
-        with open(json_path, "w", encoding="utf-8") as fh:
-            json.dump(summary, fh, indent=1)
+    if json_path is not None:
+        write_json_atomic(json_path, summary)
 
 
 @click.command("play")
 @click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 @_user_errors
 def play_command(ai: str, seed: int, visible: int) -> None:

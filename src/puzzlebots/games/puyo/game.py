@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .env import PuyoAdapter
 
 BOT_NAMES = ("krieg", "krieg3", "beam")
+#: the config keys only one bot reads
+KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
+BEAM_KEYS = ("beam_width", "beam_depth", "beam_samples", "beam_fire_links")
 
 
 class PuyoGame(EpisodicBase):
@@ -33,8 +36,10 @@ class PuyoGame(EpisodicBase):
     def bots(self) -> Sequence[BotInfo]:
         return (
             BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, True),
-            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS, True),
-            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False),
+            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS, True,
+                    KRIEG3_KEYS),
+            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False,
+                    BEAM_KEYS),
         )
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:

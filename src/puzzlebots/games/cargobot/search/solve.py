@@ -1,7 +1,8 @@
 """``solve``: an exhaustive synthesizer for the game semantics, in the spirit of Elizarov's solver.
 
 Iterative deepening over the register budget; at each budget the lazy depth-first search of
-``_solve_kernel`` runs as tasks over a process pool. A task is an option prefix (the decisions at the
+``_solve_kernel`` runs as tasks over the executor of ``core.batch.make_executor`` (the process pool of
+``--jobs`` workers, or Ray). A task is an option prefix (the decisions at the
 first branch points); a task that grows past ``TASK_NODES`` options stops and returns its children
 (the prefixes two levels deeper), so the work spreads over every core and a time limit is honoured.
 The first program found is verified on the real game interpreter and rated with the level's stars.
@@ -10,20 +11,24 @@ The first program found is verified on the real game interpreter and rated with 
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
 
 from ..language import RegisterProgram, format_registers, register_count
 from ..levels import Level
 from ..machine import Colours, encode_board, run_level
 from . import _solve_kernel as kernel
+
+if TYPE_CHECKING:
+    from puzzlebots.core.ray_executor import RayExecutor
 
 COMMAND_OPS = {"right": 1, "left": 2, "pickup": 3}
 TASK_NODES = 300_000
@@ -245,10 +250,13 @@ def decode_program(setup: dict[str, Any], arrays: tuple[np.ndarray, np.ndarray, 
     return tuple(program)
 
 
-def _tasks(setup: dict[str, Any], budget: int, jobs: int, deadline: float, counter: list[int]) -> Iterator[tuple]:
-    """Run every task of one budget; yields FOUND results (stops early when the consumer stops)."""
+def _tasks(
+    setup: dict[str, Any], budget: int, pool: WorkerPool | RayExecutor | None, deadline: float, counter: list[int]
+) -> Iterator[tuple]:
+    """Run every task of one budget on ``pool`` (None: here); yields FOUND results (stops early when the
+    consumer stops, cancelling what has not started)."""
     pending: deque[tuple[int, ...]] = deque([()])
-    if jobs <= 1:
+    if pool is None:
         while pending and time.monotonic() < deadline:
             status, payload, nodes = run_task(setup, budget, pending.popleft(), TASK_NODES)
             counter[0] += nodes
@@ -260,28 +268,26 @@ def _tasks(setup: dict[str, Any], budget: int, jobs: int, deadline: float, count
         if pending:
             raise TimeoutError
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        running: set[Future] = set()
-        try:
-            while pending or running:
-                if time.monotonic() >= deadline:
-                    raise TimeoutError
-                while pending and len(running) < 2 * jobs:
-                    running.add(pool.submit(run_task, setup, budget, pending.popleft(), TASK_NODES))
-                timeout = None if deadline == float("inf") else max(0.01, deadline - time.monotonic())
-                done, running = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
-                for future in done:
-                    status, payload, nodes = future.result()
-                    counter[0] += nodes
-                    if status == kernel.FOUND:
-                        yield payload
-                        return
-                    if status == kernel.TOO_BIG:
-                        pending.extend(payload)
-        finally:
-            for future in running:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
+    running: set[Future] = set()
+    try:
+        while pending or running:
+            if time.monotonic() >= deadline:
+                raise TimeoutError
+            while pending and len(running) < 2 * pool.workers:
+                running.add(pool.submit(run_task, setup, budget, pending.popleft(), TASK_NODES))
+            timeout = None if deadline == float("inf") else max(0.01, deadline - time.monotonic())
+            done, running = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+            for future in done:
+                status, payload, nodes = future.result()
+                counter[0] += nodes
+                if status == kernel.FOUND:
+                    yield payload
+                    return
+                if status == kernel.TOO_BIG:
+                    pending.extend(payload)
+    finally:
+        for future in running:
+            future.cancel()
 
 
 def solve(
@@ -291,28 +297,39 @@ def solve(
     max_size: int | None = None,
     tick_cap: int = DEFAULT_TICK_CAP,
     progress: Callable[[int], None] | None = None,
+    executor: str = "process",
+    address: str | None = None,
 ) -> SolveResult:
-    """A smallest program (within the search model) that wins ``level`` in the game semantics."""
-    jobs = jobs or os.cpu_count() or 1
+    """A smallest program (within the search model) that wins ``level`` in the game semantics.
+
+    ``jobs``, ``executor`` and ``address`` choose the workers as for ``core.batch.make_executor``.
+    """
+    check_executor(executor, jobs, address)
     setup = prepare(level, tick_cap)
     start = time.monotonic()
     deadline = start + time_limit if time_limit else float("inf")
     counter = [0]
     limit = max_size or sum(setup["arrays"]["slots"])
     searched = 0
-    for budget in range(1, limit + 1):
-        if progress:
-            progress(budget)
-        try:
-            found = next(_tasks(setup, budget, jobs, deadline, counter), None)
-        except TimeoutError:
-            break
-        if found is not None:
-            program = decode_program(setup, found)
-            report = run_level(level, program)
-            return SolveResult(
-                level.name, report.solved, program, register_count(program), level.stars_for(program),
-                report.steps, time.monotonic() - start, counter[0], budget - 1,
-            )  # fmt: skip
-        searched = budget
+    here = executor == "process" and (jobs or default_jobs()) == 1
+    pool = None if here else make_executor(executor, jobs, address)
+    try:
+        for budget in range(1, limit + 1):
+            if progress:
+                progress(budget)
+            try:
+                found = next(_tasks(setup, budget, pool, deadline, counter), None)
+            except TimeoutError:
+                break
+            if found is not None:
+                program = decode_program(setup, found)
+                report = run_level(level, program)
+                return SolveResult(
+                    level.name, report.solved, program, register_count(program), level.stars_for(program),
+                    report.steps, time.monotonic() - start, counter[0], budget - 1,
+                )  # fmt: skip
+            searched = budget
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
     return SolveResult(level.name, False, None, None, None, None, time.monotonic() - start, counter[0], searched)

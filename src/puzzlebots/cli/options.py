@@ -1,0 +1,69 @@
+"""Options several commands share, and the checks that refuse a meaningless combination before any work."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+from ..core.batch import EXECUTORS, check_executor, default_jobs
+from ..core.errors import ConfigError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FiniteFloat(click.FloatRange):
+    """A ``FloatRange`` that also refuses ``nan`` (which compares false with any bound, so slips through)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{rv} is not a finite number", param, ctx)
+        return rv
+
+
+#: seconds between two drawn steps: 0 (as fast as possible) up to a minute
+DELAY = FiniteFloat(min=0, max=60)
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the user set parameter ``name`` (on the command line or through the environment)."""
+    return ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def refuse_given(ctx: click.Context, names: Iterable[str], why: str) -> None:
+    """``ConfigError`` for the first of ``names`` the user set: that option would be silently ignored."""
+    flags = {p.name: p.opts[0] for p in ctx.command.params}
+    for name in names:
+        if given(ctx, name):
+            raise ConfigError(f"{flags[name]} {why}")
+
+
+def executor_options(command: F) -> F:
+    """Add ``--jobs``, ``--executor`` and ``--address`` and check them together before the command runs.
+
+    They mean the same in every command that plays many games (``stats``, ``train``, ``versus``,
+    ``cargobot solve``): ``core.batch.make_executor`` builds the executor from them.
+    """
+
+    @functools.wraps(command)
+    def checked(*args: Any, jobs: int | None, executor: str, address: str | None, **kwargs: Any) -> Any:
+        check_executor(executor, jobs, address)
+        return command(*args, jobs=jobs, executor=executor, address=address, **kwargs)
+
+    options = [
+        click.option("--jobs", type=click.IntRange(min=1), default=None,
+                     help=f"Worker processes (default: one per usable core; at most that, {default_jobs()} here). "
+                     "With --executor ray --address the cluster decides."),
+        click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
+                     help="Where the work runs: a local process pool or Ray."),
+        click.option("--address", default=None,
+                     help="With --executor ray: the cluster to join (default: start a local Ray)."),
+    ]
+    for option in reversed(options):
+        checked = option(checked)
+    return checked  # type: ignore[return-value]
