@@ -6,11 +6,12 @@ import pytest
 from click.testing import CliRunner
 
 from puzzlebots.cli import cli
+from puzzlebots.core.protocols import Episodic
 from puzzlebots.core.registry import loadable_games
 from puzzlebots.core.replay import check_replay, read_replay, write_replay
 from puzzlebots.core.runner import play_episode
 
-EPISODIC = [g for g in loadable_games() if g.episodic]
+EPISODIC = [g for g in loadable_games() if isinstance(g, Episodic)]
 ACTIONS = 25
 
 

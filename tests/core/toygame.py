@@ -1,7 +1,13 @@
-"""A tiny game for testing the core without any real game: take a card's value or a fixed 5.
+"""A tiny game for testing the core without any real game, and the "add a game" walk-through of
+docs/architecture.md: take a card's value or a fixed 5.
 
 Twenty seeded cards with values 0-9; the ``threshold`` bot takes a card when w_take * value > w_skip * 5.
 The best weights are about equal, so training has something to find.
+
+Everything the tool offers for a game comes from this one module: the config schema, the state, two bots, and
+the capabilities it implements (episodic play, a terminal view, a web view, a Gym adapter). Installed from
+outside the package (``PUZZLEBOTS_GAMES=toygame:GAME``), it gets list, stats, watch, replay, train, playthroughs,
+``puzzlebots/Cards-v0`` and a page on ``puzzlebots serve``.
 """
 
 from __future__ import annotations
@@ -11,12 +17,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from rich.text import Text
 
-from puzzlebots.core.base import GameBase
+from puzzlebots.core.arrays import draw_cells, numbered_mask
+from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.config import Schema, setting
 from puzzlebots.core.errors import IllegalActionError, InputError
-from puzzlebots.core.protocols import BotInfo
+from puzzlebots.core.protocols import BotInfo, State
 
 
 class CardsState:
@@ -76,10 +84,11 @@ class CardsConfig(Schema):
     cards: int = setting(20, "Cards per game.", range=(1, 1000), flag="--cards", web=True, web_max=100)
 
 
-class CardsGame(GameBase):
+class CardsGame(EpisodicBase):
     name = "cards"
     title = "Cards"
     rules_version = "1"
+    env_name = "Cards"
     fitness_label = "score"
     config_schema = CardsConfig
 
@@ -110,8 +119,57 @@ class CardsGame(GameBase):
     def fitness(self, result: Any) -> float:
         return float(result["score"])
 
+    # -- capabilities ------------------------------------------------------------------------------
     def render(self, state: CardsState, bot: Any = None) -> Text:
+        """Terminal view (``watch``, ``replay``, playthroughs)."""
         return Text(f"card {state.i}/{len(state.cards)} score {state.score}")
+
+    def web_view(self, state: CardsState, bot: Any = None) -> dict[str, Any]:
+        """Web view: the cards as one row of the page's generic grid, the next card marked."""
+        return {"kind": "grid", "rows": 1, "cols": len(state.cards), "cells": [[v + 1 for v in state.cards]],
+                "labels": {v + 1: str(v) for v in range(10)}, "marks": [{"r": 0, "c": state.i}],
+                "title": f"score {state.score}"}
+
+    def web_folder(self) -> None:
+        """No page files of its own: the generic grid draws it."""
+        return None
+
+    def env_adapter(self, config: Any) -> CardsAdapter:
+        """Gym adapter (``puzzlebots/Cards-v0``): action 0 takes, 1 skips."""
+        return CardsAdapter(config)
+
+
+class CardsAdapter:
+    n_actions = 2
+
+    def __init__(self, config: Any) -> None:
+        self.cards = config["cards"]
+
+    def action_index(self, action: str) -> int:
+        return ("take", "skip").index(action)
+
+    def index_action(self, index: int, state: State) -> str:
+        return ("take", "skip")[index]
+
+    def legal_mask(self, state: CardsState) -> np.ndarray:
+        return numbered_mask(state, self.n_actions, self.action_index)
+
+    def observation_space(self) -> Any:
+        from gymnasium import spaces
+
+        return spaces.Dict({"card": spaces.Box(0, 9, shape=(1,), dtype=np.int64),
+                            "left": spaces.Box(0, self.cards, shape=(1,), dtype=np.int64)})
+
+    def observe(self, state: CardsState) -> dict[str, np.ndarray]:
+        card = state.cards[state.i] if not state.is_terminal() else 0
+        return {"card": np.array([card]), "left": np.array([len(state.cards) - state.i])}
+
+    def draw(self, state: CardsState) -> np.ndarray:
+        return draw_cells(np.array([state.cards]), PALETTE)
+
+
+#: one grey per card value, for ``draw``
+PALETTE = np.array([[25 * v, 25 * v, 25 * v] for v in range(10)], dtype=np.uint8)
 
 
 GAME = CardsGame()

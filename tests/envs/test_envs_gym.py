@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 
 import puzzlebots.envs
 from puzzlebots.core.errors import ConfigError
-from puzzlebots.envs.puyo import PuyoEnv
+from puzzlebots.envs.base import PuzzleEnv
 
 ENV_IDS = sorted(puzzlebots.envs.ENVS)
 #: short games so that the random agent also goes through resets
@@ -93,7 +93,7 @@ def test_bad_config_and_render_mode_are_config_errors() -> None:
     with pytest.raises(ConfigError):
         gym.make("puzzlebots/Puyo-v0", config={"no_such_key": 1})
     with pytest.raises(ConfigError):
-        PuyoEnv(render_mode="human")
+        PuzzleEnv("puyo", render_mode="human")
 
 
 def test_make_without_importing_first() -> None:

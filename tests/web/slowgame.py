@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from puzzlebots.core.base import GameBase
+from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.protocols import BotInfo
 
 
@@ -49,7 +49,7 @@ class Ponder:
         return "move"
 
 
-class SlowGame(GameBase):
+class SlowGame(EpisodicBase):
     name = "slow"
     title = "Slow"
     rules_version = "1"
@@ -63,6 +63,12 @@ class SlowGame(GameBase):
     def make_bot(self, name: str, config: Any, weights: Any, seed: int) -> Ponder:
         self.bot_info(name)
         return Ponder()
+
+    def summarize(self, results: Any) -> dict[str, Any]:
+        return {"games": len(results)}
+
+    def fitness(self, result: Any) -> float:
+        return float(result["moves"])
 
     def render(self, state: EndlessState, bot: Any = None) -> Text:
         return Text(f"{state.moves} moves")

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.errors import PuzzlebotsError
+from ..core.protocols import Commands
 from ..core.registry import game_names, get_game, loadable_games
 
 
@@ -39,18 +40,17 @@ class PuzzlebotsGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         own = super().list_commands(ctx)
-        return own + [g.name for g in loadable_games() if g.name not in own and g.extra_commands()]
+        return own + [g.name for g in loadable_games() if g.name not in own and isinstance(g, Commands)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         cmd = super().get_command(ctx, cmd_name)
         if cmd is not None or cmd_name not in game_names():
             return cmd
         game = get_game(cmd_name)
-        extra = list(game.extra_commands())
-        if not extra:
+        if not isinstance(game, Commands):
             return None
         group = click.Group(cmd_name, help=f"{game.title}: commands of its own.")
-        for c in extra:
+        for c in game.extra_commands():
             group.add_command(c)
         return group
 

@@ -20,9 +20,11 @@ from rich.text import Text
 
 from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
+from ..core.protocols import Episodic, TerminalView, capability
 from ..core.registry import get_game, loadable_games
 from ..core.replay import check_replay, read_replay, write_replay
-from ..core.runner import BOT_SEED_SALT, play_episode
+from ..core.runner import play_episode
+from ..core.seeds import bot_seed
 from ..core.tuning import METHODS, TrainSettings, train
 from .app import cli
 from .options import DELAY, FiniteFloat, executor_options, refuse_given
@@ -36,7 +38,7 @@ from .output import (
     write_json_atomic,
 )
 
-Factory = Callable[[Any], click.Command]
+Factory = Callable[[Episodic], click.Command]
 
 
 class GameDispatch(click.Group):
@@ -54,13 +56,11 @@ class PerGame(GameDispatch):
         self.factory = factory
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [g.name for g in loadable_games() if g.episodic]
+        return [g.name for g in loadable_games() if isinstance(g, Episodic)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        game = get_game(cmd_name)  # ConfigError for an unknown game: one line, exit 2
-        if not game.episodic:
-            raise ConfigError(f"{cmd_name} has no seeded bot games here: see `puzzlebots {cmd_name} --help`")
-        return self.factory(game)
+        # ConfigError for an unknown game, or one without seeded games: one line, exit 2
+        return self.factory(capability(get_game(cmd_name), Episodic))
 
 
 def game_option_decorators(game: Any) -> list[Callable[[Any], Any]]:
@@ -93,7 +93,7 @@ def with_options(decorators: Sequence[Callable[[Any], Any]], fn: Any) -> Any:
     return fn
 
 
-def check_start(game: Any, bot: str, config: dict[str, Any], weights: Sequence[float] | None, seed: int) -> None:
+def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Sequence[float] | None, seed: int) -> None:
     """Refuse what would fail or be ignored once games run, before the first one.
 
     The bot and its weights; a game option that only other bots read; and, by building the first game and
@@ -104,12 +104,12 @@ def check_start(game: Any, bot: str, config: dict[str, Any], weights: Sequence[f
     others = {k for b in game.bots() for k in b.config_keys} - set(info.config_keys)
     refuse_given(click.get_current_context(), sorted("config__" + k for k in others), f"has no effect with --bot {bot}")
     game.new_state(seed, config)
-    game.make_bot(bot, config, weights, seed ^ BOT_SEED_SALT)
+    game.make_bot(bot, config, weights, bot_seed(seed))
 
 
 # --------------------------------------------------------------------------- stats
 
-def make_stats(game: Any) -> click.Command:
+def make_stats(game: Episodic) -> click.Command:
     def run(bot: str, games: int, seed: int, jobs: int | None, executor: str, address: str | None,
             json_path: Path | None, plot: Path | None, weights_path: Path | None, max_actions: int | None,
             quiet: bool, **kwargs: Any) -> None:
@@ -174,18 +174,19 @@ cli.add_command(stats)
 
 # --------------------------------------------------------------------------- watch
 
-def make_watch(game: Any) -> click.Command:
+def make_watch(game: Episodic) -> click.Command:
     def run(bot: str, seed: int, delay: float, max_actions: int | None, replay_path: Path | None,
             weights_path: Path | None, hash_every: int, **kwargs: Any) -> None:
         if replay_path is None:
             refuse_given(click.get_current_context(), ["hash_every"], "is for the replay file: give it with --replay")
+        view = capability(game, TerminalView)
         config = split_config(game, kwargs)
         weights = load_weights(weights_path, game, bot) if weights_path else None
         check_start(game, bot, config, weights, seed)
         console = Console()
         with Live(console=console, refresh_per_second=20, auto_refresh=False) as live:
             def show(state: Any, b: Any, action: Any) -> None:
-                live.update(Group(game.render(state, b), Text(f"{game.name} / {bot} / seed {seed}")),
+                live.update(Group(view.render(state, b), Text(f"{game.name} / {bot} / seed {seed}")),
                             refresh=True)
                 if delay:
                     time.sleep(delay)
@@ -220,7 +221,7 @@ cli.add_command(PerGame("watch", factory=make_watch, help="Watch a bot play, liv
 
 # --------------------------------------------------------------------------- train
 
-def make_train(game: Any) -> click.Command:
+def make_train(game: Episodic) -> click.Command:
     tunable = [b.name for b in game.bots() if b.weight_names]
 
     def run(bot: str, method: str, games_per_eval: int, generations: int, out: Path, resume: bool, seed: int,
@@ -313,12 +314,12 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
     if not show:
         refuse_given(click.get_current_context(), ["delay"], "is for showing the game: leave out --no-show")
     rep = read_replay(file)
-    game = get_game(rep.header["game"])
+    view = capability(get_game(rep.header["game"]), TerminalView)
     console = Console()
     if show:
         with Live(console=console, auto_refresh=False) as live:
             def step(state: Any, n: int) -> None:
-                live.update(Group(game.render(state), Text(f"{file.name}: action {n}/{len(rep.actions)}")),
+                live.update(Group(view.render(state), Text(f"{file.name}: action {n}/{len(rep.actions)}")),
                             refresh=True)
                 if delay:
                     time.sleep(delay)

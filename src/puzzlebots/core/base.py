@@ -1,4 +1,10 @@
-"""A convenience base class for game adapters: the parts of ``Game`` that are the same everywhere."""
+"""Convenience base classes for game adapters: the parts of the contract that are the same in every game.
+
+:class:`GameBase` gives a :class:`~puzzlebots.core.protocols.Game` its config methods (from ``config_schema``)
+and its bot and weight checks; :class:`EpisodicBase` adds the defaults of an
+:class:`~puzzlebots.core.protocols.Episodic` game. Capabilities (terminal view, web view, Gym adapter, commands)
+are methods a game adds only where it has them.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +17,11 @@ from .protocols import JSON, Action, BotInfo, ConfigOption
 
 
 class GameBase:
-    """Subclasses set ``name``, ``title``, ``rules_version`` and implement the game-specific methods."""
+    """Subclasses set ``name``, ``title``, ``rules_version``, ``config_schema`` and implement ``bots``."""
 
     name = ""
     title = ""
     rules_version = "0"
-    #: False for games without seeded bot episodes (Cargo-Bot): they get no stats/watch/train commands
-    episodic = True
-    #: what ``fitness`` measures, for plots and tables
-    fitness_label = "fitness"
 
     def bots(self) -> Sequence[BotInfo]:
         raise NotImplementedError
@@ -57,6 +59,13 @@ class GameBase:
         if len(weights) != len(names):
             raise ConfigError(f"{self.name}/{bot} needs {len(names)} weights ({', '.join(names)}), got {len(weights)}")
 
+
+class EpisodicBase(GameBase):
+    """An episodic game's defaults: actions that are plain JSON already, and no shipped weights."""
+
+    #: what ``fitness`` measures, in the game's own units, for plots and tables
+    fitness_label = "fitness"
+
     def default_weights(self, bot: str) -> list[float] | None:
         """The shipped weights of a tunable bot (``train --init default`` starts from them)."""
         return None
@@ -66,6 +75,3 @@ class GameBase:
 
     def decode_action(self, data: JSON) -> Action:
         return data
-
-    def extra_commands(self) -> Sequence[Any]:
-        return ()

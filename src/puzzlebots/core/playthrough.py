@@ -23,7 +23,7 @@ from typing import Any
 from rich.console import Console
 
 from .errors import InputError
-from .protocols import Game, State
+from .protocols import Episodic, State, TerminalView
 from .runner import play_episode, resolve
 
 MAGIC = "# puzzlebots playthrough"
@@ -52,8 +52,10 @@ def _digest(values: Sequence[Any]) -> str:
     return hashlib.sha256(_json(list(values)).encode()).hexdigest()[:8]
 
 
-def _drawn(game: Game, state: State) -> list[str]:
-    """The state as the terminal view draws it, in plain text (no colour) at a fixed width."""
+def _drawn(game: Episodic, state: State) -> list[str]:
+    """The state as the terminal view draws it, in plain text (no colour) at a fixed width; none without one."""
+    if not isinstance(game, TerminalView):
+        return []
     out = io.StringIO()
     console = Console(file=out, width=WIDTH, color_system=None, force_terminal=False, legacy_windows=False)
     console.print(game.render(state))

@@ -1,20 +1,32 @@
-"""The small contracts between the core and each game.
+"""The contract between the core and each game: one protocol every game meets, and small optional capabilities.
 
-A game package exposes one object satisfying :class:`Game` through the ``puzzlebots.games`` entry point
-group (see ``pyproject.toml``). The core drives it only through these methods, so the episode runner,
-batch evaluation, replays, tuning and the command line work the same for every game.
+A game package exposes one object through the ``puzzlebots.games`` entry point group (see ``pyproject.toml``).
+Every game is a :class:`Game`: a name, a config schema and its bots. What else it can do is a capability it
+implements only where it has it, and the edges ask for the capability, never for a game's name:
 
-Actions are whatever the game likes internally; they cross process and file boundaries only through
-``Game.encode_action`` / ``Game.decode_action`` (plain JSON values).
+=====================  ==================================================================================
+:class:`Episodic`      seeded bot games: ``stats``, ``watch``, ``train``, ``replay``, playthroughs
+:class:`TerminalView`  a rich renderable of a state (``watch``, ``replay``, playthroughs)
+:class:`WebView`       the board as plain JSON for the page, and the game's own page files
+:class:`WebControls`   page controls of the game's own (an editor, a person playing), one session each
+:class:`GymGame`       a Gymnasium adapter: action numbering, mask, observation, picture
+:class:`Commands`      click commands of its own, mounted under ``puzzlebots <game>``
+=====================  ==================================================================================
+
+:func:`capability` gets one with a one-line ``ConfigError`` where a game lacks it. Actions are whatever the game
+likes internally; they cross process and file boundaries only through ``encode_action`` / ``decode_action``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from rich.console import RenderableType
+
+from .errors import ConfigError
 
 if TYPE_CHECKING:
     from .config import Schema
@@ -88,16 +100,9 @@ class BotInfo:
     config_keys: tuple[str, ...] = ()
 
 
-@dataclass
-class Summary:
-    """Per-game results plus the game's aggregate figures, as written by ``stats --json``."""
-
-    games: list[dict[str, Any]]
-    summary: dict[str, Any] = field(default_factory=dict)
-
-
+@runtime_checkable
 class Game(Protocol):
-    """A game's adapter: builds states and bots, validates config, summarizes and renders."""
+    """What every game has: a name, a config schema (``core.config``) and its bots."""
 
     name: str
     title: str
@@ -107,12 +112,20 @@ class Game(Protocol):
 
     def bots(self) -> Sequence[BotInfo]: ...
 
+    def bot_info(self, name: str) -> BotInfo:
+        """The bot called ``name``; ``ConfigError`` naming the known bots otherwise."""
+        ...
+
+    def check_weights(self, bot: str, weights: Sequence[float] | None) -> None:
+        """``ConfigError`` unless ``weights`` (None: the shipped ones) fit ``bot``'s weight names."""
+        ...
+
     def default_config(self) -> dict[str, Any]:
         """Every configuration key with its default (the documented assumptions of docs/rules/)."""
         ...
 
     def config_options(self) -> Sequence[ConfigOption]:
-        """Extra command-line options for ``stats``/``watch``/``train`` of this game."""
+        """The game's own command-line options (``puzzlebots stats GAME --help``)."""
         ...
 
     def web_config_keys(self) -> frozenset[str]:
@@ -127,13 +140,19 @@ class Game(Protocol):
         """
         ...
 
+
+@runtime_checkable
+class Episodic(Game, Protocol):
+    """A game a bot plays from a seed to the end: what stats, watch, train, replays and playthroughs need."""
+
+    #: what ``fitness`` measures, in the game's own units, for plots and tables ("spawns to game over")
+    fitness_label: str
+
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         """A fresh game for ``seed`` under a config already passed through ``check_config``."""
         ...
 
-    def make_bot(
-        self, name: str, config: Mapping[str, Any], weights: Sequence[float] | None, seed: int
-    ) -> Bot:
+    def make_bot(self, name: str, config: Mapping[str, Any], weights: Sequence[float] | None, seed: int) -> Bot:
         """A bot by name; ``weights`` None means the shipped defaults. Unknown name: ``ConfigError``."""
         ...
 
@@ -155,10 +174,120 @@ class Game(Protocol):
         """The number training maximizes for one game (e.g. spawns survived)."""
         ...
 
+
+@runtime_checkable
+class TerminalView(Protocol):
+    """A game the terminal can draw."""
+
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         """A rich renderable of the state (``bot`` may add an overlay, e.g. a target chain)."""
         ...
 
-    def extra_commands(self) -> Sequence[Any]:
-        """click commands mounted under ``puzzlebots <game-name> ...`` (may be empty)."""
+
+@runtime_checkable
+class WebView(Protocol):
+    """A game the page draws from plain JSON, with page files of its own (sprites, a script)."""
+
+    def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
+        """The board as plain JSON; ``kind`` names the drawing (a generic one, or one of the game's script)."""
         ...
+
+    def web_folder(self) -> Path | None:
+        """A folder of the game's own page files, served read-only under ``/games/<name>/`` (None: no files)."""
+        ...
+
+
+@runtime_checkable
+class WebSession(Protocol):
+    """One page connection's use of a game's own controls; messages in, JSON answers out, never a file name."""
+
+    def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Answer ``op``; ``InputError``/``ConfigError`` (one line) for a malformed or impossible message."""
+        ...
+
+
+@runtime_checkable
+class WebControls(Protocol):
+    """A game with page controls of its own (Cargo-Bot's program editor, Puyo against a person)."""
+
+    def web_ops(self) -> Sequence[str]:
+        """The ops its sessions answer (the page sends ``{"op": "game", "game": name, "call": op, ...}``)."""
+        ...
+
+    def web_session(self) -> WebSession:
+        """A fresh session for one page connection."""
+        ...
+
+
+@runtime_checkable
+class EnvAdapter(Protocol):
+    """What the generic Gymnasium env needs of a game: a fixed action numbering, a mask, arrays, a picture.
+
+    Spaces are ``gymnasium.spaces`` objects; the game's ``env.py`` imports gymnasium, the core does not.
+    """
+
+    #: how many decisions the numbering covers (the size of the ``Discrete`` action space)
+    n_actions: int
+
+    def action_index(self, action: Action) -> int:
+        """The number of a legal action."""
+        ...
+
+    def index_action(self, index: int, state: State) -> Action:
+        """The action a number stands for in ``state`` (legal when the mask allows it)."""
+        ...
+
+    def legal_mask(self, state: State) -> Any:
+        """0/1 per action number (an ``int8`` array of length ``n_actions``)."""
+        ...
+
+    def observation_space(self) -> Any:
+        """The ``gymnasium.spaces.Dict`` of :meth:`observe`."""
+        ...
+
+    def observe(self, state: State) -> dict[str, Any]:
+        """The observation arrays of ``state``."""
+        ...
+
+    def draw(self, state: State) -> Any:
+        """An RGB picture (H x W x 3, ``uint8``) of ``state``."""
+        ...
+
+
+@runtime_checkable
+class GymGame(Episodic, Protocol):
+    """An episodic game with a Gymnasium adapter, registered as ``puzzlebots/<env_name>-v0``."""
+
+    env_name: str
+
+    def env_adapter(self, config: Mapping[str, Any]) -> EnvAdapter:
+        """The adapter for a config already passed through ``check_config``."""
+        ...
+
+
+@runtime_checkable
+class Commands(Protocol):
+    """A game with click commands of its own, mounted under ``puzzlebots <game>``."""
+
+    def extra_commands(self) -> Sequence[Any]: ...
+
+
+C = TypeVar("C")
+
+#: how each capability is named in the one-line error for a game that lacks it
+_WHAT: dict[type, str] = {
+    Episodic: "seeded bot games (stats, watch, train, replay)",
+    TerminalView: "terminal view",
+    WebView: "web view",
+    WebControls: "page controls of its own",
+    GymGame: "Gymnasium environment",
+    Commands: "commands of its own",
+}
+
+
+def capability(game: Game, kind: type[C]) -> C:
+    """``game`` as the capability ``kind``, or a one-line ``ConfigError`` saying the game does not have it."""
+    if isinstance(game, kind):
+        return game
+    hint = f": see `puzzlebots {game.name} --help`" if isinstance(game, Commands) else ""
+    raise ConfigError(f"{game.name} has no {_WHAT.get(kind, kind.__name__)}{hint}")

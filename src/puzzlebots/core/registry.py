@@ -6,19 +6,19 @@ import importlib
 import os
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any
 
 from .errors import ConfigError
+from .protocols import Game
 
 GROUP = "puzzlebots.games"
 #: extra games to load in every process, as "module:attribute" separated by commas (for games of your own)
 ENV_VAR = "PUZZLEBOTS_GAMES"
 
 #: games registered in this process (your own game, or a test's), besides the installed entry points
-_extra: dict[str, Any] = {}
+_extra: dict[str, Game] = {}
 
 
-def register(game: Any) -> None:
+def register(game: Game) -> None:
     """Make ``game`` available by its name in this process (and in worker processes forked from it)."""
     _extra[game.name] = game
     get_game.cache_clear()
@@ -31,7 +31,7 @@ def _load_env_games() -> None:
             game = getattr(importlib.import_module(module), attr or "GAME")
         except (ImportError, AttributeError) as exc:
             raise ConfigError(f"{ENV_VAR}: cannot load {spec!r} ({exc})") from exc
-        _extra.setdefault(game.name, game)
+        _extra.setdefault(game.name, _checked(game, f"{ENV_VAR} {spec}"))
 
 
 def game_names() -> list[str]:
@@ -41,22 +41,30 @@ def game_names() -> list[str]:
 
 
 @cache
-def get_game(name: str) -> Any:
-    """The game adapter registered under ``name``; ``ConfigError`` if there is none."""
+def get_game(name: str) -> Game:
+    """The game adapter registered under ``name``; ``ConfigError`` if there is none or it breaks the contract."""
     _load_env_games()
     if name in _extra:
         return _extra[name]
     for ep in entry_points(group=GROUP):
         if ep.name == name:
             try:
-                return ep.load()
+                game = ep.load()
             except ImportError as exc:
                 raise ConfigError(f"game {name!r} is installed but cannot be loaded ({exc})") from exc
+            return _checked(game, f"entry point {ep.value}")
     known = ", ".join(game_names()) or "none installed"
     raise ConfigError(f"unknown game {name!r} (games: {known})")
 
 
-def loadable_games() -> list[Any]:
+def _checked(game: object, source: str) -> Game:
+    """``game`` if it meets the :class:`Game` contract, else a one-line ``ConfigError`` naming where it came from."""
+    if not isinstance(game, Game):
+        raise ConfigError(f"{source} is not a puzzlebots game (see docs/architecture.md, 'Add a game')")
+    return game
+
+
+def loadable_games() -> list[Game]:
     """The games that load, skipping broken installs (so that help and listings still work)."""
     out = []
     for name in game_names():

@@ -25,8 +25,7 @@ from typing import Any
 from .errors import InputError, PuzzlebotsError
 from .jsonio import check_int, name_of, parse_json_lines, read_text, show, write_text_atomic
 from .protocols import JSON, State
-from .registry import get_game
-from .runner import Episode
+from .runner import Episode, resolve
 
 FORMAT = 1
 HEADER_KEYS = ("game", "rules_version", "config", "seed", "bot", "hash_every")
@@ -145,7 +144,7 @@ def _check_header(header: dict[str, Any], name: str) -> dict[str, Any]:
 def check_replay(replay: Replay, on_step: Callable[[State, int], None] | None = None) -> ReplayCheck:
     """Re-run ``replay`` and compare every recorded hash; stop at the first mismatch."""
     h = replay.header
-    game = get_game(h["game"])
+    game = resolve(h["game"])
     if h["rules_version"] != game.rules_version:
         raise InputError(
             f"replay is for {h['game']} rules {h['rules_version']}, this engine has {game.rules_version}"

@@ -6,11 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .protocols import JSON, Bot, Game, State
+from .protocols import JSON, Bot, Episodic, Game, State, capability
 from .registry import get_game
-
-#: derived seed for a bot's own randomness, so the bot and the engine draw from unrelated streams
-BOT_SEED_SALT = 0x5EED_B07
+from .seeds import bot_seed
 
 
 @dataclass
@@ -26,8 +24,9 @@ class Episode:
     hashes: list[tuple[int, str]] = field(default_factory=list)
 
 
-def resolve(game: Game | str) -> Game:
-    return get_game(game) if isinstance(game, str) else game
+def resolve(game: Game | str) -> Episodic:
+    """The episodic game named (or given); ``ConfigError`` for an unknown game or one without seeded games."""
+    return capability(get_game(game) if isinstance(game, str) else game, Episodic)
 
 
 def play_episode(
@@ -50,7 +49,7 @@ def play_episode(
     g = resolve(game)
     cfg = g.check_config(config or {})
     state = g.new_state(seed, cfg)
-    bot = g.make_bot(bot_name, cfg, weights, seed ^ BOT_SEED_SALT)
+    bot = g.make_bot(bot_name, cfg, weights, bot_seed(seed))
     actions: list[JSON] = []
     hashes: list[tuple[int, str]] = [(0, state.state_hash())] if record else []
     n = 0

@@ -36,7 +36,7 @@ from .batch import run_tasks
 from .errors import ConfigError, InputError
 from .jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 from .registry import get_game
-from .runner import play_episode
+from .runner import play_episode, resolve
 
 METHODS = ("hill", "cma")
 CHECKPOINT_FORMAT = 2
@@ -91,7 +91,7 @@ def normalise(w: np.ndarray) -> np.ndarray:
 def rate_one(
     game: str, bot: str, seed: int, config: Mapping[str, Any], weights: Sequence[float], max_actions: int | None
 ) -> float:
-    g = get_game(game)
+    g = resolve(game)
     return float(g.fitness(play_episode(g, bot, seed, config, weights, max_actions=max_actions).result))
 
 

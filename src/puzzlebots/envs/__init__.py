@@ -1,7 +1,7 @@
-"""Gymnasium environments for Hatris, Yoshi's Cookie and Puyo (the ``[gym]`` extra).
+"""Gymnasium environments for every installed game with a Gym adapter (the ``[gym]`` extra).
 
-Importing this package registers ``puzzlebots/Hatris-v0``, ``puzzlebots/YoshisCookie-v0`` and
-``puzzlebots/Puyo-v0``::
+Importing this package registers ``puzzlebots/<env_name>-v0`` for each such game (``puzzlebots/Hatris-v0``,
+``puzzlebots/YoshisCookie-v0``, ``puzzlebots/Puyo-v0`` and any game of your own)::
 
     import gymnasium as gym
     import puzzlebots.envs  # noqa: F401
@@ -18,15 +18,27 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-#: env id -> "module:class" under this package
-ENVS = {
-    "puzzlebots/Hatris-v0": "puzzlebots.envs.hatris:HatrisEnv",
-    "puzzlebots/Puyo-v0": "puzzlebots.envs.puyo:PuyoEnv",
-    "puzzlebots/YoshisCookie-v0": "puzzlebots.envs.yoshis_cookie:YoshisCookieEnv",
-}
+from ..core.protocols import GymGame
+from ..core.registry import loadable_games
+
 #: a cap on steps per episode, so that a policy repeating a forbidden action still ends
 MAX_EPISODE_STEPS = 20_000
 
-for _env_id, _entry_point in ENVS.items():
-    if _env_id not in gym.registry:
-        gym.register(id=_env_id, entry_point=_entry_point, max_episode_steps=MAX_EPISODE_STEPS)
+
+def env_id(game: GymGame) -> str:
+    return f"puzzlebots/{game.env_name}-v0"
+
+
+def register_all() -> list[str]:
+    """Register an env id for every loadable game with a Gym adapter (again after adding a game); the ids."""
+    ids = []
+    for game in loadable_games():
+        if isinstance(game, GymGame):
+            ids.append(env_id(game))
+            if ids[-1] not in gym.registry:
+                gym.register(id=ids[-1], entry_point="puzzlebots.envs.base:PuzzleEnv", kwargs={"game": game.name},
+                             max_episode_steps=MAX_EPISODE_STEPS)
+    return ids
+
+
+ENVS = register_all()

@@ -1,4 +1,5 @@
-"""One Gymnasium env class for every game; a small per-game ``EnvAdapter`` says what the arrays hold.
+"""One Gymnasium env class for every game; the game's own adapter (``GymGame.env_adapter``) says what the
+arrays hold, so this module knows no game.
 
 The env plays at the games' decision level (a placement, a line to build): ``Discrete(n)`` over a fixed
 numbering of every decision the game can ever offer, and ``info["action_mask"]`` (also ``action_masks()``)
@@ -24,46 +25,12 @@ from gymnasium import spaces
 from rich.console import Console
 
 from ..core.errors import ConfigError, InputError
-from ..core.protocols import Action, Game, State
+from ..core.protocols import GymGame, State, TerminalView, capability
 from ..core.registry import get_game
 
 MAX_SEED = 2**31 - 1
 #: the keys ``reset(options=...)`` understands
 RESET_OPTIONS = ("game_seed",)
-
-
-class EnvAdapter:
-    """What a game's env needs beyond the ``Game`` protocol: a fixed action numbering and arrays."""
-
-    game_name = ""
-    #: how many decisions the numbering covers (the size of the Discrete action space)
-    n_actions = 0
-
-    def action_index(self, action: Action) -> int:
-        """The number of a legal action."""
-        raise NotImplementedError
-
-    def index_action(self, index: int, state: State) -> Action:
-        """The action a number stands for in ``state`` (it is legal when the mask allows it)."""
-        raise NotImplementedError
-
-    def legal_mask(self, state: State) -> np.ndarray:
-        """0/1 per action number: by default the numbers of ``state.legal_actions()``."""
-        mask = np.zeros(self.n_actions, dtype=np.int8)
-        if not state.is_terminal():
-            for action in state.legal_actions():
-                mask[self.action_index(action)] = 1
-        return mask
-
-    def observation_space(self, config: Mapping[str, Any]) -> spaces.Dict:
-        raise NotImplementedError
-
-    def observe(self, state: State) -> dict[str, np.ndarray]:
-        raise NotImplementedError
-
-    def draw(self, state: State) -> np.ndarray:
-        """An RGB picture (H x W x 3, uint8) of ``state``."""
-        raise NotImplementedError
 
 
 class PuzzleEnv(gym.Env[dict[str, Any], Any]):
@@ -77,7 +44,7 @@ class PuzzleEnv(gym.Env[dict[str, Any], Any]):
 
     def __init__(
         self,
-        adapter: EnvAdapter,
+        game: str,
         config: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         illegal_penalty: float = -1.0,
@@ -93,16 +60,16 @@ class PuzzleEnv(gym.Env[dict[str, Any], Any]):
             or illegal_penalty > 0
         ):
             raise ConfigError(f"illegal_penalty must be a finite number <= 0, got {_shown(illegal_penalty)}")
-        self.adapter = adapter
-        self.game: Game = get_game(adapter.game_name)
+        self.game: GymGame = capability(get_game(game), GymGame)
         self.config = self.game.check_config(dict(config or {}))
+        self.adapter = self.game.env_adapter(self.config)
         self.render_mode = render_mode
         self.illegal_penalty = float(illegal_penalty)
-        self.action_space = spaces.Discrete(adapter.n_actions)
-        self.observation_space = adapter.observation_space(self.config)
+        self.action_space = spaces.Discrete(self.adapter.n_actions)
+        self.observation_space = self.adapter.observation_space()
         self.state: State | None = None
         self._fitness = 0.0
-        self._mask = np.zeros(adapter.n_actions, dtype=np.int8)
+        self._mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
 
     # -- Gymnasium API ----------------------------------------------------------------------------
     def reset(
@@ -141,7 +108,8 @@ class PuzzleEnv(gym.Env[dict[str, Any], Any]):
         if self.render_mode == "rgb_array":
             return self.adapter.draw(state)
         buffer = io.StringIO()
-        Console(file=buffer, width=100, color_system=None).print(self.game.render(state))
+        view = capability(self.game, TerminalView)
+        Console(file=buffer, width=100, color_system=None).print(view.render(state))
         return buffer.getvalue()
 
     def _action_index(self, action: Any) -> int:
@@ -203,11 +171,3 @@ def _shown(value: Any) -> str:
         return f"an array of shape {value.shape} and dtype {value.dtype}"
     return f"{reprlib.repr(value)} ({type(value).__name__})"
 
-
-def draw_cells(cells: np.ndarray, palette: np.ndarray, px: int = 16) -> np.ndarray:
-    """An RGB picture of a grid of small-integer cells (row 0 at the top), with a 1-pixel dark gap."""
-    rows, cols = cells.shape
-    picture = np.repeat(np.repeat(palette[cells], px, axis=0), px, axis=1)
-    picture[::px, :, :] = 20
-    picture[:, ::px, :] = 20
-    return np.ascontiguousarray(picture.reshape(rows * px, cols * px, 3).astype(np.uint8))

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError, PuzzlebotsError
-from ..core.protocols import Bot, Game, State
+from ..core.protocols import Bot, Episodic, State
 from ..core.registry import game_names, get_game
 from ..core.replay import read_replay
-from ..core.runner import BOT_SEED_SALT
+from ..core.runner import resolve
+from ..core.seeds import bot_seed
 from .files import safe_file
 from .views import to_view
 
@@ -120,7 +121,7 @@ def list_games() -> list[dict[str, Any]]:
 class Play:
     """A game being shown: a bot playing it live, or a replay file being stepped through."""
 
-    game: Game
+    game: Episodic
     state: State
     mode: str
     seed: int
@@ -218,11 +219,11 @@ class Session:
             return error_reply(f"internal error: {type(exc).__name__}: {exc}")
 
     def watch(self, msg: dict[str, Any]) -> dict[str, Any]:
-        game = get_game(field_of(msg, "game", str))
+        game = resolve(field_of(msg, "game", str))
         bot_name = field_of(msg, "bot", str)
         seed = int_field(msg, "seed", 0, MAX_SEED, 0)
         config = game.check_config(field_of(msg, "config", dict, {}), web=True)
-        bot = game.make_bot(bot_name, config, None, seed ^ BOT_SEED_SALT)
+        bot = game.make_bot(bot_name, config, None, bot_seed(seed))
         state = game.new_state(seed, config)
         self.play = Play(game, state, "watch", seed, bot_name, bot=bot)
         return self.play.frame()
@@ -260,7 +261,7 @@ class Session:
             raise ProtocolError(f"no replay named {name!r} in the replay folder")
         replay = read_replay(path)
         header = replay.header
-        game = get_game(header["game"])
+        game = resolve(header["game"])
         if header["rules_version"] != game.rules_version:
             version = header["rules_version"]
             raise InputError(f"replay is for {game.name} rules {version}, engine has {game.rules_version}")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import IllegalActionError
-from ..core.registry import get_game
-from ..core.runner import BOT_SEED_SALT
+from ..core.runner import resolve
+from ..core.seeds import bot_seed
 from ..games.puyo.human import HumanMatch
 from .views.puyo import field_view
 
@@ -17,10 +17,10 @@ OUTCOMES = {0: "you win!", 1: "the AI wins", None: "a draw"}
 
 class PuyoVersus:
     def __init__(self, bot_name: str, seed: int) -> None:
-        game = get_game("puyo")
+        game = resolve("puyo")
         config = game.check_config({})
         self.bot_name = bot_name
-        self.match = HumanMatch(seed, config, game.make_bot(bot_name, config, None, seed ^ BOT_SEED_SALT))
+        self.match = HumanMatch(seed, config, game.make_bot(bot_name, config, None, bot_seed(seed)))
         self.message = "your move"
 
     def done(self) -> bool:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 
-from puzzlebots.core.base import GameBase
+from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import ConfigError, InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
@@ -20,11 +20,15 @@ from .render import render
 from .rules import COLUMNS, HELPER_NAMES
 from .searcher import Searcher, default_weights
 
+if TYPE_CHECKING:
+    from .env import HatrisAdapter
 
-class HatrisGame(GameBase):
+
+class HatrisGame(EpisodicBase):
     name = "hatris"
     title = "Hatris (NES)"
     rules_version = "1"
+    env_name = "Hatris"
     fitness_label = "spawns to game over"
     config_schema = HatrisConfig
 
@@ -87,6 +91,12 @@ class HatrisGame(GameBase):
 
     def fitness(self, result: Mapping[str, Any]) -> float:
         return float(result["spawns"])
+
+    def env_adapter(self, config: Mapping[str, Any]) -> HatrisAdapter:
+        """The Gym adapter (``puzzlebots/Hatris-v0``); imported here because it needs the [gym] extra."""
+        from .env import HatrisAdapter
+
+        return HatrisAdapter(config)
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, HatrisState)

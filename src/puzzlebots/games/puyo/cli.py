@@ -20,7 +20,7 @@ from puzzlebots.cli.options import executor_options
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError, PuzzlebotsError
-from puzzlebots.core.runner import BOT_SEED_SALT
+from puzzlebots.core.seeds import bot_seed
 
 from .game import GAME
 from .versus import VERSUS_FIRE_LINKS, play_versus
@@ -54,8 +54,8 @@ def versus_config(pairs_visible: int) -> dict[str, Any]:
 def versus_game(bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], max_turns: int) -> dict[str, Any]:
     """One seeded versus game's result; a top-level function so that it pickles into worker processes."""
     bots = (
-        GAME.make_bot(bot_a, config, None, (seed ^ BOT_SEED_SALT) * 2),
-        GAME.make_bot(bot_b, config, None, (seed ^ BOT_SEED_SALT) * 2 + 1),
+        GAME.make_bot(bot_a, config, None, bot_seed(seed, 0)),
+        GAME.make_bot(bot_b, config, None, bot_seed(seed, 1)),
     )
     r = play_versus(bots, seed, config, max_turns).as_dict()
     r["seed"] = seed
@@ -125,5 +125,5 @@ def play_command(ai: str, seed: int, visible: int) -> None:
     if not sys.stdin.isatty():
         raise ConfigError("puyo play needs an interactive terminal")
     config = versus_config(visible)
-    match = HumanMatch(seed, config, GAME.make_bot(ai, config, None, seed ^ BOT_SEED_SALT))
+    match = HumanMatch(seed, config, GAME.make_bot(ai, config, None, bot_seed(seed)))
     run_match(match, terminal_keys(), Console())

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 
-from puzzlebots.core.base import GameBase
+from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
@@ -16,16 +16,20 @@ from .config import PuyoConfig
 from .engine import SoloState
 from .render import render_field
 
+if TYPE_CHECKING:
+    from .env import PuyoAdapter
+
 BOT_NAMES = ("krieg", "krieg3", "beam")
 #: the config keys only one bot reads
 KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
 BEAM_KEYS = ("beam_width", "beam_depth", "beam_samples", "beam_fire_links")
 
 
-class PuyoGame(GameBase):
+class PuyoGame(EpisodicBase):
     name = "puyo"
     title = "Puyo Puyo Tsu"
     rules_version = "tsu-1"
+    env_name = "Puyo"
     fitness_label = "score"
     config_schema = PuyoConfig
 
@@ -89,6 +93,12 @@ class PuyoGame(GameBase):
 
     def fitness(self, result: Mapping[str, Any]) -> float:
         return float(result["score"])
+
+    def env_adapter(self, config: Mapping[str, Any]) -> PuyoAdapter:
+        """The Gym adapter (``puzzlebots/Puyo-v0``); imported here because it needs the [gym] extra."""
+        from .env import PuyoAdapter
+
+        return PuyoAdapter(config)
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, SoloState)

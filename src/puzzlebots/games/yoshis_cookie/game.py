@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 
-from puzzlebots.core.base import GameBase
+from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.protocols import Bot, BotInfo, State
 
@@ -16,11 +16,15 @@ from .config import YoshiConfig
 from .engine import YoshiState, check_plan
 from .render import render_state
 
+if TYPE_CHECKING:
+    from .env import YoshisCookieAdapter
 
-class YoshisCookieGame(GameBase):
+
+class YoshisCookieGame(EpisodicBase):
     name = "yoshis_cookie"
     title = "Yoshi's Cookie (NES, 1P)"
     rules_version = "1"
+    env_name = "YoshisCookie"
     fitness_label = "stages cleared without a continue"
     config_schema = YoshiConfig
 
@@ -79,6 +83,12 @@ class YoshisCookieGame(GameBase):
         """Stages cleared without a continue; fewer frames per cleared stage break ties."""
         cleared = max(1, result["stages_cleared"])
         return result["stages_cleared_first_try"] - result["frames_in_cleared_stages"] / cleared / 1e6
+
+    def env_adapter(self, config: Mapping[str, Any]) -> YoshisCookieAdapter:
+        """The Gym adapter (``puzzlebots/YoshisCookie-v0``); imported here because it needs the [gym] extra."""
+        from .env import YoshisCookieAdapter
+
+        return YoshisCookieAdapter(config)
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, YoshiState)

@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.console import Console
 
-from ...core.protocols import Game, State
+from ...core.protocols import Game, State, TerminalView, capability
 
 #: games with a drawn view: name -> module under puzzlebots.web.views defining ``to_view(state)``
 VIEW_MODULES: dict[str, str] = {"hatris": "hatris", "puyo": "puyo", "yoshis_cookie": "yoshis_cookie"}
@@ -23,7 +23,7 @@ VIEW_MODULES: dict[str, str] = {"hatris": "hatris", "puyo": "puyo", "yoshis_cook
 def text_view(game: Game, state: State) -> dict[str, Any]:
     """The game's own rich rendering as plain text."""
     buffer = io.StringIO()
-    Console(file=buffer, width=100, color_system=None).print(game.render(state))
+    Console(file=buffer, width=100, color_system=None).print(capability(game, TerminalView).render(state))
     return {"kind": "text", "text": buffer.getvalue()}
 
 

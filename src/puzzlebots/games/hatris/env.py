@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ..core.protocols import Action, State
-from ..games.hatris.rules import COLUMNS, HEIGHT, POOL_MAX, STACK
-from .base import EnvAdapter, PuzzleEnv
+from puzzlebots.core.arrays import numbered_mask
+from puzzlebots.core.protocols import Action, State
+
+from .rules import COLUMNS, HEIGHT, POOL_MAX, STACK
 
 ACTIONS: tuple[tuple[Any, ...], ...] = (
     tuple(("place", a, b) for a in range(COLUMNS) for b in range(COLUMNS) if a != b)
@@ -37,13 +38,14 @@ PALETTE = np.array(
 PX_WIDTH = 24  # picture width of one pile
 
 
-class HatrisAdapter(EnvAdapter):
-    game_name = "hatris"
+class HatrisAdapter:
+    """The ``puzzlebots/Hatris-v0`` adapter (``core.protocols.EnvAdapter``)."""
+
     n_actions = len(ACTIONS)
 
-    def __init__(self) -> None:
-        self.top_px = 128
-        self.max_hats = 66
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.top_px = int(config["top_px"])
+        self.max_hats = self.top_px // 2 + 2  # the smallest nesting step is 2 px
 
     def action_index(self, action: Action) -> int:
         return INDEX[tuple(action)]
@@ -51,9 +53,10 @@ class HatrisAdapter(EnvAdapter):
     def index_action(self, index: int, state: State) -> Action:
         return ACTIONS[index]
 
-    def observation_space(self, config: Mapping[str, Any]) -> spaces.Dict:
-        self.top_px = int(config["top_px"])
-        self.max_hats = self.top_px // 2 + 2  # the smallest nesting step is 2 px
+    def legal_mask(self, state: State) -> np.ndarray:
+        return numbered_mask(state, self.n_actions, self.action_index)
+
+    def observation_space(self) -> spaces.Dict:
         return spaces.Dict(
             {
                 "piles": spaces.Box(0, 6, shape=(COLUMNS, self.max_hats), dtype=np.uint8),
@@ -104,11 +107,3 @@ class HatrisAdapter(EnvAdapter):
                 picture[y0 : y0 + 12, COLUMNS * PX_WIDTH + 8 : COLUMNS * PX_WIDTH + 40] = PALETTE[hat]
         return picture
 
-
-class HatrisEnv(PuzzleEnv):
-    """``puzzlebots/Hatris-v0``: each step places the falling pair or calls a helper; reward = fitness gain."""
-
-    def __init__(
-        self, config: Mapping[str, Any] | None = None, render_mode: str | None = None, illegal_penalty: float = -1.0
-    ) -> None:
-        super().__init__(HatrisAdapter(), config, render_mode, illegal_penalty)

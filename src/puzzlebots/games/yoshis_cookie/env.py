@@ -18,11 +18,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ..core.protocols import Action, State
-from ..games.yoshis_cookie import _kernels as K
-from ..games.yoshis_cookie.bots import moves_to_plan, shell_pairing_plan
-from ..games.yoshis_cookie.rules import AREA, HOLD_B, SHELL
-from .base import EnvAdapter, PuzzleEnv, draw_cells
+from puzzlebots.core.arrays import draw_cells
+from puzzlebots.core.protocols import Action, State
+
+from . import _kernels as K
+from .bots import moves_to_plan, shell_pairing_plan
+from .rules import AREA, HOLD_B, SHELL
 
 TYPES = 5
 LINES = tuple((kind, idx, t) for kind in range(2) for idx in range(AREA) for t in range(1, TYPES + 1))
@@ -48,11 +49,12 @@ PALETTE = np.array(
 )
 
 
-class YoshisCookieAdapter(EnvAdapter):
-    game_name = "yoshis_cookie"
+class YoshisCookieAdapter:
+    """The ``puzzlebots/YoshisCookie-v0`` adapter (``core.protocols.EnvAdapter``)."""
+
     n_actions = len(LINES) + 2
 
-    def __init__(self) -> None:
+    def __init__(self, config: Mapping[str, Any]) -> None:
         self.moves = np.zeros(K.MAX_MOVES, dtype=np.int8)
         self.work = np.zeros((AREA, AREA), dtype=np.int8)
         self._plans: dict[int, str] = {}
@@ -95,7 +97,7 @@ class YoshisCookieAdapter(EnvAdapter):
     def index_action(self, index: int, state: State) -> Action:
         return self._plans[index]
 
-    def observation_space(self, config: Mapping[str, Any]) -> spaces.Dict:
+    def observation_space(self) -> spaces.Dict:
         return spaces.Dict(
             {
                 "matrix": spaces.Box(0, SHELL, shape=(AREA, AREA), dtype=np.uint8),
@@ -144,11 +146,3 @@ class YoshisCookieAdapter(EnvAdapter):
         picture[1 + r, AREA] = CURSOR
         return draw_cells(picture, PALETTE)
 
-
-class YoshisCookieEnv(PuzzleEnv):
-    """``puzzlebots/YoshisCookie-v0``: each step builds a line (or holds B); reward = the fitness gain."""
-
-    def __init__(
-        self, config: Mapping[str, Any] | None = None, render_mode: str | None = None, illegal_penalty: float = -1.0
-    ) -> None:
-        super().__init__(YoshisCookieAdapter(), config, render_mode, illegal_penalty)

@@ -12,9 +12,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ..core.protocols import Action, State
-from ..games.puyo.rules import GARBAGE, N_PLACEMENTS, PLACEMENTS, ROWS, WIDTH
-from .base import EnvAdapter, PuzzleEnv, draw_cells
+from puzzlebots.core.arrays import draw_cells, numbered_mask
+from puzzlebots.core.protocols import Action, State
+
+from .rules import GARBAGE, N_PLACEMENTS, PLACEMENTS, ROWS, WIDTH
 
 INDEX = {(x + 1, r): i for i, (x, r) in enumerate(PLACEMENTS)}
 BACKGROUND = 7
@@ -33,12 +34,13 @@ PALETTE = np.array(
 )
 
 
-class PuyoAdapter(EnvAdapter):
-    game_name = "puyo"
+class PuyoAdapter:
+    """The ``puzzlebots/Puyo-v0`` adapter (``core.protocols.EnvAdapter``)."""
+
     n_actions = N_PLACEMENTS
 
-    def __init__(self) -> None:
-        self.visible = 2
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.visible = int(config["visible"])
 
     def action_index(self, action: Action) -> int:
         x, r = action
@@ -48,8 +50,10 @@ class PuyoAdapter(EnvAdapter):
         x, r = PLACEMENTS[index]
         return (x + 1, r)
 
-    def observation_space(self, config: Mapping[str, Any]) -> spaces.Dict:
-        self.visible = int(config["visible"])
+    def legal_mask(self, state: State) -> np.ndarray:
+        return numbered_mask(state, self.n_actions, self.action_index)
+
+    def observation_space(self) -> spaces.Dict:
         return spaces.Dict(
             {
                 "field": spaces.Box(0, GARBAGE, shape=(ROWS, WIDTH), dtype=np.uint8),
@@ -74,11 +78,3 @@ class PuyoAdapter(EnvAdapter):
                 grid[3 * i + 1, WIDTH + 1] = axis
         return draw_cells(grid, PALETTE)
 
-
-class PuyoEnv(PuzzleEnv):
-    """``puzzlebots/Puyo-v0``: a solo Tsu game of ``config["pairs"]`` pairs; reward = the game's fitness gain."""
-
-    def __init__(
-        self, config: Mapping[str, Any] | None = None, render_mode: str | None = None, illegal_penalty: float = -1.0
-    ) -> None:
-        super().__init__(PuyoAdapter(), config, render_mode, illegal_penalty)
