@@ -295,3 +295,24 @@ def test_random_raw_configs_validate_or_raise_one_line(name: str) -> None:
     run()
     print(name, dict(_outcomes[name]))
     assert sum(_outcomes[name].values()) >= 400 and _outcomes[name]["valid"] and _outcomes[name]["refused"]
+
+
+def test_a_config_read_from_a_file_may_not_name_another_file() -> None:
+    """A replay's header is a file a stranger may have written: it must not make the game read /etc/passwd."""
+    for game, key in (("puyo", "k3_templates"), ("yoshis_cookie", "board_file")):
+        g = get_game(game)
+        with pytest.raises(ConfigError, match=f"^{game}: {key} names a file, which only the command line may set$"):
+            g.check_config({key: "/etc/passwd"}, files=False)
+        assert g.check_config({key: ""}, files=False)[key] == ""  # the default is no file: fine
+        assert g.check_config({key: "/etc/passwd"})[key] == "/etc/passwd"  # the command line may
+
+
+def test_a_replay_naming_a_file_is_refused_before_anything_is_read(tmp_path) -> None:
+    from puzzlebots.core.replay import check_replay, read_replay
+
+    path = tmp_path / "r.jsonl"
+    header = {"type": "header", "format": 1, "game": "puyo", "rules_version": "tsu-1", "bot": "krieg3", "seed": 1,
+              "hash_every": 10, "config": {"k3_templates": "/etc/passwd"}}
+    path.write_text(json.dumps(header) + "\n" + json.dumps({"type": "end", "decisions": 0, "result": {}}) + "\n")
+    with pytest.raises(ConfigError, match="k3_templates names a file"):
+        check_replay(read_replay(path))

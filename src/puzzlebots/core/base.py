@@ -39,9 +39,10 @@ class GameBase:
         """The config keys a web page may set (those the schema marks ``web``; never one naming a file)."""
         return config_mod.web_keys(self.config_schema)
 
-    def check_config(self, config: Mapping[str, Any], *, web: bool = False) -> dict[str, Any]:
-        """Merge ``config`` over the defaults and validate it; ``web`` refuses keys and values a page may not set."""
-        return config_mod.check(self.config_schema, self.name, config, web=web)
+    def check_config(self, config: Mapping[str, Any], *, web: bool = False, files: bool = True) -> dict[str, Any]:
+        """Merge ``config`` over the defaults and validate it; ``web`` refuses keys and values a page may not set,
+        ``files=False`` keys that name a file (for a config read from a file)."""
+        return config_mod.check(self.config_schema, self.name, config, web=web, files=files)
 
     def bot_info(self, name: str) -> BotInfo:
         for info in self.bots():

@@ -48,6 +48,8 @@ class Setting:
     web: bool = False
     #: a tighter inclusive upper bound for a value set by a web page (ranged integers only)
     web_max: int | None = None
+    #: the value names a file the game reads: only the command line (or Python) may set it, never a page or a file
+    file: bool = False
 
     def accepts(self, value: Any) -> bool:
         if self.valid is not None:
@@ -104,6 +106,7 @@ def setting(
     cli_type: Any = None,
     web: bool = False,
     web_max: int | None = None,
+    file: bool = False,
 ) -> Any:
     """A dataclass field for one config key. Every key needs a domain: choices, a range, a ``valid`` test, or a
     bool/str default (any bool, any string)."""
@@ -114,7 +117,9 @@ def setting(
         raise TypeError(f"setting {default!r}: a valid test needs its wording (what=...)")
     if web_max is not None and range is None:
         raise TypeError(f"setting {default!r}: web_max bounds a ranged integer")
-    meta = {_META: Setting(help, kind, tuple(choices), range, valid, what, flag, cli_type, web, web_max)}
+    if file and web:
+        raise TypeError(f"setting {default!r}: a key that names a file is never web-settable")
+    meta = {_META: Setting(help, kind, tuple(choices), range, valid, what, flag, cli_type, web, web_max, file)}
     if isinstance(default, list | dict):
         return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -153,10 +158,13 @@ def _error(game: str, key: str, what: str, value: Any) -> ConfigError:
     return ConfigError(f"{game}: {key} must be {what}, got {_short.repr(value)}")
 
 
-def check(schema: type[Schema], game: str, raw: Mapping[str, Any], *, web: bool = False) -> dict[str, Any]:
+def check(
+    schema: type[Schema], game: str, raw: Mapping[str, Any], *, web: bool = False, files: bool = True
+) -> dict[str, Any]:
     """Merge ``raw`` over the defaults and check every value; a plain dict, values as given (JSON-able).
 
     ``web``: ``raw`` comes from a web page, which may set only web keys, and ranged ones only up to ``web_max``.
+    ``files=False``: ``raw`` comes from a file (a replay's header), which may not name another file to read.
     """
     specs = settings(schema)
     merged = defaults(schema)
@@ -167,6 +175,8 @@ def check(schema: type[Schema], game: str, raw: Mapping[str, Any], *, web: bool 
         if spec is None:
             known = ", ".join(sorted(specs)) or "none"
             raise ConfigError(f"{game}: unknown config key {_short.repr(key)} (known: {known})")
+        if not files and spec.file and value != merged[key]:
+            raise ConfigError(f"{game}: {key} names a file, which only the command line may set")
         merged[key] = value
     for key, spec in specs.items():
         value = merged[key]

@@ -132,11 +132,12 @@ class Game(Protocol):
         """The config keys a web page may set."""
         ...
 
-    def check_config(self, config: Mapping[str, Any], *, web: bool = False) -> dict[str, Any]:
+    def check_config(self, config: Mapping[str, Any], *, web: bool = False, files: bool = True) -> dict[str, Any]:
         """Merge ``config`` over the defaults and validate it; raise ``ConfigError`` with one line.
 
         ``web=True``: the config comes from a web page, which may set only the keys the game allows
-        (never one that names a file) and only within the game's web bounds.
+        (never one that names a file) and only within the game's web bounds. ``files=False``: it comes from a
+        file (a replay), which may not name another file for the game to read.
         """
         ...
 

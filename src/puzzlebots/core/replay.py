@@ -149,7 +149,7 @@ def check_replay(replay: Replay, on_step: Callable[[State, int], None] | None = 
         raise InputError(
             f"replay is for {h['game']} rules {h['rules_version']}, this engine has {game.rules_version}"
         )
-    cfg = game.check_config(h["config"])
+    cfg = game.check_config(h["config"], files=False)
     state = game.new_state(h["seed"], cfg)
     expected = dict(replay.hashes)
     checked = 0

@@ -34,7 +34,7 @@ class PuyoConfig(Schema):
         choices=tuple(REACH_RULES), web=True)
     k3_templates: str = setting(
         "", "KRIEG3 template file (default: the shipped one)", what="a file path (or empty for the shipped templates)",
-        flag="--templates")
+        flag="--templates", file=True)
     k3_colours: str = setting(
         "fixed", "KRIEG3: template colours as in the file, or every colour map tried",
         choices=("fixed", "permute"), web=True)
