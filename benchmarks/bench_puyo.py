@@ -13,7 +13,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.core.runner import BOT_SEED_SALT
+from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo import _kernels as K
 from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.game import GAME
@@ -75,7 +75,7 @@ def bench_bot(name: str, moves: int) -> float:
     warm = GAME.make_bot(name, GAME.check_config({"pairs": 3}), None, 1)
     warm_state = GAME.new_state(1, GAME.check_config({"pairs": 3}))
     warm_state.apply(warm.act(warm_state))
-    bot = GAME.make_bot(name, config, None, BOT_SEED_SALT)
+    bot = GAME.make_bot(name, config, None, bot_seed(0))
     state = GAME.new_state(0, config)
     n = 0
     t = time.perf_counter()
