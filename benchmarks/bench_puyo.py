@@ -14,9 +14,9 @@ from rich.console import Console
 from rich.table import Table
 
 from puzzlebots.core.seeds import bot_seed
-from puzzlebots.games.puyo import _kernels as K
 from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.game import GAME
+from puzzlebots.games.puyo.kernels import field as K
 
 CHAIN19 = Path(__file__).parents[1] / "tests" / "data" / "puyo" / "chain19.txt"
 

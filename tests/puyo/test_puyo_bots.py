@@ -11,10 +11,10 @@ from puzzlebots.core.errors import InputError
 from puzzlebots.core.runner import play_episode
 from puzzlebots.games.puyo.bots.krieg import krieg_choice
 from puzzlebots.games.puyo.bots.krieg3 import Krieg3Bot, candidate_chains, free_space
+from puzzlebots.games.puyo.bots.prediction import predictions
+from puzzlebots.games.puyo.bots.templates import load_templates, parse_templates
 from puzzlebots.games.puyo.engine import Field, action_of
 from puzzlebots.games.puyo.game import GAME
-from puzzlebots.games.puyo.predict import predictions
-from puzzlebots.games.puyo.templates import load_templates, parse_templates
 
 R, G, B, Y = 1, 2, 3, 4
 CONFIG = GAME.check_config({})

@@ -1,7 +1,7 @@
 """The Tsu field and the solo game: placements with reachability, gravity, chains, scoring, garbage.
 
 Public actions are placements ``(x, r)`` with x = 1..6 (the reference's columns) and r = 0..3 (0 = child
-above the axis, 1 = right, 2 = below, 3 = left). The heavy lifting is in ``_kernels`` (numba).
+above the axis, 1 = right, 2 = below, 3 = left). The heavy lifting is in ``kernels`` (numba).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
 
-from . import _kernels as K
+from .kernels import field as K
 from .pairs import pair_sequence
 from .rules import (
     ALL_CLEAR_BONUS,

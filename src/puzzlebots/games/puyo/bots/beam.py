@@ -1,7 +1,7 @@
 """``beam``: our strong bot. Beam search over the visible pairs plus sampled future pairs.
 
 For each of ``beam_samples`` futures (the visible pairs, then uniformly random pairs up to ``beam_depth``),
-one beam of ``beam_width`` fields is searched (numba, ``_beam_kernels``); each node is valued by the best
+one beam of ``beam_width`` fields is searched (numba, ``kernels.beam``); each node is valued by the best
 chain that 1-3 more puyos would trigger (chain potential), touching same-coloured puyos and the field's
 shape, or by the chain already fired on its path. A placement's value is averaged over the futures. In solo
 the search knows how many pairs are left, so it fires its chain before the game ends; in versus it fires
@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .._beam_kernels import DEFAULT_WEIGHTS, NEG, beam_search
 from ..engine import REACH_RULES, action_of
+from ..kernels.beam import DEFAULT_WEIGHTS, NEG, beam_search
 from ..rules import N_PLACEMENTS
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine import Field, Pair, action_of
-from ..predict import Prediction, predictions
+from .prediction import Prediction, predictions
 
 WEIGHT_NAMES = ("wH", "wE", "wG")
 DEFAULT_WEIGHTS = (1.0, 1.0, 1.0)  # reference Q19: unpublished, unit weights

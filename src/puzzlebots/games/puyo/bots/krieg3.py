@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from ..engine import Field, Pair, action_of
-from ..predict import Prediction, predictions
 from ..rules import DEATH_X, DEATH_Y, VISIBLE_ROWS, WIDTH
-from ..templates import Template, load_templates
 from .krieg import DEFAULT_WEIGHTS, krieg_choice
+from .prediction import Prediction, predictions
+from .templates import Template, load_templates
 
 _NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 

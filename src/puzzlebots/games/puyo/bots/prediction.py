@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels as K
-from .engine import ChainResult, Field, Pair
+from ..engine import ChainResult, Field, Pair
+from ..kernels import field as K
 
 
 @dataclass

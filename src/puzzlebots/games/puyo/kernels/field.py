@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rules import (
+from ..rules import (
     CHAIN_POWER_ARR,
     COLOUR_BONUS_ARR,
     GARBAGE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import column_heights, group_size, placement_mask, play_pair, resolve
-from .rules import GARBAGE, N_PLACEMENTS, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
+from ..rules import GARBAGE, N_PLACEMENTS, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
+from .field import column_heights, group_size, placement_mask, play_pair, resolve
 
 NEG = -1.0e18
 

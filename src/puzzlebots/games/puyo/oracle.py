@@ -1,6 +1,8 @@
-"""A slow, obvious pure-Python Tsu resolver: the oracle the numba kernels are tested against.
+"""A slow, obvious pure-Python Tsu resolver: the readable reference the numba kernels are tested against.
 
-Field: a list of 6 columns, each a list of cell values bottom-up (0 never stored), 6 = garbage.
+It lives in the package (not in the tests) so that the differential tests and any later kernel (bitboards)
+compare against one definition. Field: a list of 6 columns, each a list of cell values bottom-up (0 never
+stored), 6 = garbage.
 """
 
 from __future__ import annotations
