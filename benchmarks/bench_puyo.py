@@ -16,7 +16,8 @@ from rich.table import Table
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.game import GAME
-from puzzlebots.games.puyo.kernels import field as K
+from puzzlebots.games.puyo.kernels import placements
+from puzzlebots.games.puyo.kernels.field import resolve
 
 CHAIN19 = Path(__file__).parents[1] / "tests" / "data" / "puyo" / "chain19.txt"
 
@@ -41,12 +42,12 @@ def mid_game_fields(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 def bench_placements(quick: bool) -> tuple[int, float]:
     fields, pairs = mid_game_fields(500 if quick else 5000)
-    K.bench_placements(fields[:2], pairs[:2], 11)  # compile
+    placements.bench_placements(fields[:2], pairs[:2], 11)  # compile
     best = float("inf")
     count = 0
     for _ in range(1 if quick else 5):
         t = time.perf_counter()
-        count, _links = K.bench_placements(fields, pairs, 11)
+        count, _links = placements.bench_placements(fields, pairs, 11)
         best = min(best, time.perf_counter() - t)
     return count, best
 
@@ -60,12 +61,12 @@ def bench_chain19(quick: bool) -> float:
     n = 200 if quick else 5000
     cells[:] = field.cells
     heights[:] = field.heights
-    assert K.resolve(cells, heights, stats) == 175_080
+    assert resolve(cells, heights, stats) == 175_080
     t = time.perf_counter()
     for _ in range(n):
         cells[:] = field.cells
         heights[:] = field.heights
-        K.resolve(cells, heights, stats)
+        resolve(cells, heights, stats)
     return (time.perf_counter() - t) / n
 
 

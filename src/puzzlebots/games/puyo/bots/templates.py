@@ -31,7 +31,7 @@ import numpy as np
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import name_of, read_text, show
 
-from ..kernels import field as K
+from ..kernels.field import column_heights, resolve
 from ..rules import COLOUR_LETTERS, ROWS, VISIBLE_ROWS, WIDTH
 
 TEMPLATE_FILE = "data/templates.txt"
@@ -181,9 +181,9 @@ def _simulate(template: Template, with_trigger: bool) -> int:
         if with_trigger or (dx, dy) != template.trigger:
             cells[dx, dy] = colour
     heights = np.zeros(WIDTH, dtype=np.int64)
-    K.column_heights(cells, heights)
+    column_heights(cells, heights)
     stats = np.zeros(3, dtype=np.int64)
-    K.resolve(cells, heights, stats)
+    resolve(cells, heights, stats)
     return int(stats[0])
 
 

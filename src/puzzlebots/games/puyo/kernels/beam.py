@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 from ..rules import GARBAGE, N_PLACEMENTS, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .field import column_heights, group_size, placement_mask, play_pair, resolve
+from .field import column_heights, group_size, resolve
+from .placements import placement_mask, play_pair
 
 NEG = -1.0e18
 
