@@ -177,6 +177,9 @@ class SoloState:
     The score includes the all-clear bonus (added to the chain after the all clear, reference F15).
     """
 
+    #: garbage waiting to fall: never any in solo (a versus ``Player`` has its own), read by the beam bot
+    pending = 0
+
     def __init__(self, seed: int, config: Mapping[str, Any]) -> None:
         self.seed = seed
         self.n_pairs = int(config["pairs"])

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import REACH_RULES, action_of
-from ..kernels.beam import DEFAULT_WEIGHTS, NEG, beam_search
+from ..kernels.beam import DEFAULT_WEIGHTS, NEG, P_GARBAGE, P_REMAINING, beam_search, search_params
 from ..rules import N_PLACEMENTS
 
 
@@ -24,36 +24,35 @@ class BeamBot:
     name = "beam"
 
     def __init__(self, config: Mapping[str, Any], seed: int = 0) -> None:
-        self.width = int(config["beam_width"])
         self.depth = int(config["beam_depth"])
         self.samples = int(config["beam_samples"])
         self.n_colours = int(config["n_colours"])
-        self.crossable = REACH_RULES[config["reach"]]
-        self.fire_links = int(config["beam_fire_links"])
+        self.params = search_params(
+            int(config["beam_width"]), self.n_colours, int(config["beam_fire_links"]), REACH_RULES[config["reach"]]
+        )
         self.weights = DEFAULT_WEIGHTS.copy()
         self.rng = np.random.default_rng(seed)
 
-    def choose(self, state: Any) -> int:
-        """The placement index for ``state`` (a solo state or a versus player: field, pairs, remaining)."""
+    def act(self, state: Any) -> tuple[int, int]:
+        """The placement for ``state``: a solo state or a versus player (field, pairs, remaining, pending)."""
+        return action_of(self._choose(state))
+
+    def _choose(self, state: Any) -> int:
+        """The placement index whose value, averaged over ``samples`` searched futures, is the highest."""
         known = np.array(state.next_pairs(), dtype=np.int64)
-        remaining = state.remaining()
         depth = max(self.depth, len(known))
-        garbage = int(getattr(state, "pending", 0))
+        params = self.params.copy()
+        params[P_REMAINING] = state.remaining()
+        params[P_GARBAGE] = state.pending
         total = np.zeros(N_PLACEMENTS)
         out = np.empty(N_PLACEMENTS)
         for _ in range(self.samples):
             queue = np.empty((depth, 2), dtype=np.int64)
             queue[: len(known)] = known
             queue[len(known) :] = self.rng.integers(1, self.n_colours + 1, size=(depth - len(known), 2))
-            beam_search(
-                state.field.cells, queue, self.width, self.n_colours, remaining, garbage, self.fire_links,
-                self.weights, self.crossable, out,
-            )
+            beam_search(state.field.cells, queue, params, self.weights, out)
             total += np.maximum(out, NEG / self.samples)
         legal = state.field.placements(state.current())
         if not legal:
             return 0
         return max(legal, key=lambda p: total[p])
-
-    def act(self, state: Any) -> tuple[int, int]:
-        return action_of(self.choose(state))
