@@ -127,6 +127,7 @@ def evaluate(field: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarr
 
 @njit(cache=True)
 def _hash(field: np.ndarray) -> np.int64:
+    """An FNV-style hash of the cells: the beam keeps one node per distinct field."""
     h = np.int64(1469598103934665603)
     for x in range(WIDTH):
         for y in range(ROWS):
@@ -156,15 +157,6 @@ def _node_value(cells: np.ndarray, heights: np.ndarray, fired: int, d: int, para
     if params[P_REMAINING] - d - 1 > 0:
         return max(fired_value, evaluate(cells, heights, params[P_COLOURS], w, scratch))
     return fired_value
-
-
-@njit(cache=True)
-def _hash(field: np.ndarray) -> np.int64:
-    h = np.int64(1469598103934665603)
-    for x in range(WIDTH):
-        for y in range(ROWS):
-            h = (h ^ np.int64(field[x, y])) * np.int64(1099511628211)
-    return h
 
 
 @njit(cache=True)
