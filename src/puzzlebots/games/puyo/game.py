@@ -14,7 +14,7 @@ from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
 from .config import PuyoConfig
 from .engine import SoloState
-from .render import render_field
+from .render import render_solo
 
 if TYPE_CHECKING:
     from .env import PuyoAdapter
@@ -102,8 +102,7 @@ class PuyoGame(EpisodicBase):
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, SoloState)
-        overlay: list[tuple[int, int, int]] = getattr(bot, "target_cells", list)()
-        return render_field(state.field, state.next_pairs(), overlay, state.result())
+        return render_solo(state, bot)
 
     def extra_commands(self) -> Sequence[Any]:
         from .cli import play_command, versus_command

@@ -18,9 +18,10 @@ import numpy as np
 from ..engine import REACH_RULES, action_of
 from ..kernels.beam import DEFAULT_WEIGHTS, NEG, P_GARBAGE, P_REMAINING, beam_search, search_params
 from ..rules import N_PLACEMENTS
+from .base import PuyoBot
 
 
-class BeamBot:
+class BeamBot(PuyoBot):
     name = "beam"
 
     def __init__(self, config: Mapping[str, Any], seed: int = 0) -> None:
