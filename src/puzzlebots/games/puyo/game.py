@@ -105,6 +105,7 @@ class PuyoGame(EpisodicBase):
         return render_solo(state, bot)
 
     def extra_commands(self) -> Sequence[Any]:
+        """``puzzlebots puyo versus`` and ``play``; imported here because ``cli`` imports this module."""
         from .cli import play_command, versus_command
 
         return (versus_command, play_command)
