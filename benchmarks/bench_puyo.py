@@ -13,10 +13,11 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.core.runner import BOT_SEED_SALT
-from puzzlebots.games.puyo import _kernels as K
+from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.game import GAME
+from puzzlebots.games.puyo.kernels import placements
+from puzzlebots.games.puyo.kernels.field import resolve
 
 CHAIN19 = Path(__file__).parents[1] / "tests" / "data" / "puyo" / "chain19.txt"
 
@@ -41,12 +42,12 @@ def mid_game_fields(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 def bench_placements(quick: bool) -> tuple[int, float]:
     fields, pairs = mid_game_fields(500 if quick else 5000)
-    K.bench_placements(fields[:2], pairs[:2], 11)  # compile
+    placements.bench_placements(fields[:2], pairs[:2], 11)  # compile
     best = float("inf")
     count = 0
     for _ in range(1 if quick else 5):
         t = time.perf_counter()
-        count, _links = K.bench_placements(fields, pairs, 11)
+        count, _links = placements.bench_placements(fields, pairs, 11)
         best = min(best, time.perf_counter() - t)
     return count, best
 
@@ -60,12 +61,12 @@ def bench_chain19(quick: bool) -> float:
     n = 200 if quick else 5000
     cells[:] = field.cells
     heights[:] = field.heights
-    assert K.resolve(cells, heights, stats) == 175_080
+    assert resolve(cells, heights, stats) == 175_080
     t = time.perf_counter()
     for _ in range(n):
         cells[:] = field.cells
         heights[:] = field.heights
-        K.resolve(cells, heights, stats)
+        resolve(cells, heights, stats)
     return (time.perf_counter() - t) / n
 
 
@@ -75,7 +76,7 @@ def bench_bot(name: str, moves: int) -> float:
     warm = GAME.make_bot(name, GAME.check_config({"pairs": 3}), None, 1)
     warm_state = GAME.new_state(1, GAME.check_config({"pairs": 3}))
     warm_state.apply(warm.act(warm_state))
-    bot = GAME.make_bot(name, config, None, BOT_SEED_SALT)
+    bot = GAME.make_bot(name, config, None, bot_seed(0))
     state = GAME.new_state(0, config)
     n = 0
     t = time.perf_counter()

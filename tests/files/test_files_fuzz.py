@@ -26,7 +26,7 @@ from puzzlebots.core.replay import check_replay, read_replay, write_replay
 from puzzlebots.core.runner import play_episode
 from puzzlebots.core.tuning import TrainSettings, load_checkpoint
 from puzzlebots.games.cargobot.levels import load_levels
-from puzzlebots.games.puyo.templates import load_templates
+from puzzlebots.games.puyo.bots.templates import load_templates
 from puzzlebots.games.yoshis_cookie.boards import load_board_file
 
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -11,10 +11,10 @@ from puzzlebots.core.errors import InputError
 from puzzlebots.core.runner import play_episode
 from puzzlebots.games.puyo.bots.krieg import krieg_choice
 from puzzlebots.games.puyo.bots.krieg3 import Krieg3Bot, candidate_chains, free_space
+from puzzlebots.games.puyo.bots.prediction import predictions
+from puzzlebots.games.puyo.bots.templates import load_templates, parse_templates
 from puzzlebots.games.puyo.engine import Field, action_of
 from puzzlebots.games.puyo.game import GAME
-from puzzlebots.games.puyo.predict import predictions
-from puzzlebots.games.puyo.templates import load_templates, parse_templates
 
 R, G, B, Y = 1, 2, 3, 4
 CONFIG = GAME.check_config({})
@@ -114,3 +114,24 @@ def test_beam_plays_a_short_game_and_chains() -> None:
     episode = play_episode(GAME, "beam", 5, {"pairs": 24, "beam_width": 12, "beam_samples": 1})
     assert episode.result["pairs_played"] == 24 and not episode.result["dead"]
     assert episode.result["max_chain"] >= 3
+
+
+def test_overlay_is_the_krieg3_target_and_nothing_else() -> None:
+    from rich.console import Console
+
+    from puzzlebots.games.puyo.render import render_solo, target_overlay
+
+    state = GAME.new_state(7, CONFIG)
+    krieg3 = GAME.make_bot("krieg3", CONFIG, None, 3)
+    state.apply(krieg3.act(state))
+    assert krieg3.target_cells()  # type: ignore[attr-defined]
+    assert target_overlay(krieg3) == krieg3.target_cells()  # type: ignore[attr-defined]
+    assert target_overlay(GAME.make_bot("krieg", CONFIG, None, 3)) == []
+    assert target_overlay(GAME.make_bot("beam", CONFIG, None, 3)) == [] and target_overlay(None) == []
+
+    def drawn(bot: object) -> str:
+        console = Console(record=True, width=120)
+        console.print(render_solo(state, bot))  # type: ignore[arg-type]
+        return console.export_text()
+
+    assert "·" in drawn(krieg3) and "·" not in drawn(None)

@@ -1,4 +1,7 @@
-"""The puyo commands: bad input gives one line and exit code 2; versus runs; human play takes fed keys."""
+"""The puyo commands: bad input gives one line and exit code 2; versus runs; human play takes fed keys.
+
+The commands run as users run them, under the top-level ``puzzlebots`` group, which owns the error policy.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
+from puzzlebots.cli.app import cli
 from puzzlebots.core.errors import ConfigError
-from puzzlebots.games.puyo.cli import play_command, run_versus, versus_command
+from puzzlebots.games.puyo.cli import run_versus
 from puzzlebots.games.puyo.game import GAME
 from puzzlebots.games.puyo.human import HumanMatch, run_match
 
@@ -23,16 +27,17 @@ from puzzlebots.games.puyo.human import HumanMatch, run_match
         ["--seed", "x"],
     ],
 )
-def test_versus_bad_arguments(args: list[str]) -> None:
-    result = CliRunner().invoke(versus_command, args)
+@pytest.mark.parametrize("mount", [["puyo", "versus"], ["versus", "puyo"]])
+def test_versus_bad_arguments(mount: list[str], args: list[str]) -> None:
+    result = CliRunner().invoke(cli, [*mount, *args])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
-    assert len([line for line in result.output.splitlines() if line.startswith("error")]) <= 1
+    assert len([line for line in result.output.splitlines() if line.startswith("error: ")]) == 1
 
 
 def test_versus_runs_and_summarizes(tmp_path: Path) -> None:
     out = tmp_path / "v.json"
-    result = CliRunner().invoke(versus_command, ["--bots", "krieg3,krieg", "--games", "2", "--json", str(out)])
+    result = CliRunner().invoke(cli, ["puyo", "versus", "--bots", "krieg3,krieg", "--games", "2", "--json", str(out)])
     assert result.exit_code == 0, result.output
     assert "wins" in result.output and out.exists()
     summary = run_versus("krieg3", "krieg", 2, 0, progress=False)
@@ -40,9 +45,11 @@ def test_versus_runs_and_summarizes(tmp_path: Path) -> None:
 
 
 def test_play_needs_a_terminal() -> None:
-    result = CliRunner().invoke(play_command, [])
-    assert result.exit_code == 2 and result.output.startswith("error: ")
-    assert CliRunner().invoke(play_command, ["--ai", "nobody"]).exit_code == 2
+    result = CliRunner().invoke(cli, ["puyo", "play"])
+    assert result.exit_code == 2 and result.output == "error: puyo play needs an interactive terminal\n"
+    result = CliRunner().invoke(cli, ["puyo", "play", "--ai", "nobody"])
+    assert result.exit_code == 2 and result.output.startswith("error: puyo: unknown bot 'nobody'")
+    assert len(result.output.splitlines()) == 1
 
 
 def test_bad_config_and_actions() -> None:
@@ -84,8 +91,6 @@ def test_wall_kick_and_quick_turn() -> None:
 
 
 def test_malformed_template_file_through_the_cli(tmp_path: Path) -> None:
-    from puzzlebots.cli.app import cli
-
     bad = tmp_path / "bad.txt"
     bad.write_text("template X\nlinks 3\ncolours 1=R\nrows\nT\n1\nend\n")
     args = ["watch", "puyo", "--bot", "krieg3", "--pairs", "3", "--delay", "0", "--templates", str(bad)]

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from puyo_oracle import columns_from_rows, drop, resolve
 
 from puzzlebots.core.errors import IllegalActionError, InputError
-from puzzlebots.games.puyo import _kernels as K
 from puzzlebots.games.puyo.engine import Field, action_of, placement_of
 from puzzlebots.games.puyo.human import reachable_by_keys
+from puzzlebots.games.puyo.kernels import field as K
+from puzzlebots.games.puyo.oracle import columns_from_rows, drop, resolve
 from puzzlebots.games.puyo.pairs import esports_cycle, pair_sequence
 from puzzlebots.games.puyo.rules import GARBAGE, PLACEMENTS, ROWS, VISIBLE_ROWS
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzlebots.games.puyo import _kernels as K
 from puzzlebots.games.puyo.engine import Field, SoloState, placement_of
 from puzzlebots.games.puyo.game import GAME
+from puzzlebots.games.puyo.kernels import field as K
 
 DATA = Path(__file__).parents[1] / "data" / "puyo"
 R, G, B, Y = 1, 2, 3, 4

@@ -1,14 +1,14 @@
 """``puzzlebots puyo versus`` and ``puzzlebots puyo play``: the game-specific commands.
 
-Both turn ``puzzlebots.core.errors`` into ``error: ...`` and exit code 2 themselves, so they behave the
-same when mounted elsewhere (e.g. aliased as ``puzzlebots versus puyo``).
+They are mounted by ``game.PuyoGame.extra_commands`` under the top-level ``puzzlebots`` group (also as
+``puzzlebots versus puyo``), which turns every ``PuzzlebotsError`` into ``error: ...`` and exit code 2.
+This module imports the game adapter; the adapter imports it only when asked for its commands.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,23 +19,11 @@ from rich.table import Table
 from puzzlebots.cli.options import executor_options
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
-from puzzlebots.core.errors import ConfigError, PuzzlebotsError
+from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.seeds import bot_seed
 
 from .game import GAME
 from .versus import VERSUS_FIRE_LINKS, play_versus
-
-
-def _user_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except PuzzlebotsError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper
 
 
 def _bot_pair(spec: str) -> tuple[str, str]:
@@ -93,7 +81,6 @@ def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, 
 @click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this")
 @executor_options
 @click.option("--json", "json_path", type=OutputPath(), default=None, help="write the summary and every game here")
-@_user_errors
 def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, jobs: int | None,
                    executor: str, address: str | None, json_path: Path | None) -> None:
     """AI against AI with garbage: a summary of wins."""
@@ -116,7 +103,6 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
 @click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
-@_user_errors
 def play_command(ai: str, seed: int, visible: int) -> None:
     """Play against an AI in the terminal (KRIEG3's keys; the AI's target chain is drawn as an overlay)."""
     from .human import HumanMatch, run_match, terminal_keys

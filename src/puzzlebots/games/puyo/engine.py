@@ -1,7 +1,7 @@
 """The Tsu field and the solo game: placements with reachability, gravity, chains, scoring, garbage.
 
 Public actions are placements ``(x, r)`` with x = 1..6 (the reference's columns) and r = 0..3 (0 = child
-above the axis, 1 = right, 2 = below, 3 = left). The heavy lifting is in ``_kernels`` (numba).
+above the axis, 1 = right, 2 = below, 3 = left). The heavy lifting is in ``kernels`` (numba).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
 
-from . import _kernels as K
+from .kernels.field import column_heights
+from .kernels.placements import placement_mask, play_pair
 from .pairs import pair_sequence
 from .rules import (
     ALL_CLEAR_BONUS,
@@ -77,7 +78,7 @@ class Field:
         self.cells = np.zeros((WIDTH, ROWS), dtype=np.uint8) if cells is None else cells
         self.heights = np.zeros(WIDTH, dtype=np.int64)
         self.crossable = REACH_RULES[reach]
-        K.column_heights(self.cells, self.heights)
+        column_heights(self.cells, self.heights)
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], reach: str = "strict") -> Field:
@@ -130,7 +131,7 @@ class Field:
     def placements(self, pair: Pair) -> list[int]:
         """Indices of the reachable placements of ``pair`` (distinct ones only for a same-colour pair)."""
         mask = np.zeros(N_PLACEMENTS, dtype=np.bool_)
-        K.placement_mask(self.heights, pair[0] == pair[1], self.crossable, mask)
+        placement_mask(self.heights, pair[0] == pair[1], self.crossable, mask)
         return [int(i) for i in np.flatnonzero(mask)]
 
     def check_placement(self, pair: Pair, index: int) -> int:
@@ -148,7 +149,7 @@ class Field:
         index = self.check_placement(pair, index)
         pos = np.empty(4, dtype=np.int64)
         stats = np.zeros(3, dtype=np.int64)
-        score = K.play_pair(self.cells, self.heights, index, pair[0], pair[1], pos, stats)
+        score = play_pair(self.cells, self.heights, index, pair[0], pair[1], pos, stats)
         links = int(stats[0])
         return ChainResult(links, int(score), int(stats[1]), int(stats[2]), links > 0 and self.count() == 0)
 
@@ -175,6 +176,9 @@ class SoloState:
 
     The score includes the all-clear bonus (added to the chain after the all clear, reference F15).
     """
+
+    #: garbage waiting to fall: never any in solo (a versus ``Player`` has its own), read by the beam bot
+    pending = 0
 
     def __init__(self, seed: int, config: Mapping[str, Any]) -> None:
         self.seed = seed

@@ -11,15 +11,17 @@ from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
+from .bots.beam import BeamBot
 from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
+from .bots.krieg import KriegBot
+from .bots.krieg3 import Krieg3Bot
 from .config import PuyoConfig
 from .engine import SoloState
-from .render import render_field
+from .render import render_solo
 
 if TYPE_CHECKING:
     from .env import PuyoAdapter
 
-BOT_NAMES = ("krieg", "krieg3", "beam")
 #: the config keys only one bot reads
 KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
 BEAM_KEYS = ("beam_width", "beam_depth", "beam_samples", "beam_fire_links")
@@ -49,15 +51,9 @@ class PuyoGame(EpisodicBase):
         self.bot_info(name)
         self.check_weights(name, weights)
         if name == "krieg":
-            from .bots.krieg import KriegBot
-
             return KriegBot(weights, seed)
         if name == "krieg3":
-            from .bots.krieg3 import Krieg3Bot
-
             return Krieg3Bot(config, weights, seed)
-        from .bots.beam import BeamBot
-
         return BeamBot(config, seed)
 
     def encode_action(self, action: Action) -> JSON:
@@ -102,10 +98,10 @@ class PuyoGame(EpisodicBase):
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, SoloState)
-        overlay: list[tuple[int, int, int]] = getattr(bot, "target_cells", list)()
-        return render_field(state.field, state.next_pairs(), overlay, state.result())
+        return render_solo(state, bot)
 
     def extra_commands(self) -> Sequence[Any]:
+        """``puzzlebots puyo versus`` and ``play``; imported here because ``cli`` imports this module."""
         from .cli import play_command, versus_command
 
         return (versus_command, play_command)

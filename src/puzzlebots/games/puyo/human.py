@@ -17,7 +17,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from .engine import Field
-from .render import render_field
+from .render import render_field, target_overlay
 from .rules import CHILD_DX, PLACEMENT_INDEX, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
 from .versus import VersusGame
 
@@ -133,9 +133,8 @@ class HumanMatch:
         human, bot = self.game.players
         a, c = human.current()
         falling = {cell: (a if which == 0 else c) for cell, which in self.cursor.cells().items()}
-        overlay = self.ai.target_cells() if hasattr(self.ai, "target_cells") else []
         you = render_field(human.field, human.next_pairs()[1:], (), _info(human), "you", falling)
-        them = render_field(bot.field, bot.next_pairs(), overlay, _info(bot), f"AI: {self.ai.name}")
+        them = render_field(bot.field, bot.next_pairs(), target_overlay(self.ai), _info(bot), f"AI: {self.ai.name}")
         help_line = Text("←/→ move  ↓ drop  Z/X/↑ rotate  R reset  Q quit", style="dim")
         status = self.status()
         return Group(Columns([you, them]), help_line, Text(status, style="bold") if status else Text(""))

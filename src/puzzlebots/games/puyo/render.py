@@ -10,7 +10,10 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from .engine import Field, Pair
+from puzzlebots.core.protocols import Bot
+
+from .bots.base import Cell, PuyoBot
+from .engine import Field, Pair, SoloState
 from .rules import COLOUR_LETTERS, DEATH_X, DEATH_Y, GARBAGE, ROWS, WIDTH
 
 STYLES = {1: "bold red", 2: "bold green", 3: "bold blue", 4: "bold yellow", 5: "bold magenta", GARBAGE: "white"}
@@ -82,3 +85,13 @@ def render_field(
     if info:
         side.append(Text("\n".join(f"{k}: {v}" for k, v in info.items()), style="cyan"))
     return Panel(Columns([field_text(field, overlay, falling), Group(*side)]), title=title, expand=False)
+
+
+def target_overlay(bot: Bot | None) -> list[Cell]:
+    """The chain a Puyo bot is building (:meth:`PuyoBot.target_cells`); none for no bot or another game's."""
+    return bot.target_cells() if isinstance(bot, PuyoBot) else []
+
+
+def render_solo(state: SoloState, bot: Bot | None = None) -> RenderableType:
+    """A solo game: the field with the bot's target chain, the current and next pairs, and the figures."""
+    return render_field(state.field, state.next_pairs(), target_overlay(bot), state.result())

@@ -1,7 +1,7 @@
 """``beam``: our strong bot. Beam search over the visible pairs plus sampled future pairs.
 
 For each of ``beam_samples`` futures (the visible pairs, then uniformly random pairs up to ``beam_depth``),
-one beam of ``beam_width`` fields is searched (numba, ``_beam_kernels``); each node is valued by the best
+one beam of ``beam_width`` fields is searched (numba, ``kernels.beam``); each node is valued by the best
 chain that 1-3 more puyos would trigger (chain potential), touching same-coloured puyos and the field's
 shape, or by the chain already fired on its path. A placement's value is averaged over the futures. In solo
 the search knows how many pairs are left, so it fires its chain before the game ends; in versus it fires
@@ -15,45 +15,45 @@ from typing import Any
 
 import numpy as np
 
-from .._beam_kernels import DEFAULT_WEIGHTS, NEG, beam_search
 from ..engine import REACH_RULES, action_of
+from ..kernels.beam import DEFAULT_WEIGHTS, NEG, P_GARBAGE, P_REMAINING, beam_search, search_params
 from ..rules import N_PLACEMENTS
+from .base import PuyoBot
 
 
-class BeamBot:
+class BeamBot(PuyoBot):
     name = "beam"
 
     def __init__(self, config: Mapping[str, Any], seed: int = 0) -> None:
-        self.width = int(config["beam_width"])
         self.depth = int(config["beam_depth"])
         self.samples = int(config["beam_samples"])
         self.n_colours = int(config["n_colours"])
-        self.crossable = REACH_RULES[config["reach"]]
-        self.fire_links = int(config["beam_fire_links"])
+        self.params = search_params(
+            int(config["beam_width"]), self.n_colours, int(config["beam_fire_links"]), REACH_RULES[config["reach"]]
+        )
         self.weights = DEFAULT_WEIGHTS.copy()
         self.rng = np.random.default_rng(seed)
 
-    def choose(self, state: Any) -> int:
-        """The placement index for ``state`` (a solo state or a versus player: field, pairs, remaining)."""
+    def act(self, state: Any) -> tuple[int, int]:
+        """The placement for ``state``: a solo state or a versus player (field, pairs, remaining, pending)."""
+        return action_of(self._choose(state))
+
+    def _choose(self, state: Any) -> int:
+        """The placement index whose value, averaged over ``samples`` searched futures, is the highest."""
         known = np.array(state.next_pairs(), dtype=np.int64)
-        remaining = state.remaining()
         depth = max(self.depth, len(known))
-        garbage = int(getattr(state, "pending", 0))
+        params = self.params.copy()
+        params[P_REMAINING] = state.remaining()
+        params[P_GARBAGE] = state.pending
         total = np.zeros(N_PLACEMENTS)
         out = np.empty(N_PLACEMENTS)
         for _ in range(self.samples):
             queue = np.empty((depth, 2), dtype=np.int64)
             queue[: len(known)] = known
             queue[len(known) :] = self.rng.integers(1, self.n_colours + 1, size=(depth - len(known), 2))
-            beam_search(
-                state.field.cells, queue, self.width, self.n_colours, remaining, garbage, self.fire_links,
-                self.weights, self.crossable, out,
-            )
+            beam_search(state.field.cells, queue, params, self.weights, out)
             total += np.maximum(out, NEG / self.samples)
         legal = state.field.placements(state.current())
         if not legal:
             return 0
         return max(legal, key=lambda p: total[p])
-
-    def act(self, state: Any) -> tuple[int, int]:
-        return action_of(self.choose(state))

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine import Field, Pair, action_of
-from ..predict import Prediction, predictions
+from .base import PuyoBot
+from .prediction import Prediction, predictions
 
 WEIGHT_NAMES = ("wH", "wE", "wG")
 DEFAULT_WEIGHTS = (1.0, 1.0, 1.0)  # reference Q19: unpublished, unit weights
@@ -35,7 +36,7 @@ def krieg_choice(preds: Sequence[Prediction], weights: Sequence[float], rng: ran
     return rng.choice([p for p, s in zip(alive, scores, strict=True) if s == best])
 
 
-class KriegBot:
+class KriegBot(PuyoBot):
     """The modified KRIEG AI."""
 
     name = "krieg"
@@ -44,9 +45,9 @@ class KriegBot:
         self.weights = tuple(DEFAULT_WEIGHTS if weights is None else weights)
         self.rng = random.Random(seed)
 
-    def choose(self, field: Field, pair: Pair) -> int:
+    def act(self, state: Any) -> tuple[int, int]:
+        return action_of(self._choose(state.field, state.current()))
+
+    def _choose(self, field: Field, pair: Pair) -> int:
         """The placement index KRIEG picks for ``pair`` on ``field``."""
         return krieg_choice(predictions(field, pair), self.weights, self.rng).index
-
-    def act(self, state: Any) -> tuple[int, int]:
-        return action_of(self.choose(state.field, state.current()))

@@ -8,7 +8,7 @@
    it fills correctly)? does it complete the chain?
 3. a. fill the last cell when every other cell is done; b. else the best non-zero legality at random;
    c. else a random legality-zero prediction; if there is none, the modified KRIEG AI.
-The selected chain is exposed (``target_cells``) so a view can draw it as an overlay.
+The selected chain is the bot's overlay (``target_cells``, see ``bots.base.PuyoBot``) for a view to draw.
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from typing import Any
 import numpy as np
 
 from ..engine import Field, Pair, action_of
-from ..predict import Prediction, predictions
 from ..rules import DEATH_X, DEATH_Y, VISIBLE_ROWS, WIDTH
-from ..templates import Template, load_templates
+from .base import Cell, PuyoBot
 from .krieg import DEFAULT_WEIGHTS, krieg_choice
+from .prediction import Prediction, predictions
+from .templates import Template, load_templates
 
 _NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -141,7 +142,7 @@ def judge(chain: PlacedChain, before: np.ndarray, pred: Prediction, legality_rul
     return Verdict(pred, illegal, legality, False)
 
 
-class Krieg3Bot:
+class Krieg3Bot(PuyoBot):
     """KRIEG3: template chains with the modified KRIEG AI as fallback."""
 
     name = "krieg3"
@@ -172,11 +173,14 @@ class Krieg3Bot:
         self.mode = "krieg"  # which layer placed the last piece: "krieg", "a", "b" or "c"
 
     # -- overlay -------------------------------------------------------------------------------------
-    def target_cells(self) -> list[tuple[int, int, int]]:
+    def target_cells(self) -> list[Cell]:
         """The selected chain's cells (x, y, colour), 0-based, or [] when no chain is selected."""
         return list(self.chain.cells) if self.chain else []
 
     # -- decision ------------------------------------------------------------------------------------
+    def act(self, state: Any) -> tuple[int, int]:
+        return action_of(self._choose(state.field, state.current()))
+
     def _still_valid(self, field: Field) -> bool:
         assert self.chain is not None
         for x, y, c in self.chain.cells:
@@ -185,7 +189,8 @@ class Krieg3Bot:
                 return False  # a wrong colour or garbage took a chain cell (reference Q18, Q22)
         return True
 
-    def choose(self, field: Field, pair: Pair) -> int:
+    def _choose(self, field: Field, pair: Pair) -> int:
+        """Steps 1-3 of the module docstring: keep or pick a chain, then place this pair for it."""
         if self.chain is not None and not self._still_valid(field):
             self.chain = None
         if self.chain is None:
@@ -220,6 +225,3 @@ class Krieg3Bot:
             return self.rng.choice(neutral).pred.index
         self.mode = "krieg"
         return krieg_choice(preds, self.weights, self.rng).index
-
-    def act(self, state: Any) -> tuple[int, int]:
-        return action_of(self.choose(state.field, state.current()))

@@ -1,12 +1,18 @@
-"""Numba beam search for the ``beam`` bot: chain-potential evaluation and one beam over a pair queue."""
+"""Numba beam search for the ``beam`` bot: chain-potential evaluation and one beam over a pair queue.
+
+Arguments come grouped: the search's whole numbers in one ``params`` array (indices ``P_*``), the evaluation
+weights in one array (indices ``W_*``), and the scratch arrays reused across calls in one
+:func:`new_scratch` tuple, so the signatures stay short while nothing is allocated per node.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ._kernels import column_heights, group_size, placement_mask, play_pair, resolve
-from .rules import GARBAGE, N_PLACEMENTS, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
+from ..rules import GARBAGE, MAX_GARBAGE_DROP, N_PLACEMENTS, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
+from .field import column_heights, group_size, resolve
+from .placements import placement_mask, play_pair
 
 NEG = -1.0e18
 
@@ -22,14 +28,40 @@ W_HIGH = 7  # per row over 10, squared, in any column
 N_WEIGHTS = 8
 DEFAULT_WEIGHTS = np.array([100.0, 12.0, 4.0, 2.0, 25.0, 100.0, 0.0005, 6.0])
 
+#: search parameters (index -> meaning) of ``beam_search``'s ``params`` array
+P_WIDTH = 0  # fields kept per depth
+P_COLOURS = 1  # colours in play (the potential tries each)
+P_REMAINING = 2  # pairs left in the game including the current one (potential is worthless after the last)
+P_GARBAGE = 3  # garbage that falls (spread evenly) after the first placement
+P_FIRE_LINKS = 4  # a fired chain of at least this many links (if > 0) is worth more than any build
+P_CROSSABLE = 5  # the tallest column height a pair can still cross (``engine.REACH_RULES``)
+N_PARAMS = 6
+
+
+def search_params(width: int, n_colours: int, fire_links: int, crossable: int) -> np.ndarray:
+    """A ``params`` array for one game; the caller sets ``P_REMAINING`` and ``P_GARBAGE`` per decision."""
+    params = np.zeros(N_PARAMS, dtype=np.int64)
+    params[P_WIDTH] = width
+    params[P_COLOURS] = n_colours
+    params[P_FIRE_LINKS] = fire_links
+    params[P_CROSSABLE] = crossable
+    return params
+
 
 @njit(cache=True)
-def potential(field: np.ndarray, heights: np.ndarray, n_colours: int, work: np.ndarray, h2: np.ndarray,
-              stats: np.ndarray) -> tuple[int, int, int]:
+def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The evaluation's scratch arrays, allocated once per search: a field copy, its heights, ``resolve``'s stats."""
+    return np.zeros((WIDTH, ROWS), dtype=np.uint8), np.zeros(WIDTH, dtype=np.int64), np.zeros(3, dtype=np.int64)
+
+
+@njit(cache=True)
+def potential(field: np.ndarray, heights: np.ndarray, n_colours: int,
+              scratch: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, int, int]:
     """The longest chain that dropping 1 to 3 puyos of one colour onto one column would fire.
 
     Returns (links, score, puyos needed); (0, 0, 0) when nothing can be triggered that way.
     """
+    work, h2, stats = scratch
     best_links = 0
     best_score = 0
     best_need = 0
@@ -65,10 +97,10 @@ def potential(field: np.ndarray, heights: np.ndarray, n_colours: int, work: np.n
 
 
 @njit(cache=True)
-def evaluate(field: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarray, work: np.ndarray,
-             h2: np.ndarray, stats: np.ndarray) -> float:
+def evaluate(field: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarray,
+             scratch: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
     """How promising a field is for a big chain: potential chain, connections, shape."""
-    links, score, need = potential(field, heights, n_colours, work, h2, stats)
+    links, score, need = potential(field, heights, n_colours, scratch)
     conn = 0
     for x in range(WIDTH):
         top = min(heights[x], VISIBLE_ROWS)
@@ -95,6 +127,7 @@ def evaluate(field: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarr
 
 @njit(cache=True)
 def _hash(field: np.ndarray) -> np.int64:
+    """An FNV-style hash of the cells: the beam keeps one node per distinct field."""
     h = np.int64(1469598103934665603)
     for x in range(WIDTH):
         for y in range(ROWS):
@@ -103,26 +136,38 @@ def _hash(field: np.ndarray) -> np.int64:
 
 
 @njit(cache=True)
-def beam_search(
-    root: np.ndarray,
-    queue: np.ndarray,
-    width: int,
-    n_colours: int,
-    remaining: int,
-    garbage: int,
-    fire_links: int,
-    w: np.ndarray,
-    crossable: int,
-    out: np.ndarray,
-) -> None:
+def _bury(cells: np.ndarray, heights: np.ndarray, garbage: int) -> None:
+    """Drop ``garbage`` (at most 30) spread evenly from column 1: what the search assumes falls after its move."""
+    for k in range(min(garbage, MAX_GARBAGE_DROP)):
+        col = k % WIDTH
+        if heights[col] < ROWS:
+            cells[col, heights[col]] = GARBAGE
+            heights[col] += 1
+
+
+@njit(cache=True)
+def _node_value(cells: np.ndarray, heights: np.ndarray, fired: int, d: int, params: np.ndarray, w: np.ndarray,
+                scratch: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+    """A node at depth ``d`` whose path fired ``fired`` links: the fired chain or the field's promise,
+    whichever is worth more (only the fired chain counts once no pair is left)."""
+    fired_value = w[W_FIRED] * fired
+    fire_links = params[P_FIRE_LINKS]
+    if fire_links > 0 and fired >= fire_links:
+        fired_value += 1.0e7
+    if params[P_REMAINING] - d - 1 > 0:
+        return max(fired_value, evaluate(cells, heights, params[P_COLOURS], w, scratch))
+    return fired_value
+
+
+@njit(cache=True)
+def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
     """One beam over ``queue`` (pairs, first = current) from ``root``; ``out[p]`` gets the value of first
     placement p: (deepest level its line reached) * 1e9 + the best value at that level (NEG if illegal).
 
-    ``remaining`` = pairs left in the game including the current one (potential is worthless after the
-    last); ``garbage`` falls (spread evenly) after the first placement; a fired chain of at least
-    ``fire_links`` links (if > 0) is worth more than any build.
+    ``params`` holds the width, colours, pairs remaining, garbage, fire threshold and reach (``P_*``).
     """
-    depth = min(queue.shape[0], remaining)
+    width = params[P_WIDTH]
+    depth = min(queue.shape[0], params[P_REMAINING])
     cap = width * N_PLACEMENTS
     fields = np.zeros((width, WIDTH, ROWS), dtype=np.uint8)
     fired = np.zeros(width, dtype=np.int64)
@@ -133,8 +178,7 @@ def beam_search(
     cval = np.zeros(cap)
     heights = np.zeros(WIDTH, dtype=np.int64)
     h2 = np.zeros(WIDTH, dtype=np.int64)
-    h3 = np.zeros(WIDTH, dtype=np.int64)
-    work = np.zeros((WIDTH, ROWS), dtype=np.uint8)
+    scratch = new_scratch()
     mask = np.zeros(N_PLACEMENTS, dtype=np.bool_)
     pos = np.zeros(4, dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
@@ -148,7 +192,7 @@ def beam_search(
         m = 0
         for i in range(n):
             column_heights(fields[i], heights)
-            placement_mask(heights, a == c, crossable, mask)
+            placement_mask(heights, a == c, params[P_CROSSABLE], mask)
             for p in range(N_PLACEMENTS):
                 if not mask[p]:
                     continue
@@ -156,27 +200,14 @@ def beam_search(
                 h2[:] = heights
                 if play_pair(cf[m], h2, p, a, c, pos, stats) < 0:
                     continue
-                if d == 0 and garbage > 0:
-                    g = min(garbage, 30)
-                    for k in range(g):
-                        col = k % WIDTH
-                        if h2[col] < ROWS:
-                            cf[m, col, h2[col]] = GARBAGE
-                            h2[col] += 1
+                if d == 0 and params[P_GARBAGE] > 0:
+                    _bury(cf[m], h2, params[P_GARBAGE])
                 if cf[m, SPAWN_X, VISIBLE_ROWS - 1] != 0:
                     continue  # dead
                 links = stats[0]
-                fl = max(fired[i], links) if d > 0 else links
-                cfired[m] = fl
+                cfired[m] = max(fired[i], links) if d > 0 else links
                 cfirst[m] = p if d == 0 else first[i]
-                fired_value = w[W_FIRED] * fl
-                if fire_links > 0 and fl >= fire_links:
-                    fired_value += 1.0e7
-                if remaining - d - 1 > 0:
-                    ev = evaluate(cf[m], h2, n_colours, w, work, h3, stats)
-                    cval[m] = max(fired_value, ev)
-                else:
-                    cval[m] = fired_value
+                cval[m] = _node_value(cf[m], h2, cfired[m], d, params, w, scratch)
                 m += 1
         if m == 0:
             break

@@ -1,7 +1,7 @@
 """KRIEG3 chain templates: the text format, its parser and the checks a template must pass.
 
 KRIEG3 read its predefined chains, with predefined colours, from ``ai3_patterns.hll``; ours live in
-``templates.txt`` next to this module (format in docs/puyo.md)::
+``data/templates.txt`` of the puyo package (format in docs/puyo.md)::
 
     template GTR core          # a name
     links 3                    # how many links filling the trigger fires
@@ -31,10 +31,10 @@ import numpy as np
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import name_of, read_text, show
 
-from . import _kernels as K
-from .rules import COLOUR_LETTERS, ROWS, VISIBLE_ROWS, WIDTH
+from ..kernels.field import column_heights, resolve
+from ..rules import COLOUR_LETTERS, ROWS, VISIBLE_ROWS, WIDTH
 
-TEMPLATE_FILE = "templates.txt"
+TEMPLATE_FILE = "data/templates.txt"
 #: link classes 1-9 and filler classes a-z (ASCII only: ``str.isdigit`` would also take '²')
 CLASS_SYMBOLS = "123456789abcdefghijklmnopqrstuvwxyz"
 MAX_NAME = 60
@@ -181,9 +181,9 @@ def _simulate(template: Template, with_trigger: bool) -> int:
         if with_trigger or (dx, dy) != template.trigger:
             cells[dx, dy] = colour
     heights = np.zeros(WIDTH, dtype=np.int64)
-    K.column_heights(cells, heights)
+    column_heights(cells, heights)
     stats = np.zeros(3, dtype=np.int64)
-    K.resolve(cells, heights, stats)
+    resolve(cells, heights, stats)
     return int(stats[0])
 
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels as K
-from .engine import ChainResult, Field, Pair
+from ..engine import ChainResult, Field, Pair
+from ..kernels.field import group_size, resolve
+from ..kernels.placements import drop_pair
 
 
 @dataclass
@@ -30,14 +31,14 @@ def predictions(field: Field, pair: Pair) -> list[Prediction]:
     stats = np.zeros(3, dtype=np.int64)
     for index in field.placements(pair):
         f = field.copy()
-        K.drop_pair(f.cells, f.heights, index, pair[0], pair[1], pos)
+        drop_pair(f.cells, f.heights, index, pair[0], pair[1], pos)
         ax, ay, cx, cy = (int(v) for v in pos)
         dropped = f.cells.copy()
-        g_axis = K.group_size(f.cells, ax, ay)
-        g_child = K.group_size(f.cells, cx, cy)
+        g_axis = group_size(f.cells, ax, ay)
+        g_child = group_size(f.cells, cx, cy)
         same_group = g_axis > 0 and pair[0] == pair[1] and _connected(f.cells, ax, ay, cx, cy)
         group = g_axis if same_group else g_axis + g_child
-        score = K.resolve(f.cells, f.heights, stats)
+        score = resolve(f.cells, f.heights, stats)
         links = int(stats[0])
         result = ChainResult(links, int(score), int(stats[1]), int(stats[2]), links > 0 and f.count() == 0)
         out.append(Prediction(index, dropped, (ax, ay, cx, cy), f, result, f.is_dead(), group))
@@ -50,4 +51,4 @@ def _connected(cells: np.ndarray, ax: int, ay: int, cx: int, cy: int) -> bool:
         return False
     marked = cells.copy()
     marked[cx, cy] = 255  # a colour nobody else has: the group of (ax, ay) shrinks by one iff they touch
-    return K.group_size(cells, ax, ay) != K.group_size(marked, ax, ay) or (ax, ay) == (cx, cy)
+    return group_size(cells, ax, ay) != group_size(marked, ax, ay) or (ax, ay) == (cx, cy)
