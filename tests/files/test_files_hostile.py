@@ -51,12 +51,6 @@ def _replay(f: Path) -> list[object]:
     return ["replay", f, "--no-show"]
 
 
-def _board_file(f: Path) -> list[object]:  # Yoshi's board file is named by a replay's config
-    rep = f.with_suffix(".jsonl")
-    rep.write_text(replay_text(config={"board_file": str(f)}))
-    return ["replay", rep, "--no-show"]
-
-
 READERS: dict[str, Callable[[Path], list[object]]] = {
     "replay": _replay,
     "levels": lambda f: ["cargobot", "levels", "--levels-file", f],
@@ -69,7 +63,8 @@ READERS: dict[str, Callable[[Path], list[object]]] = {
                                     "--pairs", "3"],
     "stats --weights": lambda f: ["stats", "hatris", "--weights", f, "--games", "1", "--jobs", "1", "--quiet"],
     "watch --weights": lambda f: ["watch", "hatris", "--weights", f, "--delay", "0", "--max-actions", "2"],
-    "board file": _board_file,
+    "board file": lambda f: ["stats", "yoshis_cookie", "--board-file", f, "--games", "1", "--jobs", "1", "--quiet",
+                             "--max-stages", "1"],
     "train --resume": lambda f: [*TRAIN, "--generations", "2", "--out", f.with_suffix(""), "--resume"],
 }
 

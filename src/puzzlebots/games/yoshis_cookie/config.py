@@ -57,7 +57,8 @@ class YoshiConfig(Schema):
     expert_types: int = setting(5, "normal cookie types in play in rounds 11+", range=(2, 5))
     # Q3, Q4: boards
     board_file: str = setting(
-        "", "JSON file of fixed boards by 'ROUND-STAGE' (empty: none)", what="a path (or empty)", file=True)
+        "", "JSON file of fixed boards by 'ROUND-STAGE' (empty: none)", what="a path (or empty)",
+        flag="--board-file", file=True)
     gen: str = setting(
         "balanced", "board generation: balanced type counts, or independent cells", choices=("balanced", "uniform"))
     # Q5, Q6, Q7, Q23: incoming lines
