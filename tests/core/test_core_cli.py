@@ -66,12 +66,19 @@ def test_stats_resumes_an_interrupted_run(tmp_path):
     (["watch", "cards", "--seed", "x"], "--seed"),
     (["train", "cards", "--generations", "0", "--out", "w.json"], "--generations"),
     (["replay", "missing.jsonl"], "cannot read replay"),
+    (["versus", "cards"], "cards has no versus mode (games with one: puyo)"),  # a game without commands of its own
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2, result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.output
+
+
+def test_versus_lists_only_games_with_a_versus_command():
+    code, out = run("versus", "--help")
+    commands = out.split("Commands:")[1].split()
+    assert code == 0 and "puyo" in commands and "cards" not in commands and "hatris" not in commands
 
 
 def test_weights_file_of_the_wrong_shape(tmp_path):

@@ -1,15 +1,18 @@
-"""A live ``puzzlebots serve`` app on 127.0.0.1 (a free port, in a background thread) for the web tests."""
+"""Live servers for the web tests: the ``puzzlebots serve`` app on 127.0.0.1 (a free port, in a background thread),
+a real server process that knows the toy game, and Chromium pages on them."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import web
+from serving import TOY_GAME, ServerProcess
 
 from puzzlebots.web.server import make_app
 
@@ -102,16 +105,40 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             context.close()
 
 
-@pytest.fixture
-def page(browser_context: Any, live_server: LiveServer, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A page on the live server; its screenshot is saved under tests/web/artifacts/ after the test."""
+@contextmanager
+def open_page(browser_context: Any, url: str, name: str) -> Iterator[Any]:
+    """The page at ``url``, once ready; its screenshot is saved as tests/web/artifacts/<name>.png afterwards,
+    and any JavaScript error or console error on it fails the test."""
     page = browser_context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(live_server.url + "/")
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(url + "/")
     page.wait_for_selector("body[data-ready='1']", timeout=30_000)
     yield page
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     page.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser_context: Any, live_server: LiveServer, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page on the live server."""
+    with open_page(browser_context, live_server.url, request.node.name) as page:
+        yield page
+
+
+@pytest.fixture(scope="module")
+def toy_server() -> Iterator[ServerProcess]:
+    """``puzzlebots serve`` with the toy game (tests/core/toygame.py) registered through the environment."""
+    proc = ServerProcess(game=TOY_GAME)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def toy_page(browser_context: Any, toy_server: ServerProcess, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page on the server that knows the toy game."""
+    with open_page(browser_context, toy_server.url, request.node.name) as page:
+        yield page

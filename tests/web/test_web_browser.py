@@ -1,5 +1,7 @@
-"""The page in Debian's Chromium: it loads, a bot's game advances, a key moves the person's Puyo piece,
-Cargo 101's solution runs to a win with its stars, and a replay opens. Each test leaves a screenshot."""
+"""The page in Debian's Chromium: it loads, a bot's game advances, a web config field takes effect, a key moves
+the person's Puyo piece (Puyo's own tab), Cargo 101's solution runs to a win with its stars (Cargo-Bot's own tab),
+a replay opens, and the toy game, registered only through the environment, is watched on its web view.
+Each test leaves a screenshot."""
 
 from __future__ import annotations
 
@@ -21,10 +23,14 @@ def test_page_loads_and_lists_games(page: Any) -> None:
     names = {rows.nth(i).get_attribute("data-game") for i in range(rows.count())}
     assert {"hatris", "yoshis_cookie", "puyo", "cargobot"} <= names
     assert page.locator("#conn").inner_text() == "connected"
+    tabs = page.locator("nav button")
+    assert [tabs.nth(i).inner_text() for i in range(tabs.count())] == [
+        "Watch a bot", "Cargo-Bot", "Play Puyo", "Replays"  # a tab for each game with page controls
+    ]
 
 
 def test_cargo_101_solution_runs_to_a_win_with_stars(page: Any) -> None:
-    page.click("nav button[data-tab='cargo']")
+    page.click("nav button[data-tab='cargobot']")
     page.wait_for_function("document.querySelectorAll('#cargo-level option').length >= 40", timeout=TIMEOUT)
     page.select_option("#cargo-level", "Cargo 101")
     page.fill("#cargo-program", "claw R claw")
@@ -44,7 +50,7 @@ def piece_columns(page: Any) -> list[int]:
 
 
 def test_key_press_moves_the_persons_puyo_piece(page: Any) -> None:
-    page.click("nav button[data-tab='versus']")
+    page.click("nav button[data-tab='puyo']")
     page.select_option("#versus-bot", "krieg")
     page.click("#versus-start")
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
@@ -100,3 +106,29 @@ def test_a_replay_opens(page: Any, replays_dir: Path) -> None:
     page.wait_for_function("document.getElementById('play-state').textContent === 'finished'", timeout=TIMEOUT)
     assert page.locator("#play-step-count").inner_text() == "step 12 / 12"
     assert json.dumps(episode.result["score"]) in page.locator("#play-result").inner_text()
+
+
+def test_a_web_config_field_sets_the_game(page: Any) -> None:
+    page.select_option("#watch-game", "puyo")
+    page.select_option("#watch-bot", "krieg")
+    assert page.locator("#watch-config-pairs").get_attribute("max") == "500"  # the web bound
+    assert page.locator("#watch-config-beam_width").count() == 0  # only the beam bot reads it
+    page.fill("#watch-config-pairs", "3")
+    page.click("#watch-start")
+    page.wait_for_function("document.getElementById('play-state').textContent === 'finished'", timeout=TIMEOUT)
+    assert page.locator("#play-step-count").inner_text() == "step 3"
+    page.select_option("#watch-bot", "beam")
+    assert page.locator("#watch-config-beam_width").count() == 1
+
+
+def test_the_toy_games_web_view_is_watched(toy_page: Any) -> None:
+    page = toy_page
+    page.select_option("#watch-game", "cards")
+    page.select_option("#watch-bot", "threshold")
+    page.fill("#watch-config-cards", "12")
+    page.click("#watch-start")
+    page.wait_for_function("document.getElementById('play-state').textContent === 'finished'", timeout=TIMEOUT)
+    assert page.locator("#play-step-count").inner_text() == "step 12"
+    assert page.locator("#play-board").get_attribute("data-kind") == "grid"
+    assert page.locator("#play-board svg [data-role='cell']").count() == 12  # one per card
+    assert page.locator("#play-board svg text").first.inner_html().startswith("score ")

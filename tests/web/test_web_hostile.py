@@ -10,12 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
-import selectors
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,97 +22,13 @@ import pytest
 from aiohttp import ClientSession, ClientWebSocketResponse, WSMsgType, WSServerHandshakeError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from serving import ServerProcess, is_alive, serve_command, serve_env
 
+from puzzlebots.core.protocols import WebControls
 from puzzlebots.core.registry import game_names, get_game
 from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
 from puzzlebots.web.session import MAX_NESTING, Session
-
-HERE = Path(__file__).resolve().parent
-SRC = HERE.parents[1] / "src"
-
-
-def serve_command(*args: str) -> list[str]:
-    return [sys.executable, "-u", "-m", "puzzlebots", "serve", *args]
-
-
-def serve_env() -> dict[str, str]:
-    """This checkout's sources first, as for the tests themselves, and the never-ending game (slowgame.py)."""
-    path = os.pathsep.join(filter(None, [str(SRC), str(HERE), os.environ.get("PYTHONPATH", "")]))
-    return {**os.environ, "PYTHONPATH": path, "PUZZLEBOTS_GAMES": "slowgame:GAME"}
-
-
-def live_children(pid: int) -> list[int]:
-    """The processes (zombies aside) whose parent is ``pid``, read from /proc."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        if fields[0] != "Z" and int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def is_alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-class ServerProcess:
-    """``puzzlebots serve --port 0 ...`` started for real; ``url`` is read from the address it prints."""
-
-    def __init__(self, *args: str) -> None:
-        self.process = subprocess.Popen(
-            serve_command("--port", "0", *args),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=serve_env(),
-        )
-        self.first_line = self.read_line(60)
-        found = re.search(r"http://[^ /]+", self.first_line)
-        if found is None:
-            self.stop()
-            raise RuntimeError(f"serve did not start: {self.first_line!r} {self.stderr!r}")
-        self.url = found.group(0)
-        self.pid = self.process.pid
-
-    def read_line(self, timeout: float) -> str:
-        assert self.process.stdout is not None
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.process.stdout, selectors.EVENT_READ)
-            if not selector.select(timeout):
-                return ""
-        return self.process.stdout.readline()
-
-    def workers(self) -> list[int]:
-        return live_children(self.pid)
-
-    def wait_for_workers(self, count: int, timeout: float = 10) -> list[int]:
-        """The worker processes once there are exactly ``count`` (the last seen ones otherwise)."""
-        deadline = time.monotonic() + timeout
-        while len(found := self.workers()) != count and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return found
-
-    def stop(self) -> None:
-        """SIGTERM (if still running); ``stderr`` is then what the server wrote there."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        assert self.process.stdout is not None and self.process.stderr is not None
-        self.stderr = self.process.stderr.read()
-        self.process.stdout.close()
-        self.process.stderr.close()
-
 
 BUDGET = 5  # seconds: the server's --time-budget in these tests
 #: a request that runs until it is stopped: one decision of a bot that never decides (tests/web/slowgame.py)
@@ -245,7 +158,8 @@ def test_a_long_request_stalls_no_one_and_is_stopped_at_the_budget(server: Serve
                 assert time.monotonic() - t < 2 and {"puyo", "cargobot"} <= names
             async with http.ws_connect(f"{server.url}/ws") as other:
                 t = time.monotonic()
-                assert (await ask(other, {"op": "cargo_levels"}))["type"] == "cargo_levels"
+                levels = await ask(other, {"op": "game", "game": "cargobot", "call": "levels"})
+                assert levels["type"] == "game" and levels["levels"]
                 assert time.monotonic() - t < BUDGET
             reply = await ws.receive(timeout=BUDGET + 30)
             answer = json.loads(reply.data)
@@ -462,6 +376,11 @@ STEPS = st.integers(min_value=-5, max_value=600) | st.integers() | JUNK
 KEYS = st.sampled_from(["left", "right", "cw", "ccw", "drop", "up", "LEFT"]) | JUNK
 LEVELS = st.sampled_from(["Cargo 101", "Transporter", "Re-Curses", "no such level"]) | JUNK
 PROGRAMS = st.sampled_from(["claw R claw", "R claw", "claw_red R", "prog_9 claw", "fly away", ""]) | st.text() | JUNK
+#: (game, call) of every game's page controls: Puyo's versus and key, Cargo-Bot's levels, level and run
+GAME_CALLS = sorted(
+    (g, call) for g in game_names() if isinstance(game := get_game(g), WebControls) for call in game.web_ops()
+)
+CALLS = st.sampled_from(sorted({call for _, call in GAME_CALLS})) | JUNK
 REPLAY_NAMES = st.sampled_from(["good.jsonl", "broken.jsonl", "fifo.jsonl", "notes.txt", "../secret.jsonl"]) | JUNK
 
 #: the fields each op reads, with values that are often right and often not
@@ -471,18 +390,13 @@ FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "step": {"n": STEPS},
     "replays": {},
     "replay": {"name": REPLAY_NAMES},
-    "versus": {"bot": st.sampled_from(["krieg", "krieg3"]) | BOTS, "seed": SEEDS},
-    "key": {"key": KEYS},
-    "cargo_levels": {},
-    "cargo_level": {"level": LEVELS},
-    "cargo_run": {"level": LEVELS, "program": PROGRAMS},
+    "game": {
+        "game": GAMES, "call": CALLS, "bot": st.sampled_from(["krieg", "krieg3"]) | BOTS, "seed": SEEDS,
+        "key": KEYS, "level": LEVELS, "program": PROGRAMS,
+    },
 }
 #: the answer type of each op when the message is right
-ANSWERS = {
-    "games": "games", "watch": "frame", "step": "frame", "replays": "replays", "replay": "frame",
-    "versus": "versus", "key": "versus", "cargo_levels": "cargo_levels", "cargo_level": "cargo_level",
-    "cargo_run": "cargo_run",
-}
+ANSWERS = {"games": "games", "watch": "frame", "step": "frame", "replays": "replays", "replay": "frame", "game": "game"}
 
 
 GAME_BOTS = sorted((g, b.name) for g in game_names() for b in get_game(g).bots())
@@ -490,9 +404,18 @@ GAME_BOTS = sorted((g, b.name) for g in game_names() for b in get_game(g).bots()
 
 def messages(op: str) -> st.SearchStrategy[dict[str, Any]]:
     """``{"op": op, ...}`` with any of its fields (right, wrong or missing) and junk fields besides; for
-    ``watch`` also a game with one of its own bots, so that right messages are among them."""
+    ``watch`` also a game with one of its own bots, and for ``game`` a game with one of its own calls, so that
+    right messages are among them."""
     junk = {"extra": JUNK, "": JUNK, "op2": JUNK}
     anything = st.fixed_dictionaries({"op": st.just(op)}, optional={**FIELDS[op], **junk})
+    if op == "game":
+        own_call = st.sampled_from(GAME_CALLS).flatmap(
+            lambda pair: st.fixed_dictionaries(
+                {"op": st.just(op), "game": st.just(pair[0]), "call": st.just(pair[1])},
+                optional={k: v for k, v in {**FIELDS[op], **junk}.items() if k not in ("game", "call")},
+            )
+        )
+        return anything | own_call
     if op != "watch":
         return anything
     own_bot = st.sampled_from(GAME_BOTS).flatmap(
@@ -521,8 +444,8 @@ def prepared(op: str, replays: Path) -> Session:
     session = Session(replays)
     if op == "step":
         assert session.handle({"op": "watch", "game": "puyo", "bot": "krieg3", "seed": 1})["type"] == "frame"
-    if op == "key":
-        assert session.handle({"op": "versus", "bot": "krieg", "seed": 1})["type"] == "versus"
+    if op == "game":  # a Puyo game against an AI to press keys in
+        assert session.handle({"op": "game", "game": "puyo", "call": "versus", "bot": "krieg"})["type"] == "game"
     return session
 
 

@@ -1,5 +1,6 @@
-"""The server sends no file outside its static folder and the replay folder, answers malformed messages
-with an error (the connection keeps working). (Hostile input beyond these, and ``serve`` itself: test_web_hostile.)"""
+"""The server sends no file outside its static folder, the games' page folders and the replay folder, and
+answers malformed messages with an error (the connection keeps working). (Hostile input beyond these, and
+``serve`` itself: test_web_hostile.)"""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ def test_static_files_and_index_are_served(live_server: Any) -> None:
     assert status == 200 and b"websocket" in body.lower()
 
 
+def test_a_games_page_files_are_served(live_server: Any) -> None:
+    status, body = raw_get(live_server.port, "/games/puyo/view.js")
+    assert status == 200 and b"export function setup" in body
+    status, body = raw_get(live_server.port, "/games/cargobot/view.css")
+    assert status == 200 and b".crate" in body
+
+
 def test_replay_folder_file_is_served(live_server: Any, replays_dir: Path) -> None:
     (replays_dir / "mine.jsonl").write_text('{"type": "header"}\n')
     status, body = raw_get(live_server.port, "/replays/mine.jsonl")
@@ -65,6 +73,18 @@ ESCAPES = [
     "/replays/%2Fetc%2Fpasswd",
     "/replays/",
     "/static/",
+    "/games/puyo/../game.py",
+    "/games/puyo/%2e%2e/game.py",
+    "/games/puyo/%2e%2e%2fgame.py",
+    "/games/puyo/..%2fview.py",
+    "/games/puyo/%2fetc%2fpasswd",
+    "/games/puyo/",
+    "/games/puyo/.hidden",
+    "/games/../web/server.py",
+    "/games/%2e%2e/static/app.js",
+    "/games/yoshis_cookie/view.js",
+    "/games/no-such-game/view.js",
+    "/games/puyo",
 ]
 
 
@@ -104,9 +124,15 @@ MALFORMED: list[Any] = [
     '{"op": "replay", "name": "%2e%2e/secret.jsonl"}',
     '{"op": "replay", "name": "missing.jsonl"}',
     '{"op": "replay", "name": "broken.jsonl"}',
-    '{"op": "key", "key": "left"}',
-    '{"op": "cargo_run", "level": 1, "program": null}',
-    '{"op": "versus", "bot": 3}',
+    '{"op": "game"}',
+    '{"op": "game", "game": "puyo"}',
+    '{"op": "game", "game": "puyo", "call": "key", "key": "left"}',
+    '{"op": "game", "game": "puyo", "call": "versus", "bot": 3}',
+    '{"op": "game", "game": "puyo", "call": "cargo_run"}',
+    '{"op": "game", "game": "hatris", "call": "key"}',
+    '{"op": "game", "game": "no-such-game", "call": "run"}',
+    '{"op": "game", "game": "cargobot", "call": "run", "level": 1, "program": null}',
+    '{"op": "game", "game": "cargobot", "call": "level", "level": "../../etc/passwd"}',
 ]
 
 

@@ -1,14 +1,17 @@
-"""The page's protocol without a browser: watching, stepping, replays (and a tampered one), Cargo-Bot runs."""
+"""The page's protocol without a browser: watching, stepping, replays (and a tampered one), what the page learns
+of each game, and the ``game`` op routed to a game's own page controls (Cargo-Bot runs, Puyo against an AI)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+from puzzlebots.core.protocols import WebView
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
-from puzzlebots.web.session import Session
+from puzzlebots.web.session import Session, board
 
 
 def test_watch_and_step() -> None:
@@ -54,16 +57,104 @@ def test_replay_plays_back_and_a_tampered_hash_is_reported(tmp_path: Path) -> No
     assert frame["divergence"]["step"] == 20 and frame["step"] == 20 and frame["done"]
 
 
+def game_call(session: Session, game: str, call: str, **fields: Any) -> dict[str, Any]:
+    return session.handle({"op": "game", "game": game, "call": call, **fields})
+
+
 def test_cargo_runs() -> None:
     session = Session(None)
-    levels = session.handle({"op": "cargo_levels"})["levels"]
-    assert len(levels) == 40 and levels[0]["name"] == "Cargo 101"
-    run = session.handle({"op": "cargo_run", "level": "Cargo 101", "program": "claw R claw"})
+    levels = game_call(session, "cargobot", "levels")
+    assert levels["type"] == "game" and levels["game"] == "cargobot" and levels["call"] == "levels"
+    assert len(levels["levels"]) == 40 and levels["levels"][0]["name"] == "Cargo 101"
+    run = game_call(session, "cargobot", "run", level="Cargo 101", program="claw R claw")
     assert run["solved"] and run["stars"] == 4 and len(run["frames"]) == 4
     assert [f["claw"]["pos"] for f in run["frames"]] == [0, 0, 1, 1]
-    run = session.handle({"op": "cargo_run", "level": "Cargo 101", "program": "R claw"})
+    run = game_call(session, "cargobot", "run", level="Cargo 101", program="R claw")
     assert not run["solved"] and run["stars"] == 0 and "not solved" in run["message"]
     for program in ["fly away", "claw_red R claw", "prog_9 claw"]:
-        answer = session.handle({"op": "cargo_run", "level": "Cargo 101", "program": program})
+        answer = game_call(session, "cargobot", "run", level="Cargo 101", program=program)
         assert answer["type"] == "error", program
-    assert session.handle({"op": "cargo_level", "level": "no such level"})["type"] == "error"
+    assert game_call(session, "cargobot", "level", level="no such level")["type"] == "error"
+    level = game_call(session, "cargobot", "level", level="Cargo 101")
+    assert level["view"] == run["frames"][0] and "Cargo 101" in level["info"]
+
+
+def test_a_person_plays_puyo_against_an_ai() -> None:
+    session = Session(None)
+    answer = game_call(session, "puyo", "key", key="left")
+    assert answer["type"] == "error" and "start one first" in answer["message"]
+    start = game_call(session, "puyo", "versus", bot="krieg", seed=3)
+    assert start["type"] == "game" and start["piece"] == {"x": 3, "r": 0} and start["turn"] == 0
+    person, ai = start["view"]["boards"]
+    assert start["view"]["kind"] == "versus" and person["kind"] == ai["kind"] == "grid"
+    assert game_call(session, "puyo", "key", key="left")["piece"] == {"x": 2, "r": 0}
+    assert game_call(session, "puyo", "key", key="up")["type"] == "error"  # not a key
+    dropped = game_call(session, "puyo", "key", key="drop")
+    assert dropped["turn"] == 1 and dropped["status"] == "your move"
+    for field in dropped["view"]["boards"]:
+        assert sum(v != 0 for row in field["cells"] for v in row) == 2
+    # the page's game against the AI is its own: watching a bot meanwhile leaves it as it is
+    session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1})
+    assert game_call(session, "puyo", "key", key="right")["piece"] == {"x": 4, "r": 0}  # the new pair, moved
+
+
+def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
+    session = Session(None)
+    cases = {
+        ("no-such-game", "run"): "unknown game 'no-such-game'",
+        ("hatris", "levels"): "hatris has no page controls of its own",
+        ("cargobot", "versus"): "cargobot has no page call 'versus' (calls: levels, level, run)",
+        ("puyo", "levels"): "puyo has no page call 'levels' (calls: versus, key)",
+    }
+    for (game, call), message in cases.items():
+        answer = game_call(session, game, call)
+        assert answer["type"] == "error" and answer["message"].startswith(message), answer
+    for msg in [{"op": "game"}, {"op": "game", "game": "puyo"}, {"op": "game", "game": 3, "call": "key"},
+                {"op": "game", "game": "puyo", "call": ["key"]}]:
+        answer = session.handle(msg)
+        assert answer["type"] == "error" and "\n" not in answer["message"], msg
+    assert session.controls == {}  # no session was made for a call that was refused
+
+
+def test_the_page_learns_each_games_capabilities_and_web_config() -> None:
+    games = {g["name"]: g for g in Session(None).handle({"op": "games"})["games"]}
+    assert games["cargobot"]["controls"] == ["levels", "level", "run"] and not games["cargobot"]["episodic"]
+    assert games["puyo"]["controls"] == ["versus", "key"] and games["puyo"]["episodic"]
+    assert games["hatris"]["script"] == "/games/hatris/view.js" and games["yoshis_cookie"]["script"] is None
+    assert all(g["view"] for g in games.values())
+    config = {f["key"]: f for f in games["puyo"]["config"]}
+    assert set(config) == get_game("puyo").web_config_keys()
+    assert "k3_templates" not in config  # it names a file
+    assert config["pairs"] == {"key": "pairs", "help": config["pairs"]["help"], "type": "int", "default": 50,
+                               "min": 1, "max": 500}  # the web bound, not the CLI's 100,000
+    assert config["seq"]["choices"] == ["esports", "uniform"] and config["seq"]["type"] == "str"
+    beam = next(b for b in games["puyo"]["bots"] if b["name"] == "beam")
+    assert "beam_width" in beam["config_keys"]
+    size = {f["key"]: f for f in games["yoshis_cookie"]["config"]}["size"]
+    assert "min" not in size and size["what"].startswith("2-7")
+
+
+def test_a_page_sets_a_web_key_within_its_bound() -> None:
+    session = Session(None)
+    frame = session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1, "config": {"pairs": 3}})
+    assert frame["type"] == "frame"
+    assert session.handle({"op": "step", "n": 500})["step"] == 3
+    answer = session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "config": {"pairs": 501}})
+    assert answer["type"] == "error" and "on a web page" in answer["message"]
+
+
+def test_a_game_without_a_web_view_is_drawn_as_its_terminal_text() -> None:
+    game = get_game("puyo")
+    state = game.new_state(1, game.check_config({}))
+    assert isinstance(game, WebView) and board(game, state)["kind"] == "grid"
+    text = board(TextOnly(), state)
+    assert text["kind"] == "text" and "score" in text["text"]
+
+
+class TextOnly:
+    """Puyo's terminal view alone (a game without a web view)."""
+
+    name = "text-only"
+
+    def render(self, state: Any, bot: Any = None) -> Any:
+        return get_game("puyo").render(state, bot)  # type: ignore[attr-defined]

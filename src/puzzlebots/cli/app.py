@@ -58,7 +58,7 @@ class PuzzlebotsGroup(click.Group):
 @click.group(cls=PuzzlebotsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="puzzlebots")
 def cli() -> None:
-    """Faithful simulators of Hatris, Yoshi's Cookie, Puyo Puyo and Cargo-Bot, and the AIs that play them."""
+    """Faithful simulators of puzzle games and the AIs that play them (`puzzlebots list` shows the games)."""
 
 
 @cli.command("list")

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
-from ..core.protocols import Episodic, TerminalView, capability
+from ..core.protocols import Commands, Episodic, Game, TerminalView, capability
 from ..core.registry import get_game, loadable_games
 from ..core.replay import check_replay, read_replay, write_replay
 from ..core.runner import play_episode
@@ -337,24 +337,28 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
 
 # --------------------------------------------------------------------------- versus
 
+def versus_command(game: Game) -> click.Command | None:
+    """The ``versus`` command among the game's own commands (``Commands``), if it has one."""
+    if not isinstance(game, Commands):
+        return None
+    return next((c for c in game.extra_commands() if c.name == "versus"), None)
+
+
 class VersusGroup(GameDispatch):
     """``puzzlebots versus GAME ...``: the game's own ``versus`` command, where it has one."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [g.name for g in loadable_games() if self._versus(g) is not None]
-
-    @staticmethod
-    def _versus(game: Any) -> click.Command | None:
-        return next((c for c in game.extra_commands() if c.name == "versus"), None)
+        return [g.name for g in loadable_games() if versus_command(g) is not None]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        cmd = self._versus(get_game(cmd_name))
+        cmd = versus_command(get_game(cmd_name))
         if cmd is None:
-            raise ConfigError(f"{cmd_name} has no versus mode")
+            have = ", ".join(self.list_commands(ctx)) or "none"
+            raise ConfigError(f"{cmd_name} has no versus mode (games with one: {have})")
         return cmd
 
 
-cli.add_command(VersusGroup("versus", help="Bot against bot, for games with a versus mode (puyo)."))
+cli.add_command(VersusGroup("versus", help="Bot against bot, for the games with a versus mode of their own."))
 
 
 # --------------------------------------------------------------------------- bench
@@ -373,7 +377,7 @@ def benchmarks_dir() -> Path:
 @click.argument("names", nargs=-1)
 @click.option("--quick", is_flag=True, help="Seconds instead of minutes: smaller samples.")
 def bench_cmd(names: tuple[str, ...], quick: bool) -> None:
-    """Run the benchmarks (all, or those named: hatris, puyo, ...) and print their tables."""
+    """Run the benchmarks (all, or those named by their file, bench_<name>.py) and print their tables."""
     import importlib.util
 
     folder = benchmarks_dir()

@@ -40,8 +40,9 @@ def is_loopback(host: str) -> bool:
 @click.option("--max-sessions", default=8, show_default=True, type=click.IntRange(1, 256),
               help="Pages that may be open at once (each has a worker process).")
 def serve(host: str, port: int, replays: Path, time_budget: float, max_sessions: int) -> None:
-    """Serve a local page that shows bots playing, lets you play Puyo against an AI, runs Cargo-Bot
-    programs and opens replays. SIGINT (Ctrl+C) or SIGTERM stops it within a second."""
+    """Serve a local page that shows bots playing, opens replays and offers each game's own page controls
+    (playing Puyo against an AI, running Cargo-Bot programs). SIGINT (Ctrl+C) or SIGTERM stops it within a
+    second."""
     try:
         from .server import Limits, make_app, run
     except ImportError as exc:

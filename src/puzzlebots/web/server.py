@@ -1,7 +1,8 @@
 """The aiohttp app behind ``puzzlebots serve``: one static page, a JSON list of games, a websocket per page.
 
-Files are served only from the package's ``static`` folder and from the replay folder given on the command
-line (see ``files.safe_file``). Each websocket gets a ``session.Session`` in a worker process of its own
+Files are served only from the package's ``static`` folder, from each game's own page folder (its
+``web_folder()``, under ``/games/<name>/``) and from the replay folder given on the command line (see
+``files.safe_file``). Each websocket gets a ``session.Session`` in a worker process of its own
 (``worker``), so that no page's request can stall the server: a request over its time budget, a page that
 leaves and a server that stops each kill that process. Only the server's own pages may open a websocket.
 """
@@ -24,7 +25,8 @@ from aiohttp import WSCloseCode, WSMsgType, hdrs, web
 from ..core.errors import ConfigError
 from .cli import is_loopback
 from .files import safe_file
-from .session import error_reply, list_games
+from .games import list_games, page_folders
+from .session import error_reply
 from .worker import LENGTH_BYTES, frame
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -49,6 +51,7 @@ class Limits:
 REPLAYS_KEY = web.AppKey("replays_dir", Path)
 LIMITS_KEY = web.AppKey("limits", Limits)
 GAMES_KEY = web.AppKey("games", list)
+FOLDERS_KEY = web.AppKey("page_folders", dict)
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +143,15 @@ async def static_file(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path)
 
 
+async def game_file(request: web.Request) -> web.StreamResponse:
+    """A file of a game's own page folder (its script, sprites); the game's name only picks the folder."""
+    root = request.app[FOLDERS_KEY].get(request.match_info["game"])
+    path = safe_file(root, request.match_info["path"]) if root is not None else None
+    if path is None:
+        raise web.HTTPNotFound(text="not found")
+    return web.FileResponse(path)
+
+
 async def replay_file(request: web.Request) -> web.StreamResponse:
     root = request.app.get(REPLAYS_KEY)
     path = safe_file(root, request.match_info["path"]) if root is not None else None
@@ -213,8 +225,10 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
 
 
 async def load_games(app: web.Application) -> None:
-    """The games list, read once: it does not change while serving, and no request waits for an import."""
+    """The games list and their page folders, read once: they do not change while serving, and no request
+    waits for an import."""
     app[GAMES_KEY] = await asyncio.to_thread(list_games)
+    app[FOLDERS_KEY] = await asyncio.to_thread(page_folders)
 
 
 async def close_pages(app: web.Application) -> None:
@@ -235,6 +249,7 @@ def make_app(replays_dir: Path | None = None, limits: Limits | None = None) -> w
     app.on_shutdown.append(close_pages)
     app.router.add_get("/", index)
     app.router.add_get("/static/{path:.*}", static_file)
+    app.router.add_get("/games/{game}/{path:.*}", game_file)
     app.router.add_get("/replays/{path:.*}", replay_file)
     app.router.add_get("/api/games", games)
     app.router.add_get("/ws", websocket)

@@ -4,10 +4,15 @@ Kept free of sockets so it is tested directly. Every message is ``{"op": ..., ..
 ``{"type": ...}`` object, and anything malformed or impossible gets ``{"type": "error", "message": ...}``
 with a one-line message (the connection stays usable). Timing (speed, pause, single step) lives in the page:
 it asks for steps. A page sets only the config keys its game lets a page set (``check_config(web=True)``).
+
+The session knows no game: ``watch``, ``step`` and ``replay`` play any ``Episodic`` game and draw it with its
+``WebView`` (or the text of its ``TerminalView``); ``{"op": "game", "game": G, "call": OP, ...}`` goes to the
+``WebControls`` session of game G (one per connection and game, made on first use).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from collections.abc import Callable
@@ -15,31 +20,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from ..core.errors import InputError, PuzzlebotsError
-from ..core.protocols import Bot, Episodic, State
-from ..core.registry import game_names, get_game
+from ..core.messages import field_of, int_field, seed_field
+from ..core.protocols import Bot, Episodic, Game, State, TerminalView, WebControls, WebSession, WebView, capability
+from ..core.registry import get_game
 from ..core.replay import read_replay
 from ..core.runner import resolve
 from ..core.seeds import bot_seed
 from .files import safe_file
-from .views import to_view
+from .games import list_games
 
 log = logging.getLogger(__name__)
 
-MAX_SEED = 2**32 - 1
 MAX_STEPS_PER_MESSAGE = 500
 REPLAY_SUFFIX = ".jsonl"
 #: a message nested deeper than this (lists and objects in each other) is refused before any work
 MAX_NESTING = 32
 #: an error message longer than this is cut (it may quote what the page sent)
 MAX_ERROR_CHARS = 300
-
-
-def cargo_module() -> Any:
-    """The Cargo-Bot page support, imported on first use (it loads the Cargo-Bot game)."""
-    from . import cargo
-
-    return cargo
+#: the width of a game's terminal view drawn as text on the page
+TEXT_WIDTH = 100
 
 
 class ProtocolError(ValueError):
@@ -79,42 +81,13 @@ def parse_message(text: str) -> Any:
     return value
 
 
-def field_of(msg: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-    """``msg[key]`` checked to be of ``kind`` (bool is never an int here); ``default`` if absent."""
-    if key not in msg:
-        if default is ...:
-            raise ProtocolError(f"missing field {key!r}")
-        return default
-    value = msg[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        names = "/".join(k.__name__ for k in kinds)
-        raise ProtocolError(f"field {key!r} must be {names}")
-    return value
-
-
-def int_field(msg: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
-    value: int = field_of(msg, key, int, default)
-    if not low <= value <= high:
-        raise ProtocolError(f"field {key!r} must be between {low} and {high}")
-    return value
-
-
-def list_games() -> list[dict[str, Any]]:
-    """Every installed game with its bots (a game that fails to load is listed with its error)."""
-    games = []
-    for name in game_names():
-        try:
-            game = get_game(name)
-            bots = [
-                {"name": b.name, "description": b.description, "faithful": b.faithful} for b in game.bots()
-            ]
-            episodic = bool(getattr(game, "episodic", True))
-            games.append({"name": name, "title": game.title, "bots": bots, "episodic": episodic})
-        except Exception as exc:  # a broken game must not hide the others
-            log.warning("game %s failed to load: %s", name, exc)
-            games.append({"name": name, "title": name, "bots": [], "episodic": False, "error": str(exc)})
-    return games
+def board(game: Game, state: State, bot: Bot | None = None) -> dict[str, Any]:
+    """The board JSON of ``state``: the game's web view, or else its terminal view as plain text."""
+    if isinstance(game, WebView):
+        return game.web_view(state, bot)
+    buffer = io.StringIO()
+    Console(file=buffer, width=TEXT_WIDTH, color_system=None).print(capability(game, TerminalView).render(state, bot))
+    return {"kind": "text", "text": buffer.getvalue()}
 
 
 @dataclass
@@ -164,7 +137,7 @@ class Play:
             "done": self.done(),
             "divergence": self.divergence,
             "result": self.state.result(),
-            "view": to_view(self.game, self.state),
+            "view": board(self.game, self.state, self.bot),
         }
 
 
@@ -174,18 +147,15 @@ class Session:
     def __init__(self, replays_dir: Path | None = None) -> None:
         self.replays_dir = replays_dir
         self.play: Play | None = None
-        self.versus: Any = None  # a person against a Puyo AI
+        #: each game's page-controls session, by game name, made on the first ``game`` message for it
+        self.controls: dict[str, WebSession] = {}
         self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "games": lambda msg: {"type": "games", "games": list_games()},
             "watch": self.watch,
             "step": self.step,
             "replays": lambda msg: {"type": "replays", "replays": self.replay_names()},
             "replay": self.open_replay,
-            "versus": self.start_versus,
-            "key": self.key,
-            "cargo_levels": lambda msg: cargo_module().level_list(),
-            "cargo_level": lambda msg: cargo_module().level_frame(field_of(msg, "level", str)),
-            "cargo_run": lambda msg: cargo_module().run(field_of(msg, "level", str), field_of(msg, "program", str)),
+            "game": self.game_call,
         }
 
     def reply(self, text: str) -> str:
@@ -221,7 +191,7 @@ class Session:
     def watch(self, msg: dict[str, Any]) -> dict[str, Any]:
         game = resolve(field_of(msg, "game", str))
         bot_name = field_of(msg, "bot", str)
-        seed = int_field(msg, "seed", 0, MAX_SEED, 0)
+        seed = seed_field(msg)
         config = game.check_config(field_of(msg, "config", dict, {}), web=True)
         bot = game.make_bot(bot_name, config, None, bot_seed(seed))
         state = game.new_state(seed, config)
@@ -235,19 +205,18 @@ class Session:
             self.play.advance()
         return self.play.frame()
 
-    def start_versus(self, msg: dict[str, Any]) -> dict[str, Any]:
-        from .versus import PuyoVersus
-
-        self.versus = PuyoVersus(field_of(msg, "bot", str), int_field(msg, "seed", 0, MAX_SEED, 0))
-        frame: dict[str, Any] = self.versus.frame()
-        return frame
-
-    def key(self, msg: dict[str, Any]) -> dict[str, Any]:
-        if self.versus is None:
-            raise ProtocolError("no Puyo game against an AI: start one first")
-        self.versus.key(field_of(msg, "key", str))
-        frame: dict[str, Any] = self.versus.frame()
-        return frame
+    def game_call(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """A message for a game's own page controls; its answer, marked with the game and the call."""
+        name = field_of(msg, "game", str)
+        call = field_of(msg, "call", str)
+        controls = capability(get_game(name), WebControls)
+        ops = list(controls.web_ops())
+        if call not in ops:
+            raise ProtocolError(f"{name} has no page call {call!r} (calls: {', '.join(ops)})")
+        session = self.controls.get(name)
+        if session is None:
+            session = self.controls[name] = controls.web_session()
+        return {**session.handle(call, msg), "type": "game", "game": name, "call": call}
 
     def replay_names(self) -> list[str]:
         if self.replays_dir is None or not self.replays_dir.is_dir():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -12,6 +13,7 @@ from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import ConfigError, InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
+from . import view
 from .bots import RandomBot
 from .config import HatrisConfig, Rules
 from .engine import HatrisState
@@ -101,6 +103,13 @@ class HatrisGame(EpisodicBase):
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, HatrisState)
         return render(state)
+
+    def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
+        """The page's board: the ``piles`` drawing of ``web/view.js``."""
+        return view.board(state)
+
+    def web_folder(self) -> Path:
+        return Path(__file__).with_name("web")
 
 
 GAME = HatrisGame()

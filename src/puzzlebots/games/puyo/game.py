@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -21,6 +22,7 @@ from .render import render_solo
 
 if TYPE_CHECKING:
     from .env import PuyoAdapter
+    from .view import VersusPage
 
 #: the config keys only one bot reads
 KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
@@ -105,6 +107,25 @@ class PuyoGame(EpisodicBase):
         from .cli import play_command, versus_command
 
         return (versus_command, play_command)
+
+    def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
+        """The page's board: the generic ``grid``, with KRIEG3's target chain as dim cells (the page module is
+        imported on first use: the person's game it also holds loads the versus engine)."""
+        from .view import board
+
+        return board(state, bot)
+
+    def web_folder(self) -> Path:
+        return Path(__file__).with_name("web")
+
+    def web_ops(self) -> Sequence[str]:
+        """A person against an AI on the page: ``versus`` starts a game, ``key`` presses a key."""
+        return ("versus", "key")
+
+    def web_session(self) -> VersusPage:
+        from .view import VersusPage
+
+        return VersusPage(self)
 
 
 _BUCKETS = (0, 1_000, 5_000, 10_000, 20_000, 40_000, 60_000, 80_000, 100_000)

@@ -9,8 +9,9 @@ from rich.console import RenderableType
 
 from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import IllegalActionError, InputError
-from puzzlebots.core.protocols import Bot, BotInfo, State
+from puzzlebots.core.protocols import JSON, Bot, BotInfo, State
 
+from . import view
 from .bots import PLANNER_WEIGHTS, GreedyBot, PlannerBot, default_planner_weights
 from .config import YoshiConfig
 from .engine import YoshiState, check_plan
@@ -93,6 +94,14 @@ class YoshisCookieGame(EpisodicBase):
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
         assert isinstance(state, YoshiState)
         return render_state(state, bot)
+
+    def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
+        """The page's board, drawn by the shell's generic ``grid``."""
+        return view.board(state)
+
+    def web_folder(self) -> None:
+        """No page files: the generic grid draws it all."""
+        return None
 
 
 GAME = YoshisCookieGame()

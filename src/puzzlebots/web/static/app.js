@@ -1,5 +1,6 @@
-// puzzlebots page: talks to the server over one websocket; answers come back in the order asked.
-"use strict";
+// puzzlebots page shell: talks to the server over one websocket; answers come back in the order asked.
+// It knows no game: it draws the generic kinds (grid, text), offers Watch and Replays for every game, and loads
+// each game's own script (/games/<name>/view.js), which draws the game's own kinds and mounts its own tab.
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -74,11 +75,13 @@ function text(parent, x, y, content, attrs) {
 
 const CELL = 26;
 
-// grid: {rows, cols, cells[r][c] (0 = empty), colors{value: css}, labels{value: text}, shape, piece[], info{}}
+// grid: {rows, cols, cells[r][c] (0 = empty), colors{value: css}, labels{value: text}, shape ("circle" or
+// squares), title, hidden_rows (shaded on top), piece[{r, c, v}] (outlined), marks[{r, c}] (framed),
+// ghosts[{r, c, v}] (dim), aside[{r, c, v}] (cells right of the well, c >= cols)}
 function drawGrid(view) {
   const top = view.title ? 20 : 0;
-  const side = view.next ? 2 * CELL : 0;
-  const width = Math.max(view.cols * CELL + 2 + side, view.title ? view.title.length * 7.5 : 0);
+  const cols = Math.max(view.cols, ...(view.aside || []).map((a) => a.c + 1.5));
+  const width = Math.max(cols * CELL + 2, view.title ? view.title.length * 7.5 : 0);
   const root = newSvg(width, view.rows * CELL + top + 2);
   if (view.title) text(root, 2, 14, view.title);
   const g = svg("g", { transform: `translate(1 ${top + 1})` }, root);
@@ -95,134 +98,66 @@ function drawGrid(view) {
     } else {
       el = svg("rect", Object.assign(attrs, { x: c * CELL + 1, y: r * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 4 }), g);
     }
-    if (role === "piece") el.classList.add("piece");
+    if (role === "piece" || role === "ghost") el.classList.add(role);
     const label = (view.labels || {})[v];
     if (label) text(g, c * CELL + CELL / 2, r * CELL + CELL / 2 + 4, label, { "text-anchor": "middle", class: "cell-label" });
   };
+  for (const p of view.ghosts || []) cell(p.r, p.c, p.v, "ghost");
   view.cells.forEach((row, r) => row.forEach((v, c) => { if (v) cell(r, c, v, "cell"); }));
   for (const p of view.piece || []) if (p.r >= 0) cell(p.r, p.c, p.v, "piece");
   for (const m of view.marks || []) {
     svg("rect", { x: m.c * CELL, y: m.r * CELL, width: CELL, height: CELL, class: "mark" }, g);
   }
-  (view.next || []).forEach(([axis, child], i) => {
-    // the current pair and the next ones, child above axis, in a column right of the well
-    cell(3 * i, view.cols + 0.5, child, "next");
-    cell(3 * i + 1, view.cols + 0.5, axis, "next");
-  });
+  for (const a of view.aside || []) cell(a.r, a.c, a.v, "next");
   return root;
 }
 
-// piles: {columns: [[{type, y, h}]] (y = px above floor), height, colors, names, falling: [{col, type, y}], next}
-function drawPiles(view) {
-  const colW = 48;
-  const scale = 2;
-  const height = view.height * scale;
-  const root = newSvg(Math.max(view.columns.length * colW + 2, (view.caption || "").length * 7.2), height + 30);
-  const g = svg("g", { transform: "translate(1 1)" }, root);
-  svg("rect", { x: 0, y: 0, width: view.columns.length * colW, height, class: "well" }, g);
-  const hat = (col, item, role) => {
-    const h = Math.max(item.h * scale, 4);
-    const el = svg("rect", {
-      x: col * colW + 4, y: height - (item.y + item.h) * scale, width: colW - 8, height: h - 1, rx: 5,
-      fill: (view.colors || {})[item.type] || "#888", "data-role": role, "data-col": col, "data-value": item.type,
-    }, g);
-    el.appendChild(document.createElementNS(SVG_NS, "title")).textContent = (view.names || {})[item.type] || item.type;
-    if (role === "piece") el.classList.add("piece");
-  };
-  view.columns.forEach((pile, col) => pile.forEach((item) => hat(col, item, "cell")));
-  if (view.top) {
-    const y = height - view.top * scale;
-    svg("line", { x1: 0, y1: y, x2: view.columns.length * colW, y2: y, class: "top-line" }, g);
-  }
-  for (const f of view.falling || []) hat(f.col, f, "piece");
-  if (view.caption) text(root, 2, height + 20, view.caption);
-  return root;
+function drawText(view) {
+  const pre = document.createElement("pre");
+  pre.className = "text-view";
+  pre.textContent = view.text || JSON.stringify(view, null, 1);
+  return pre;
 }
 
-// cargo: {stacks: [[color]], claw: {pos, holding}, goal: [[color]], colors, width}
-function drawCargo(view) {
-  const slot = 52;
-  const box = 20;
-  const maxH = Math.max(6, ...view.stacks.map((s) => s.length + 1), ...(view.goal || []).map((s) => s.length + 1));
-  const floor = (maxH + 2) * box + 10;
-  const root = newSvg(view.stacks.length * slot + 40, floor + 20 + (view.goal ? maxH * 10 + 30 : 0));
-  const g = svg("g", { transform: "translate(20 0)" }, root);
-  const colorOf = (c) => (view.colors || {})[c] || c;
-  view.stacks.forEach((stack, i) => {
-    svg("rect", { x: i * slot + 4, y: floor, width: slot - 8, height: 4, class: "floor" }, g);
-    stack.forEach((c, k) => {
-      svg("rect", {
-        x: i * slot + (slot - box) / 2, y: floor - (k + 1) * box, width: box - 1, height: box - 1,
-        fill: colorOf(c), class: "crate", "data-role": "crate", "data-col": i,
-      }, g);
-    });
-  });
-  const cx = view.claw.pos * slot + slot / 2;
-  const claw = svg("g", { id: "claw", "data-role": "claw", "data-pos": view.claw.pos, transform: `translate(${cx} 0)` }, g);
-  svg("line", { x1: 0, y1: 0, x2: 0, y2: 18, class: "claw-line" }, claw);
-  svg("path", { d: "M -14 30 L -14 18 L 14 18 L 14 30", class: "claw" }, claw);
-  if (view.claw.holding) {
-    svg("rect", { x: -box / 2, y: 20, width: box - 1, height: box - 1, fill: colorOf(view.claw.holding), class: "crate" }, claw);
-  }
-  if (view.goal) {
-    const gy = floor + 40;
-    text(root, 0, gy - 6, "goal");
-    const gg = svg("g", { transform: `translate(20 ${gy})` }, root);
-    const small = 10;
-    const gfloor = maxH * small;
-    view.goal.forEach((stack, i) => {
-      stack.forEach((c, k) => {
-        svg("rect", { x: i * slot + (slot - small) / 2, y: gfloor - (k + 1) * small, width: small - 1, height: small - 1, fill: colorOf(c) }, gg);
-      });
-      svg("rect", { x: i * slot + 10, y: gfloor, width: slot - 20, height: 2, class: "floor" }, gg);
-    });
-  }
-  return root;
+// each game's own drawings, by game name and kind, registered by its script
+const drawings = new Map();
+
+function drawView(view, game) {
+  const own = (drawings.get(game) || new Map()).get(view.kind);
+  if (own) return own(view);
+  return view.kind === "grid" ? drawGrid(view) : drawText(view);
 }
 
-function drawView(view) {
-  switch (view.kind) {
-    case "grid":
-      return drawGrid(view);
-    case "piles":
-      return drawPiles(view);
-    case "cargo":
-      return drawCargo(view);
-    case "versus": {
-      const row = document.createElement("div");
-      row.className = "versus";
-      for (const b of view.boards) row.appendChild(drawView(b));
-      return row;
-    }
-    case "text":
-    default: {
-      const pre = document.createElement("pre");
-      pre.className = "text-view";
-      pre.textContent = view.text || JSON.stringify(view, null, 1);
-      return pre;
-    }
-  }
-}
-
-function show(target, view) {
-  const el = $(target);
-  el.replaceChildren(drawView(view));
+function show(target, view, game) {
+  const el = typeof target === "string" ? $(target) : target;
+  el.replaceChildren(drawView(view, game));
   el.dataset.kind = view.kind;
 }
 
 // ---- tabs -------------------------------------------------------------------------------------
 let games = [];
-let currentTab = "watch";
+const tabs = new Map(); // tab name -> what to do when it is shown
 
 function selectTab(name) {
-  currentTab = name;
   stopPlaying();
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.tab === name);
   for (const s of document.querySelectorAll("section.tab")) s.classList.toggle("hidden", s.id !== `tab-${name}`);
   $("player").classList.add("hidden");
-  if (name === "replays") loadReplays();
-  if (name === "cargo") loadCargoLevels();
-  if (name === "versus") $("versus-board").focus();
+  const shown = tabs.get(name);
+  if (shown) shown();
+}
+
+function addTab(name, title, build) {
+  const button = document.createElement("button");
+  button.dataset.tab = name;
+  button.textContent = title;
+  button.addEventListener("click", () => selectTab(name));
+  $("tabs").insertBefore(button, $("tabs").querySelector("[data-tab='replays']"));
+  const section = document.createElement("section");
+  section.id = `tab-${name}`;
+  section.className = "tab hidden";
+  $("tab-replays").before(section);
+  tabs.set(name, build(section) || null);
 }
 
 function fillSelect(select, items, label) {
@@ -234,11 +169,46 @@ function fillSelect(select, items, label) {
   }));
 }
 
+// what a game's script gets: the connection, the drawing helpers, and ways to add its drawings and its tab
+function shellFor(game) {
+  const own = new Map();
+  drawings.set(game.name, own);
+  return {
+    game,
+    ask,
+    svg,
+    newSvg,
+    text,
+    fillSelect,
+    draw: (view) => drawView(view, game.name),
+    show: (target, view) => show(target, view, game.name),
+    drawing: (kind, fn) => own.set(kind, fn),
+    // build(section) fills the tab's section and may return a function run each time the tab is shown
+    tab: (title, build) => addTab(game.name, title, build),
+    stylesheet: (file) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = new URL(file, new URL(game.script, location.href)).href;
+      document.head.appendChild(link);
+    },
+  };
+}
+
+async function loadScripts() {
+  for (const game of games.filter((g) => g.script)) {
+    try {
+      const module = await import(game.script);
+      module.setup(shellFor(game));
+    } catch (e) {
+      showError(`the page script of ${game.name} did not load: ${e.message}`);
+    }
+  }
+}
+
 async function loadGames() {
   games = (await ask({ op: "games" })).games;
   const episodic = games.filter((g) => g.episodic && g.bots.length);
   fillSelect($("watch-game"), episodic.map((g) => ({ value: g.name, title: g.title })), (i) => i.title);
-  fillSelect($("versus-bot"), (games.find((g) => g.name === "puyo") || { bots: [] }).bots.map((b) => ({ value: b.name })));
   const body = $("games-table").querySelector("tbody");
   body.replaceChildren(...games.map((g) => {
     const tr = document.createElement("tr");
@@ -250,19 +220,69 @@ async function loadGames() {
     return tr;
   }));
   updateBots();
+  await loadScripts();
+}
+
+// ---- the watch form: game, bot, seed, and the config keys the game lets a page set --------------
+function watchedGame() {
+  return games.find((g) => g.name === $("watch-game").value);
 }
 
 function updateBots() {
-  const game = games.find((g) => g.name === $("watch-game").value);
-  const bots = game ? game.bots : [];
-  fillSelect($("watch-bot"), bots.map((b) => ({ value: b.name, description: b.description })));
+  const game = watchedGame();
+  fillSelect($("watch-bot"), (game ? game.bots : []).map((b) => ({ value: b.name })));
   updateBotInfo();
 }
 
 function updateBotInfo() {
-  const game = games.find((g) => g.name === $("watch-game").value);
+  const game = watchedGame();
   const bot = game && game.bots.find((b) => b.name === $("watch-bot").value);
   $("watch-bot-info").textContent = bot ? bot.description : "";
+  buildConfig(game, bot);
+}
+
+// one input per web-settable key; keys only another bot reads are left out (as the CLI refuses them)
+function buildConfig(game, bot) {
+  const others = new Set((game ? game.bots : []).filter((b) => b !== bot).flatMap((b) => b.config_keys));
+  const mine = new Set(bot ? bot.config_keys : []);
+  const fields = (game ? game.config : []).filter((f) => mine.has(f.key) || !others.has(f.key));
+  $("watch-config").replaceChildren(...fields.map(configField));
+}
+
+function configField(f) {
+  const label = document.createElement("label");
+  label.title = f.what ? `${f.help} (${f.what})` : f.help;
+  label.append(`${f.key} `);
+  let input;
+  if (f.choices) {
+    input = document.createElement("select");
+    fillSelect(input, f.choices.map((c) => ({ value: String(c) })));
+  } else {
+    input = document.createElement("input");
+    input.type = f.type === "bool" ? "checkbox" : f.type === "int" ? "number" : "text";
+    if (f.min !== undefined) input.min = f.min;
+    if (f.max !== undefined) input.max = f.max;
+  }
+  input.dataset.key = f.key;
+  input.id = `watch-config-${f.key}`;
+  if (f.type === "bool") input.checked = f.default;
+  else input.value = String(f.default);
+  input.field = f;
+  label.appendChild(input);
+  return label;
+}
+
+// the values that differ from the game's defaults, typed as the schema says
+function configValues() {
+  const config = {};
+  for (const input of $("watch-config").querySelectorAll("[data-key]")) {
+    const f = input.field;
+    let value = f.type === "bool" ? input.checked : input.value;
+    if (f.type === "int" && value !== "") value = Number(value);
+    if (f.choices) value = f.choices.find((c) => String(c) === value);
+    if (value !== f.default) config[f.key] = value;
+  }
+  return config;
 }
 
 // ---- player: a bot's game or a replay, with speed, pause and single step -----------------------
@@ -271,7 +291,7 @@ let busy = false;
 
 function showFrame(frame) {
   $("player").classList.remove("hidden");
-  show("play-board", frame.view);
+  show("play-board", frame.view, frame.game);
   $("play-step-count").textContent = frame.total != null ? `step ${frame.step} / ${frame.total}` : `step ${frame.step}`;
   $("play-step-count").dataset.step = frame.step;
   let state = frame.done ? "finished" : "";
@@ -313,6 +333,7 @@ async function startWatch() {
   stopPlaying();
   const frame = await ask({
     op: "watch", game: $("watch-game").value, bot: $("watch-bot").value, seed: Number($("watch-seed").value),
+    config: configValues(),
   });
   showFrame(frame);
   startPlaying();
@@ -341,88 +362,9 @@ async function loadReplays() {
   }));
 }
 
-// ---- Puyo: a person against an AI -------------------------------------------------------------
-const KEYS = {
-  ArrowLeft: "left", ArrowRight: "right", ArrowUp: "cw", x: "cw", X: "cw", z: "ccw", Z: "ccw",
-  ArrowDown: "drop", " ": "drop",
-};
-let versusOn = false;
-
-function showVersus(frame) {
-  show("versus-board", frame.view);
-  $("versus-status").textContent = frame.status || "";
-  $("versus-board").dataset.turn = frame.turn;
-  versusOn = !frame.done;
-}
-
-async function startVersus() {
-  showVersus(await ask({ op: "versus", bot: $("versus-bot").value, seed: Number($("versus-seed").value) }));
-  $("versus-board").focus();
-}
-
-document.addEventListener("keydown", async (event) => {
-  if (currentTab !== "versus" || !versusOn || !(event.key in KEYS)) return;
-  if (event.target && event.target.tagName === "INPUT") return;
-  event.preventDefault();
-  if (busy) return;
-  busy = true;
-  try {
-    showVersus(await ask({ op: "key", key: KEYS[event.key] }));
-  } catch (e) {
-    // shown by ask()
-  } finally {
-    busy = false;
-  }
-});
-
-// ---- Cargo-Bot: run a program on a level, animate the claw, show the stars ---------------------
-let cargoLevels = null;
-let cargoTimer = null;
-
-async function loadCargoLevels() {
-  if (cargoLevels) return;
-  cargoLevels = (await ask({ op: "cargo_levels" })).levels;
-  fillSelect($("cargo-level"), cargoLevels.map((l) => ({ value: l.name, title: l.title })), (i) => i.title);
-  cargoLevelChanged();
-}
-
-async function cargoLevelChanged() {
-  const frame = await ask({ op: "cargo_level", level: $("cargo-level").value });
-  if (!$("cargo-program").value || $("cargo-program").dataset.auto === "1") {
-    $("cargo-program").value = frame.example || "";
-    $("cargo-program").dataset.auto = "1";
-  }
-  $("cargo-status").textContent = frame.info || "";
-  $("cargo-stars").textContent = "";
-  show("cargo-board", frame.view);
-}
-
-async function runCargo() {
-  if (cargoTimer) clearInterval(cargoTimer);
-  $("cargo-stars").textContent = "";
-  const run = await ask({ op: "cargo_run", level: $("cargo-level").value, program: $("cargo-program").value });
-  let i = 0;
-  $("cargo-status").textContent = "running…";
-  const tick = () => {
-    if (i < run.frames.length) {
-      show("cargo-board", run.frames[i]);
-      $("cargo-status").textContent = `step ${i} / ${run.frames.length - 1}`;
-      i += 1;
-      return;
-    }
-    clearInterval(cargoTimer);
-    cargoTimer = null;
-    $("cargo-status").textContent = run.message;
-    $("cargo-status").dataset.outcome = run.solved ? "solved" : "failed";
-    const shown = Math.min(run.stars, 3);
-    $("cargo-stars").textContent = run.solved ? "★".repeat(shown) + "☆".repeat(3 - shown) : "";
-    $("cargo-stars").dataset.stars = run.solved ? run.stars : 0;
-  };
-  cargoTimer = setInterval(tick, 1000 / Number($("cargo-speed").value));
-}
-
 // ---- wiring -----------------------------------------------------------------------------------
 for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+tabs.set("replays", loadReplays);
 $("watch-game").addEventListener("change", updateBots);
 $("watch-bot").addEventListener("change", updateBotInfo);
 $("watch-start").addEventListener("click", startWatch);
@@ -433,10 +375,6 @@ $("play-speed").addEventListener("input", () => {
   if (timer) startPlaying();
 });
 $("play-speed-label").textContent = `${speed()}/s`;
-$("versus-start").addEventListener("click", startVersus);
-$("cargo-level").addEventListener("change", cargoLevelChanged);
-$("cargo-program").addEventListener("input", () => { $("cargo-program").dataset.auto = "0"; });
-$("cargo-run").addEventListener("click", runCargo);
 
 connect();
 loadGames().then(() => { document.body.dataset.ready = "1"; });

@@ -1,6 +1,8 @@
 """Cargo-Bot on the page: list the levels, run a program in the original game's semantics, and send the
-frames of the claw's work so the page can animate it, with the stars the program earns.
+frames of the claw's work so the page (``web/view.js``, the ``cargo`` drawing) can animate it, with the stars
+the program earns.
 
+Cargo-Bot has no seeded episodes, so what the page draws is a :class:`Snapshot`: a level's board at one tick.
 The game's machine reports only the end of a run, so the frames come from re-running the program with a
 tick budget of 1, 2, 3, ... ticks (each run stops after that many ticks and reports the board): the page
 shows exactly what the engine computes, and no second interpreter exists to disagree with it.
@@ -8,11 +10,16 @@ shows exactly what the engine computes, and no second interpreter exists to disa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from ..games.cargobot.language import parse_registers, register_count
-from ..games.cargobot.levels import Level, find_level, load_levels
-from ..games.cargobot.machine import run_level
+from puzzlebots.core.messages import field_of
+from puzzlebots.core.protocols import JSON
+
+from .language import parse_registers, register_count
+from .levels import Level, find_level, load_levels
+from .machine import run_level
 
 #: runs longer than this many ticks are shown as their first frames and the end
 MAX_TRACE_TICKS = 1500
@@ -20,21 +27,33 @@ COLOURS = {"red": "#d33", "green": "#3a3", "blue": "#36d", "yellow": "#eb2", "or
 STAR_NOTES = {4: "the designer's solution size", 5: "shorter than the designer's solution"}
 
 
-def level_list() -> dict[str, Any]:
-    return {
-        "type": "cargo_levels",
-        "levels": [{"name": lv.name, "title": f"{lv.label}: {lv.name}", "pack": lv.pack} for lv in load_levels()],
-    }
+@dataclass(frozen=True)
+class Snapshot:
+    """A level's board at one tick: the stacks (bottom first), the claw's slot (1-based) and what it holds."""
+
+    level: Level
+    stacks: list[list[str]]
+    claw: int
+    holding: str | None = None
+
+    @classmethod
+    def start(cls, level: Level) -> Snapshot:
+        return cls(level, level.board(), level.claw)
 
 
-def board_view(level: Level, stacks: list[list[str]], claw: int, holding: str | None) -> dict[str, Any]:
+def board(snap: Snapshot) -> dict[str, Any]:
+    """The ``cargo`` drawing: the stacks, the claw, and the level's goal beneath."""
     return {
         "kind": "cargo",
-        "stacks": stacks,
-        "claw": {"pos": claw - 1, "holding": holding},
-        "goal": level.goal_board(),
+        "stacks": snap.stacks,
+        "claw": {"pos": snap.claw - 1, "holding": snap.holding},
+        "goal": snap.level.goal_board(),
         "colors": COLOURS,
     }
+
+
+def level_list() -> dict[str, Any]:
+    return {"levels": [{"name": lv.name, "title": f"{lv.label}: {lv.name}", "pack": lv.pack} for lv in load_levels()]}
 
 
 def level_frame(name: str) -> dict[str, Any]:
@@ -43,12 +62,7 @@ def level_frame(name: str) -> dict[str, Any]:
     info = f"{level.label}: {level.name}. Registers for 1/2/3 stars: {stars}."
     if level.hint:
         info += f" Hint: {level.hint}."
-    return {
-        "type": "cargo_level",
-        "view": board_view(level, level.board(), level.claw, None),
-        "info": info,
-        "example": "",
-    }
+    return {"view": board(Snapshot.start(level)), "info": info, "example": ""}
 
 
 def run(name: str, program_text: str) -> dict[str, Any]:
@@ -56,13 +70,13 @@ def run(name: str, program_text: str) -> dict[str, Any]:
     level = find_level(name)
     program = parse_registers(program_text)
     final = run_level(level, program)
-    frames = [board_view(level, level.board(), level.claw, None)]
+    frames = [board(Snapshot.start(level))]
     for ticks in range(1, min(final.steps, MAX_TRACE_TICKS) + 1):
         report = run_level(level, program, step_limit=ticks)
-        view = board_view(level, report.stacks, report.claw, report.holding)
+        view = board(Snapshot(level, report.stacks, report.claw, report.holding))
         if view != frames[-1]:
             frames.append(view)
-    last = board_view(level, final.stacks, final.claw, final.holding)
+    last = board(Snapshot(level, final.stacks, final.claw, final.holding))
     if last != frames[-1]:
         frames.append(last)
     registers = register_count(program)
@@ -74,7 +88,6 @@ def run(name: str, program_text: str) -> dict[str, Any]:
     else:
         message = f"not solved: {final.outcome.replace('_', ' ')} after {final.steps} ticks"
     return {
-        "type": "cargo_run",
         "frames": frames,
         "solved": final.solved,
         "outcome": final.outcome,
@@ -83,3 +96,14 @@ def run(name: str, program_text: str) -> dict[str, Any]:
         "ticks": final.steps,
         "message": message,
     }
+
+
+class CargoPage:
+    """One page's Cargo-Bot editor: ``levels``, ``level`` (its board) and ``run`` (a program on a level)."""
+
+    def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
+        if op == "levels":
+            return level_list()
+        if op == "level":
+            return level_frame(field_of(msg, "level", str))
+        return run(field_of(msg, "level", str), field_of(msg, "program", str))

@@ -1,17 +1,18 @@
-"""Yoshi's Cookie board JSON: the matrix, the cursor's row and column, and the falling L-shaped unit (its
-row arm drawn above the matrix, its column arm to the right), for the page's ``grid`` drawing."""
+"""Yoshi's Cookie board JSON for the page: the matrix, the cursor's row and column, and the falling L-shaped unit
+(its row arm drawn above the matrix, its column arm to the right), as the shell's generic ``grid`` drawing."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core.protocols import State
-from ...games.yoshis_cookie.rules import AREA, CELL_LETTERS
+from puzzlebots.core.protocols import State
+
+from .rules import AREA, CELL_LETTERS
 
 COLOURS = {1: "#e6466e", 2: "#f0c832", 3: "#50aaf0", 4: "#5abe5a", 5: "#f08c32", 6: "#78dc78", 7: "#aa7850"}
 
 
-def to_view(state: State) -> dict[str, Any]:
+def board(state: State) -> dict[str, Any]:
     s: Any = state
     grid = [[int(v) for v in row] for row in s.grid]
     rows, cols = len(grid), len(grid[0]) if grid else 0

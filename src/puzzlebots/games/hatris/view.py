@@ -1,17 +1,18 @@
-"""Hatris board JSON: six piles of hats, each hat at its base height in pixels (nesting included), the
-falling and next pairs, the helper pool and the level, for the page's ``piles`` drawing."""
+"""Hatris board JSON for the page: six piles of hats, each hat at its base height in pixels (nesting included),
+the falling and next pairs, the helper pool and the level, as the ``piles`` drawing of ``web/view.js``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core.protocols import State
-from ...games.hatris.rules import HAT_NAMES, HEIGHT, HELPER_NAMES
+from puzzlebots.core.protocols import State
+
+from .rules import HAT_NAMES, HEIGHT, HELPER_NAMES
 
 COLOURS = {1: "#eeeeee", 2: "#c83cc8", 3: "#ebc828", 4: "#3cc8dc", 5: "#dc3c3c", 6: "#46b446"}
 
 
-def to_view(state: State) -> dict[str, Any]:
+def board(state: State) -> dict[str, Any]:
     s: Any = state
     nest = s.rules.nest
     columns = []

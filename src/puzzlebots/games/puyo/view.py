@@ -1,0 +1,146 @@
+"""Puyo on the page: a field as the shell's generic ``grid`` (row 13, the hidden row, on top; the next pairs in a
+column beside it; KRIEG3's target chain as dim cells), and a person against an AI with the keyboard.
+
+The person's game is the terminal's ``HumanMatch`` (versus mode, garbage exchanged under the Tsu rules, KRIEG3's
+keys and wall kicks); ``web/view.js`` draws its two fields side by side (the ``versus`` drawing) and sends keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from puzzlebots.core.errors import IllegalActionError, InputError
+from puzzlebots.core.messages import field_of, seed_field
+from puzzlebots.core.protocols import JSON, Bot, State
+from puzzlebots.core.seeds import bot_seed
+
+from .human import HumanMatch
+from .rules import ROWS, WIDTH
+
+if TYPE_CHECKING:
+    from .game import PuyoGame
+
+#: spare rows above the field where a person's pair hovers
+HOVER_ROWS = 3
+COLOURS = {1: "#e03c3c", 2: "#3cb44b", 3: "#3264e6", 4: "#f0c828", 5: "#a046c8", 6: "#9a9a9a"}
+#: child offset (row, column) from the axis by rotation: 0 above, 1 right, 2 below, 3 left
+CHILD_OFFSET = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
+#: the column, right of the well, where the current and next pairs are shown (child above axis)
+PAIRS_COLUMN = WIDTH + 0.5
+
+KEYS = ("left", "right", "cw", "ccw", "drop")
+OUTCOMES = {0: "you win!", 1: "the AI wins", None: "a draw"}
+
+
+def field_view(
+    cells: Any,
+    pairs: Sequence[tuple[int, int]],
+    piece: tuple[int, int, int, int] | None = None,
+    title: str | None = None,
+    target: Sequence[tuple[int, int, int]] = (),
+) -> dict[str, Any]:
+    """``cells`` is the engine's (column, row) array, row 0 at the bottom; ``piece`` is (x 1-6, r, axis, child);
+    ``target`` the (x, y, colour) cells of a bot's chain, shown where the field is still empty."""
+    grid = [[0] * WIDTH for _ in range(HOVER_ROWS)]
+    grid += [[int(cells[x, y]) for x in range(WIDTH)] for y in range(ROWS - 1, -1, -1)]
+    hover = []
+    if piece is not None:
+        x, r, axis, child = piece
+        dr, dc = CHILD_OFFSET[r]
+        hover = [{"r": 1, "c": x - 1, "v": axis}, {"r": 1 + dr, "c": x - 1 + dc, "v": child}]
+    aside = []
+    for i, (axis, child) in enumerate(pairs):
+        aside += [{"r": 3 * i, "c": PAIRS_COLUMN, "v": int(child)}, {"r": 3 * i + 1, "c": PAIRS_COLUMN, "v": int(axis)}]
+    ghosts = [
+        {"r": HOVER_ROWS + ROWS - 1 - y, "c": x, "v": int(c)} for x, y, c in target if y < ROWS and not cells[x, y]
+    ]
+    return {
+        "kind": "grid",
+        "title": title,
+        "rows": HOVER_ROWS + ROWS,
+        "cols": WIDTH,
+        "cells": grid,
+        "colors": COLOURS,
+        "shape": "circle",
+        "hidden_rows": HOVER_ROWS + 1,
+        "piece": hover,
+        "aside": aside,
+        "ghosts": ghosts,
+    }
+
+
+def target_of(bot: Bot | None) -> list[tuple[int, int, int]]:
+    """The chain a bot is building, where it says (KRIEG3's ``target_cells``); none otherwise."""
+    cells = getattr(bot, "target_cells", None)
+    return list(cells()) if cells is not None else []
+
+
+def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
+    """A solo game's field with its next pairs, and the bot's target chain."""
+    s: Any = state
+    return field_view(s.field.cells, s.next_pairs(), target=target_of(bot))
+
+
+class VersusPage:
+    """One page's game against an AI: ``versus`` starts one (``bot``, ``seed``), ``key`` presses a key."""
+
+    def __init__(self, game: PuyoGame) -> None:
+        self.game = game
+        self.match: HumanMatch | None = None
+        self.bot_name = ""
+        self.message = ""
+
+    def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
+        if op == "versus":
+            self.start(field_of(msg, "bot", str), seed_field(msg))
+        else:
+            self.key(field_of(msg, "key", str))
+        return self.frame()
+
+    def start(self, bot_name: str, seed: int) -> None:
+        config = self.game.check_config({})
+        self.match = HumanMatch(seed, config, self.game.make_bot(bot_name, config, None, bot_seed(seed)))
+        self.bot_name = bot_name
+        self.message = "your move"
+
+    def playing(self) -> HumanMatch:
+        if self.match is None:
+            raise InputError("no Puyo game against an AI: start one first")
+        return self.match
+
+    def key(self, key: str) -> None:
+        match = self.playing()
+        if key not in KEYS:
+            raise IllegalActionError(f"unknown key {key!r} (keys: {', '.join(KEYS)})")
+        if match.game.over():
+            return
+        try:
+            match.press(key)
+        except IllegalActionError:
+            self.message = "that placement cannot be reached: the columns in the way are too tall"
+            return
+        self.message = OUTCOMES[match.game.result().winner] if match.game.over() else "your move"
+
+    def frame(self) -> dict[str, JSON]:
+        match = self.playing()
+        done = bool(match.game.over())
+        person, ai = match.game.players
+        cursor = match.cursor
+        axis, child = person.current()
+        piece = None if done else (cursor.x + 1, cursor.r, axis, child)
+
+        def title(who: str, p: Any) -> str:
+            return f"{who}: {p.score} (chain {p.max_chain}, garbage pending {p.pending})"
+
+        boards = [
+            field_view(person.field.cells, person.next_pairs(), piece, title("you", person)),
+            field_view(ai.field.cells, ai.next_pairs(), None, title(self.bot_name, ai), target_of(match.ai)),
+        ]
+        return {
+            "view": {"kind": "versus", "boards": boards},
+            "piece": {"x": cursor.x + 1, "r": cursor.r},
+            "turn": match.game.turn,
+            "done": done,
+            "status": self.message,
+        }

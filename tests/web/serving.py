@@ -1,0 +1,103 @@
+"""A real ``puzzlebots serve`` in a process of its own, for the tests that need the whole server: its worker
+processes, its signals, and games registered through the environment (``PUZZLEBOTS_GAMES``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parents[1] / "src"
+#: the never-ending game of the server tests (slowgame.py, in this folder)
+SLOW_GAME = ("slowgame:GAME", HERE)
+#: the toy game of docs/architecture.md (tests/core/toygame.py), which has a web view and nothing else for the page
+TOY_GAME = ("toygame:GAME", HERE.parent / "core")
+
+
+def serve_command(*args: str) -> list[str]:
+    return [sys.executable, "-u", "-m", "puzzlebots", "serve", *args]
+
+
+def serve_env(game: tuple[str, Path] = SLOW_GAME) -> dict[str, str]:
+    """This checkout's sources first, as for the tests themselves, and one test game (module:attribute, folder)."""
+    spec, folder = game
+    path = os.pathsep.join(filter(None, [str(SRC), str(folder), os.environ.get("PYTHONPATH", "")]))
+    return {**os.environ, "PYTHONPATH": path, "PUZZLEBOTS_GAMES": spec}
+
+
+def live_children(pid: int) -> list[int]:
+    """The processes (zombies aside) whose parent is ``pid``, read from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def is_alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class ServerProcess:
+    """``puzzlebots serve --port 0 ...`` started for real; ``url`` is read from the address it prints."""
+
+    def __init__(self, *args: str, game: tuple[str, Path] = SLOW_GAME) -> None:
+        self.process = subprocess.Popen(
+            serve_command("--port", "0", *args),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=serve_env(game),
+        )
+        self.first_line = self.read_line(60)
+        found = re.search(r"http://[^ /]+", self.first_line)
+        if found is None:
+            self.stop()
+            raise RuntimeError(f"serve did not start: {self.first_line!r} {self.stderr!r}")
+        self.url = found.group(0)
+        self.pid = self.process.pid
+
+    def read_line(self, timeout: float) -> str:
+        assert self.process.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            if not selector.select(timeout):
+                return ""
+        return self.process.stdout.readline()
+
+    def workers(self) -> list[int]:
+        return live_children(self.pid)
+
+    def wait_for_workers(self, count: int, timeout: float = 10) -> list[int]:
+        """The worker processes once there are exactly ``count`` (the last seen ones otherwise)."""
+        deadline = time.monotonic() + timeout
+        while len(found := self.workers()) != count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return found
+
+    def stop(self) -> None:
+        """SIGTERM (if still running); ``stderr`` is then what the server wrote there."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.stderr = self.process.stderr.read()
+        self.process.stdout.close()
+        self.process.stderr.close()
