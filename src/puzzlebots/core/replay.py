@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import InputError, PuzzlebotsError
 from .jsonio import check_int, name_of, parse_json_lines, read_text, show, write_text_atomic
-from .protocols import JSON, State
+from .protocols import JSON, Episodic, State
 from .runner import Episode, resolve
 
 FORMAT = 1
@@ -141,16 +141,21 @@ def _check_header(header: dict[str, Any], name: str) -> dict[str, Any]:
     return header
 
 
-def check_replay(replay: Replay, on_step: Callable[[State, int], None] | None = None) -> ReplayCheck:
-    """Re-run ``replay`` and compare every recorded hash; stop at the first mismatch."""
+def replay_start(replay: Replay) -> tuple[Episodic, State]:
+    """The game a replay is of and the state it starts from. Its rules version must be the engine's, and its
+    config is read as any file's: it may not name another file for the game to read."""
     h = replay.header
     game = resolve(h["game"])
     if h["rules_version"] != game.rules_version:
         raise InputError(
             f"replay is for {h['game']} rules {h['rules_version']}, this engine has {game.rules_version}"
         )
-    cfg = game.check_config(h["config"], files=False)
-    state = game.new_state(h["seed"], cfg)
+    return game, game.new_state(h["seed"], game.check_config(h["config"], files=False))
+
+
+def check_replay(replay: Replay, on_step: Callable[[State, int], None] | None = None) -> ReplayCheck:
+    """Re-run ``replay`` and compare every recorded hash; stop at the first mismatch."""
+    game, state = replay_start(replay)
     expected = dict(replay.hashes)
     checked = 0
     if 0 in expected:

@@ -26,7 +26,7 @@ from ..core.errors import InputError, PuzzlebotsError
 from ..core.messages import field_of, int_field, seed_field
 from ..core.protocols import Bot, Episodic, Game, State, TerminalView, WebControls, WebSession, WebView, capability
 from ..core.registry import get_game
-from ..core.replay import read_replay
+from ..core.replay import read_replay, replay_start
 from ..core.runner import resolve
 from ..core.seeds import bot_seed
 from .files import safe_file
@@ -230,12 +230,7 @@ class Session:
             raise ProtocolError(f"no replay named {name!r} in the replay folder")
         replay = read_replay(path)
         header = replay.header
-        game = resolve(header["game"])
-        if header["rules_version"] != game.rules_version:
-            version = header["rules_version"]
-            raise InputError(f"replay is for {game.name} rules {version}, engine has {game.rules_version}")
-        # the replay folder is the operator's (``serve --replays``), so its files' config is taken as the CLI would
-        state = game.new_state(header["seed"], game.check_config(header["config"]))
+        game, state = replay_start(replay)
         self.play = Play(
             game, state, "replay", header["seed"], str(header["bot"]),
             actions=replay.actions, hashes=dict(replay.hashes),
