@@ -14,10 +14,10 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.games.hatris.bots import RandomBot
+from puzzlebots.games.hatris.bots.random import RandomBot
+from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights
 from puzzlebots.games.hatris.config import Rules
 from puzzlebots.games.hatris.engine import HatrisState
-from puzzlebots.games.hatris.searcher import Searcher, default_weights
 
 
 def _decision_times(decisions: int, forced_pool: list[int] | None) -> tuple[list[float], int]:

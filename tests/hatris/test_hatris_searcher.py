@@ -11,11 +11,11 @@ import pytest
 
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.games.hatris import oracle
+from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights
 from puzzlebots.games.hatris.config import Rules
 from puzzlebots.games.hatris.engine import HatrisState
 from puzzlebots.games.hatris.evaluation import METRIC_NAMES, perm_distance
 from puzzlebots.games.hatris.game import GAME
-from puzzlebots.games.hatris.searcher import Searcher, default_weights
 
 ARTICLE = [0.001, 0.00055, 1.78585, 0.06811, 88.31852, 0.00048, 0.06392, 9.76157]
 

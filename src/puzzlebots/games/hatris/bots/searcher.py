@@ -13,11 +13,11 @@ import numpy as np
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.protocols import State
 
-from . import _kernels
-from .config import Rules
-from .engine import VLADIMIR_SWAPS, Action, HatrisState, alexey_patterns
-from .evaluation import METRIC_NAMES, norm_bounds, perm_distance_table
-from .rules import CASH, HEIGHT, STACK
+from .. import _kernels
+from ..config import Rules
+from ..engine import VLADIMIR_SWAPS, Action, HatrisState, alexey_patterns
+from ..evaluation import METRIC_NAMES, norm_bounds, perm_distance_table
+from ..rules import CASH, HEIGHT, STACK
 
 WEIGHTS_FILE = "searcher_weights.json"
 
