@@ -13,10 +13,10 @@ import numpy as np
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.protocols import State
 
-from .. import _kernels
 from ..config import Rules
 from ..engine import VLADIMIR_SWAPS, Action, HatrisState, alexey_patterns
 from ..evaluation import METRIC_NAMES, norm_bounds, perm_distance_table
+from ..kernels.search import CAP, search
 from ..rules import CASH, HEIGHT, STACK
 
 WEIGHTS_FILE = "searcher_weights.json"
@@ -68,7 +68,7 @@ class Searcher:
         self.pdt = perm_distance_table()
         self.pats, self.sums, self.split = pattern_tables(rules["alexey"])
         self.swaps = np.array(VLADIMIR_SWAPS, np.int64)
-        self.piles = np.zeros((6, _kernels.CAP), np.int8)
+        self.piles = np.zeros((6, CAP), np.int8)
         self.last_score = 0.0
 
     def act(self, state: State) -> Action:
@@ -86,7 +86,7 @@ class Searcher:
         pool_arr = np.zeros(8, np.int64)
         pool_arr[: len(pool)] = pool
         r = self.rules
-        kind, x, y, best = _kernels.search(
+        kind, x, y, best = search(
             self.piles, counts, current[0], current[1], nxt[0], nxt[1], pool_arr, len(pool),
             np.array(bars, np.int64), self.nest, self.height, self.cash, self.group, self.pdt,
             self.pats, self.sums, self.split, self.swaps, self.weights, self.coef, r.top_px, r["min_run"],

@@ -1,0 +1,1 @@
+"""numba kernels of the searcher (the hot paths); :mod:`..oracle` is the slow readable twin they are tested against."""
