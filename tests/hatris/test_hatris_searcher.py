@@ -40,7 +40,9 @@ def _states(n: int, seed: int, config: dict) -> list[HatrisState]:
 def _check(s: HatrisState, pool: list[int], weights: list[float]) -> None:
     assert s.current is not None
     bot = Searcher(s.rules, weights)
-    action = bot.choose(s.piles, pool, s.bars, s.current, s.next)
+    probe = s.clone()
+    probe.pool = list(pool)  # the same field with this pool on hand
+    action = bot.act(probe)
     field = oracle.Field([list(p) for p in s.piles], list(pool), list(s.bars))
     _, best = oracle.search(field, s.current, s.next, s.rules, weights)
     assert bot.last_score == pytest.approx(best, abs=1e-9)
