@@ -14,10 +14,10 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.games.hatris.bots import RandomBot
+from puzzlebots.games.hatris.bots.random import RandomBot
+from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights
 from puzzlebots.games.hatris.config import Rules
 from puzzlebots.games.hatris.engine import HatrisState
-from puzzlebots.games.hatris.searcher import Searcher, default_weights
 
 
 def _decision_times(decisions: int, forced_pool: list[int] | None) -> tuple[list[float], int]:
@@ -33,11 +33,14 @@ def _decision_times(decisions: int, forced_pool: list[int] | None) -> tuple[list
         seed += 1
         while not state.is_terminal() and len(times) < decisions:
             assert state.current is not None
-            pool = state.pool if forced_pool is None else forced_pool
+            probe = state
+            if forced_pool is not None:
+                probe = state.clone()
+                probe.pool = list(forced_pool)
             start = time.perf_counter()
-            bot.choose(state.piles, pool, state.bars, state.current, state.next)
+            bot.act(probe)
             times.append(time.perf_counter() - start)
-            with_helper += bool(pool)
+            with_helper += bool(probe.pool)
             state.apply(bot.act(state))
     return times, with_helper
 
@@ -45,14 +48,17 @@ def _decision_times(decisions: int, forced_pool: list[int] | None) -> tuple[list
 def _full_field_times(decisions: int) -> list[float]:
     """Worst case: 6 piles of 8 random hats each (461 Alexey removals at each step), pool [Alexey, Alexey]."""
     rng = random.Random(0)
-    bot = Searcher(Rules({}), default_weights())
+    rules = Rules({})
+    bot = Searcher(rules, default_weights())
     times = []
     for _ in range(decisions):
-        piles = [[rng.choice([1, 4, 6, 5]) for _ in range(8)] for _ in range(6)]
-        cur = (rng.randint(1, 6), rng.randint(1, 6))
-        nxt = (rng.randint(1, 6), rng.randint(1, 6))
+        state = HatrisState(0, rules)
+        state.piles = [[rng.choice([1, 4, 6, 5]) for _ in range(8)] for _ in range(6)]
+        state.current = (rng.randint(1, 6), rng.randint(1, 6))
+        state.next = (rng.randint(1, 6), rng.randint(1, 6))
+        state.pool, state.bars = [0, 0], [0, 0]
         start = time.perf_counter()
-        bot.choose(piles, [0, 0], [0, 0], cur, nxt)
+        bot.act(state)
         times.append(time.perf_counter() - start)
     return times
 

@@ -11,11 +11,11 @@ import pytest
 
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.games.hatris import oracle
+from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights
 from puzzlebots.games.hatris.config import Rules
 from puzzlebots.games.hatris.engine import HatrisState
 from puzzlebots.games.hatris.evaluation import METRIC_NAMES, perm_distance
 from puzzlebots.games.hatris.game import GAME
-from puzzlebots.games.hatris.searcher import Searcher, default_weights
 
 ARTICLE = [0.001, 0.00055, 1.78585, 0.06811, 88.31852, 0.00048, 0.06392, 9.76157]
 
@@ -40,7 +40,9 @@ def _states(n: int, seed: int, config: dict) -> list[HatrisState]:
 def _check(s: HatrisState, pool: list[int], weights: list[float]) -> None:
     assert s.current is not None
     bot = Searcher(s.rules, weights)
-    action = bot.choose(s.piles, pool, s.bars, s.current, s.next)
+    probe = s.clone()
+    probe.pool = list(pool)  # the same field with this pool on hand
+    action = bot.act(probe)
     field = oracle.Field([list(p) for p in s.piles], list(pool), list(s.bars))
     _, best = oracle.search(field, s.current, s.next, s.rules, weights)
     assert bot.last_score == pytest.approx(best, abs=1e-9)

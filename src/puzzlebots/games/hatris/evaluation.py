@@ -1,6 +1,6 @@
 """The article's 8 metrics and their normalisation (reference 3.2, Q15, Q17, Q18, Q25), in pure Python.
 
-This is the readable definition and the test oracle for the numba evaluation in :mod:`._kernels`.
+This is the readable definition and the test oracle for the numba evaluation in :mod:`.kernels`.
 """
 
 from __future__ import annotations

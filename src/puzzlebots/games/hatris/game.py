@@ -14,13 +14,13 @@ from puzzlebots.core.errors import ConfigError, InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from . import view
-from .bots import RandomBot
+from .bots.random import RandomBot
+from .bots.searcher import Searcher, default_weights
 from .config import HatrisConfig, Rules
 from .engine import HatrisState
 from .evaluation import METRIC_NAMES
 from .render import render
 from .rules import COLUMNS, HELPER_NAMES
-from .searcher import Searcher, default_weights
 
 if TYPE_CHECKING:
     from .env import HatrisAdapter

@@ -1,4 +1,4 @@
-"""Bots other than the article's searcher (see :mod:`.searcher`)."""
+"""Bot ``random``: uniformly random legal actions (see :mod:`.searcher` for the article's bot)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 from puzzlebots.core.protocols import State
 
-from .engine import Action, HatrisState
+from ..engine import Action, HatrisState
 
 
 class RandomBot:
