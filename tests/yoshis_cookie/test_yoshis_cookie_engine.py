@@ -10,8 +10,8 @@ from yc_helpers import SHELL, YOSHI, oracle_resolve, state_with
 
 from puzzlebots.core.errors import IllegalActionError
 from puzzlebots.core.runner import play_episode
-from puzzlebots.games.yoshis_cookie import _kernels as K
 from puzzlebots.games.yoshis_cookie.game import GAME
+from puzzlebots.games.yoshis_cookie.kernels import matrix as K
 
 grids = st.integers(1, 7).flatmap(
     lambda R: st.integers(1, 7).flatmap(

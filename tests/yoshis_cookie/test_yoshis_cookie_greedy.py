@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from yc_helpers import YOSHI, oracle_build_row, state_with
 
-from puzzlebots.games.yoshis_cookie import _kernels as K
-from puzzlebots.games.yoshis_cookie.bots import GreedyBot, moves_to_plan, shell_pairing_plan
+from puzzlebots.games.yoshis_cookie.bots.lines import GreedyBot, moves_to_plan, shell_pairing_plan
 from puzzlebots.games.yoshis_cookie.game import GAME
+from puzzlebots.games.yoshis_cookie.kernels import matrix as K
 
 # The article's example: building row 1 with three Hearts in place (columns 1, 3, 4) and spaces in
 # columns 0, 2 and 5. Hearts wait below at (row 3, col 5), (4, 1) and (5, 2); the cursor starts at (2, 4).

@@ -21,8 +21,8 @@ from gymnasium import spaces
 from puzzlebots.core.arrays import draw_cells
 from puzzlebots.core.protocols import Action, State
 
-from . import _kernels as K
-from .bots import moves_to_plan, shell_pairing_plan
+from .bots.lines import moves_to_plan, shell_pairing_plan
+from .kernels import matrix as K
 from .rules import AREA, HOLD_B, SHELL
 
 TYPES = 5

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import BUILT, MAX_MOVES, build_line
-from .rules import AREA, SHELL, YOSHI
+from ..rules import AREA, SHELL, YOSHI
+from .matrix import BUILT, MAX_MOVES, build_line
 
 #: first lines expanded with a second line
 EXPAND = 8

@@ -16,10 +16,10 @@ import numpy as np
 
 from puzzlebots.core.protocols import State
 
-from . import _kernels as K
-from ._plan_kernel import planner_best
-from .engine import YoshiState
-from .rules import HOLD_B, MOVE_LETTERS, SHELL, YOSHI
+from ..engine import YoshiState
+from ..kernels import matrix as K
+from ..kernels.planner import planner_best
+from ..rules import HOLD_B, MOVE_LETTERS, SHELL, YOSHI
 
 PLANNER_WEIGHTS = ("empty_bonus", "fixed_steps", "danger")
 #: planner weights are relative (the trainer normalises them to sum 100): they are rescaled to this sum,
@@ -127,6 +127,7 @@ class PlannerBot(GreedyBot):
 
 
 def default_planner_weights() -> list[float]:
-    """The shipped planner weights (package data ``planner_weights.json``)."""
-    data = json.loads(resources.files(__package__).joinpath("planner_weights.json").read_text())
+    """The shipped planner weights (package data ``data/planner_weights.json``)."""
+    text = resources.files("puzzlebots.games.yoshis_cookie").joinpath("data", "planner_weights.json").read_text()
+    data = json.loads(text)
     return [float(data[name]) for name in PLANNER_WEIGHTS]

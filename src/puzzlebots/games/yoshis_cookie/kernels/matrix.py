@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rules import AREA, SHELL, YOSHI
+from ..rules import AREA, SHELL, YOSHI
 
 #: build_line status codes
 BUILT = 0
