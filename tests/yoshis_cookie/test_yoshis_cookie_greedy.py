@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from yc_helpers import YOSHI, oracle_build_row, state_with
+from yc_helpers import YOSHI, state_with
 
+from puzzlebots.games.yoshis_cookie import oracle
 from puzzlebots.games.yoshis_cookie.bots.lines import GreedyBot, moves_to_plan, shell_pairing_plan
 from puzzlebots.games.yoshis_cookie.game import GAME
 from puzzlebots.games.yoshis_cookie.kernels import matrix as K
@@ -183,7 +184,7 @@ def test_numba_builder_matches_the_plain_python_oracle(data, line, t) -> None:
     codes = [["-HFDKOYS".index(ch) for ch in r] for r in rows]
     r = line % R
     pts, steps, plan, status = build(rows, (cr, cc), "row", r, t, follows)
-    expect = oracle_build_row(codes, (cr, cc), r, t, follows)
+    expect = oracle.build_row(codes, (cr, cc), r, t, follows)
     if expect is None:
         assert status == K.NOT_BUILT
     else:
