@@ -10,6 +10,7 @@ from yc_helpers import YOSHI, state_with
 from puzzlebots.games.yoshis_cookie import oracle
 from puzzlebots.games.yoshis_cookie.bots.lines import GreedyBot, moves_to_plan, shell_pairing_plan
 from puzzlebots.games.yoshis_cookie.game import GAME
+from puzzlebots.games.yoshis_cookie.kernels import builder
 from puzzlebots.games.yoshis_cookie.kernels import matrix as K
 
 # The article's example: building row 1 with three Hearts in place (columns 1, 3, 4) and spaces in
@@ -26,9 +27,9 @@ ARTICLE_BOARD = [
 
 def build(rows: list[str], cursor: tuple[int, int], kind: str, idx: int, t: int, follows: bool) -> tuple:
     state = state_with(rows, cursor)
-    moves = np.zeros(K.MAX_MOVES, dtype=np.int8)
+    moves = np.zeros(builder.MAX_MOVES, dtype=np.int8)
     work = np.zeros((8, 8), dtype=np.int8)
-    pts, steps, nm, status, *_ = K.build_line(state.raw_grid, state.R, state.C, cursor[0], cursor[1],
+    pts, steps, nm, status, *_ = builder.build_line(state.raw_grid, state.R, state.C, cursor[0], cursor[1],
                                               kind == "col", idx, t, follows, True, 2, 10, 100, moves, work)
     return pts, steps, moves_to_plan(moves, nm), status
 
@@ -45,7 +46,7 @@ def test_article_worked_example_exact_sequence_with_a_fixed_cursor() -> None:
     # it; 5 rotate row 4 until the Heart is in column 0; 6 rotate column 0 up into row 1; 7 cursor to the
     # last space (column 2); 8 the Heart directly beneath: rotate column 2 down 2 steps through the wrap.
     pts, steps, plan, status = build(ARTICLE_BOARD, (2, 4), "row", 1, 1, follows=False)
-    assert status == K.BUILT
+    assert status == builder.BUILT
     assert plan == "R" + "uu" + "R" + "DD" + "l" + "uuu" + "RR" + "dd"
     assert pts == 10 * 6  # the row of six Hearts clears
     assert steps == 2 + (2 + 4) + 2 + 4 + (2 + 2) + (2 + 6) + 4 + (2 + 4)
@@ -55,7 +56,7 @@ def test_article_worked_example_with_the_cursor_following_its_cookie() -> None:
     # Same lines, same rotations; the default cursor rides along with the rotated cookie, so it steps
     # onto the Heart before dragging it (the reference's Q16/Q17).
     pts, steps, plan, status = build(ARTICLE_BOARD, (2, 4), "row", 1, 1, follows=True)
-    assert status == K.BUILT
+    assert status == builder.BUILT
     # after "uu" the cursor rode up to row 0; "UU" reaches row 4 through the wrap, "R" steps onto the Heart
     assert plan == "R" + "uu" + "R" + "UU" + "R" + "l" + "uuu" + "RR" + "dd"
     assert "".join(c for c in plan if c in "udlr") == "uu" + "l" + "uuu" + "dd"  # the article's rotations
@@ -106,7 +107,7 @@ def test_greedy_choice_is_the_best_points_then_steps_under_the_balance_rule(data
                 if counts[t] == 0 or counts[t] + yoshis < length:
                     continue
                 pts, steps, plan, status = build(rows, (cr, cc), kind, idx, t, follows)
-                if status == K.BUILT:
+                if status == builder.BUILT:
                     candidates.append((-pts, steps, order, plan, pts))
                 order += 1
     bot = GreedyBot(state.config)
@@ -186,6 +187,6 @@ def test_numba_builder_matches_the_plain_python_oracle(data, line, t) -> None:
     pts, steps, plan, status = build(rows, (cr, cc), "row", r, t, follows)
     expect = oracle.build_row(codes, (cr, cc), r, t, follows)
     if expect is None:
-        assert status == K.NOT_BUILT
+        assert status == builder.NOT_BUILT
     else:
-        assert status == K.BUILT and (pts, steps, plan) == expect
+        assert status == builder.BUILT and (pts, steps, plan) == expect

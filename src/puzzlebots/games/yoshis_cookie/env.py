@@ -3,7 +3,7 @@
 Actions: for each row then each column ``idx`` (0-7) and each cookie type ``t`` (1-5), "build that line of
 that type" (80 numbers, in the order ``(kind, idx, t)``), then ``hold B`` (let the incoming unit land), then
 ``shells`` (line up the incoming Yoshis with the matrix's shell). A line is legal when the game's own greedy
-line builder (``games.yoshis_cookie._kernels.build_line``, the one the ``greedy`` bot uses) can complete it
+line builder (``games.yoshis_cookie.kernels.builder.build_line``, the one the ``greedy`` bot uses) can complete it
 now; the action plays the plan that builder returns. The engine stops a plan when the matrix changes size.
 
 Observation: the matrix in an 8 x 8 frame, its size, the cursor, the falling L-shaped unit's two arms and
@@ -22,7 +22,7 @@ from puzzlebots.core.arrays import draw_cells
 from puzzlebots.core.protocols import Action, State
 
 from .bots.lines import moves_to_plan, shell_pairing_plan
-from .kernels import matrix as K
+from .kernels import builder as K
 from .rules import AREA, HOLD_B, SHELL
 
 TYPES = 5

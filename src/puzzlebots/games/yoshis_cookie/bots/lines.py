@@ -17,6 +17,7 @@ import numpy as np
 from puzzlebots.core.protocols import State
 
 from ..engine import YoshiState
+from ..kernels import builder
 from ..kernels import matrix as K
 from ..kernels.planner import planner_best
 from ..rules import HOLD_B, MOVE_LETTERS, SHELL, YOSHI
@@ -79,7 +80,7 @@ class GreedyBot:
         self.min_line = int(config["min_line"])
         self.sc = int(config["score_cookie"])
         self.sy = int(config["score_yoshi"])
-        self.out = np.zeros(K.MAX_MOVES, dtype=np.int8)
+        self.out = np.zeros(builder.MAX_MOVES, dtype=np.int8)
         #: the line chosen at the last decision, (kind "row"/"col", index, type), for overlays
         self.target: tuple[str, int, int] | None = None
 
@@ -93,7 +94,7 @@ class GreedyBot:
 
     def _choose(self, state: YoshiState) -> str:
         """The plan for the best line (or hold B), once the Shell rule has not applied."""
-        _, _, nm, kind, idx, t = K.greedy_best(state.raw_grid, state.R, state.C, state.cr, state.cc, True,
+        _, _, nm, kind, idx, t = builder.greedy_best(state.raw_grid, state.R, state.C, state.cr, state.cc, True,
                                                self.follows, self.yoshi_last, self.min_line, self.sc, self.sy,
                                                self.out)
         return self._plan(nm, kind, idx, t)

@@ -1,6 +1,6 @@
 """numba search of the ``planner`` bot: two lines ahead, valued by cookies removed per step.
 
-Candidates are the article's simulated line builds (``_kernels.build_line``) for every row and column of
+Candidates are the article's simulated line builds (``builder.build_line``) for every row and column of
 every type, with no balance filter. The best few first lines are
 expanded with every second line; a pair's value is (cookies removed + a bonus if the matrix empties) per
 (steps + a fixed cost per line), minus a penalty when the matrix is left one step from game over. While a
@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import AREA, SHELL, YOSHI
-from .matrix import BUILT, MAX_MOVES, build_line
+from .builder import BUILT, MAX_MOVES, build_line
 
 #: first lines expanded with a second line
 EXPAND = 8
