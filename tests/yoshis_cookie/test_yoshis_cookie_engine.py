@@ -13,6 +13,7 @@ from puzzlebots.core.runner import play_episode
 from puzzlebots.games.yoshis_cookie import oracle
 from puzzlebots.games.yoshis_cookie.game import GAME
 from puzzlebots.games.yoshis_cookie.kernels import matrix as K
+from puzzlebots.games.yoshis_cookie.kernels.params import rule_numbers
 
 grids = st.integers(1, 7).flatmap(
     lambda R: st.integers(1, 7).flatmap(
@@ -65,7 +66,8 @@ def test_resolve_chain_matches_the_python_oracle(data) -> None:
     rows = [[v if v != SHELL else 1 for v in r] for r in rows]  # at most one Shell: place it once
     rows[0][0] = SHELL if (R * C) % 3 == 0 else rows[0][0]
     g = as_grid(rows)
-    R2, C2, points, lines, chain = K.resolve_chain(g, R, C, 2, 10, 100)
+    rules = rule_numbers(GAME.check_config({"min_line": 2, "score_cookie": 10, "score_yoshi": 100}))
+    R2, C2, points, lines, chain = K.resolve_chain(g, R, C, rules)
     expect_rows, expect_points, expect_lines, expect_chain = oracle.resolve(rows)
     assert (points, lines, chain) == (expect_points, expect_lines, expect_chain)
     assert [list(r) for r in g[:R2, :C2]] == expect_rows

@@ -12,6 +12,7 @@ from puzzlebots.games.yoshis_cookie.bots.lines import GreedyBot, moves_to_plan, 
 from puzzlebots.games.yoshis_cookie.game import GAME
 from puzzlebots.games.yoshis_cookie.kernels import builder
 from puzzlebots.games.yoshis_cookie.kernels import matrix as K
+from puzzlebots.games.yoshis_cookie.kernels.params import rule_numbers
 
 # The article's example: building row 1 with three Hearts in place (columns 1, 3, 4) and spaces in
 # columns 0, 2 and 5. Hearts wait below at (row 3, col 5), (4, 1) and (5, 2); the cursor starts at (2, 4).
@@ -26,11 +27,13 @@ ARTICLE_BOARD = [
 
 
 def build(rows: list[str], cursor: tuple[int, int], kind: str, idx: int, t: int, follows: bool) -> tuple:
-    state = state_with(rows, cursor)
+    state = state_with(rows, cursor, cursor_follows=follows)
+    rules = rule_numbers({**state.config, "min_line": 2, "score_cookie": 10, "score_yoshi": 100}, yoshi_last=True)
     moves = np.zeros(builder.MAX_MOVES, dtype=np.int8)
     work = np.zeros((8, 8), dtype=np.int8)
-    pts, steps, nm, status, *_ = builder.build_line(state.raw_grid, state.R, state.C, cursor[0], cursor[1],
-                                              kind == "col", idx, t, follows, True, 2, 10, 100, moves, work)
+    line = (1 if kind == "col" else 0, idx, t)
+    pts, steps, nm, status, _ = builder.build_line(state.raw_grid, (state.R, state.C, *cursor), line, rules, moves,
+                                                   work)
     return pts, steps, moves_to_plan(moves, nm), status
 
 

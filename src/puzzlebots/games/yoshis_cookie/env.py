@@ -21,8 +21,9 @@ from gymnasium import spaces
 from puzzlebots.core.arrays import draw_cells
 from puzzlebots.core.protocols import Action, State
 
-from .bots.lines import moves_to_plan, shell_pairing_plan
+from .bots.lines import moves_to_plan, shell_pairing_plan, state_at
 from .kernels import builder as K
+from .kernels.params import rule_numbers
 from .rules import AREA, HOLD_B, SHELL
 
 TYPES = 5
@@ -55,6 +56,7 @@ class YoshisCookieAdapter:
     n_actions = len(LINES) + 2
 
     def __init__(self, config: Mapping[str, Any]) -> None:
+        self.rules = rule_numbers(config)
         self.moves = np.zeros(K.MAX_MOVES, dtype=np.int8)
         self.work = np.zeros((AREA, AREA), dtype=np.int8)
         self._plans: dict[int, str] = {}
@@ -64,12 +66,8 @@ class YoshisCookieAdapter:
         kind, idx, t = LINES[index]
         if idx >= (state.R if kind == 0 else state.C):
             return None
-        cfg = state.config
-        _, _, nm, status, *_ = K.build_line(
-            state.raw_grid, state.R, state.C, state.cr, state.cc, kind == 1, idx, t,
-            bool(cfg["cursor_follows"]), cfg["yoshi_fill"] == "last_resort", int(cfg["min_line"]),
-            int(cfg["score_cookie"]), int(cfg["score_yoshi"]), self.moves, self.work,
-        )  # fmt: skip
+        _, _, nm, status, _ = K.build_line(state.raw_grid, state_at(state), (kind, idx, t), self.rules, self.moves,
+                                           self.work)
         if status != K.BUILT or nm == 0:
             return None
         return moves_to_plan(self.moves, nm)

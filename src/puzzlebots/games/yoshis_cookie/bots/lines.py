@@ -19,6 +19,7 @@ from puzzlebots.core.protocols import State
 from ..engine import YoshiState
 from ..kernels import builder
 from ..kernels import matrix as K
+from ..kernels.params import rule_numbers
 from ..kernels.planner import planner_best
 from ..rules import HOLD_B, MOVE_LETTERS, SHELL, YOSHI
 
@@ -26,6 +27,11 @@ PLANNER_WEIGHTS = ("empty_bonus", "fixed_steps", "danger")
 #: planner weights are relative (the trainer normalises them to sum 100): they are rescaled to this sum,
 #: which is the sum of the shipped ones, so the shipped file reads in the units of the value formula
 WEIGHT_SCALE = 32.5
+
+
+def state_at(state: YoshiState) -> tuple[int, int, int, int]:
+    """The kernels' ``at``: (R, C, cursor row, cursor column)."""
+    return state.R, state.C, state.cr, state.cc
 
 
 def moves_to_plan(codes: np.ndarray, n: int) -> str:
@@ -75,11 +81,7 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, config: Mapping[str, Any]) -> None:
-        self.follows = bool(config["cursor_follows"])
-        self.yoshi_last = config["yoshi_fill"] == "last_resort"
-        self.min_line = int(config["min_line"])
-        self.sc = int(config["score_cookie"])
-        self.sy = int(config["score_yoshi"])
+        self.rules = rule_numbers(config)
         self.out = np.zeros(builder.MAX_MOVES, dtype=np.int8)
         #: the line chosen at the last decision, (kind "row"/"col", index, type), for overlays
         self.target: tuple[str, int, int] | None = None
@@ -94,9 +96,7 @@ class GreedyBot:
 
     def _choose(self, state: YoshiState) -> str:
         """The plan for the best line (or hold B), once the Shell rule has not applied."""
-        _, _, nm, kind, idx, t = builder.greedy_best(state.raw_grid, state.R, state.C, state.cr, state.cc, True,
-                                               self.follows, self.yoshi_last, self.min_line, self.sc, self.sy,
-                                               self.out)
+        nm, kind, idx, t = builder.greedy_best(state.raw_grid, state_at(state), self.rules, self.out)
         return self._plan(nm, kind, idx, t)
 
     def _plan(self, nm: int, kind: int, idx: int, t: int) -> str:
@@ -116,14 +116,14 @@ class PlannerBot(GreedyBot):
 
     def __init__(self, config: Mapping[str, Any], weights: Sequence[float]) -> None:
         super().__init__(config)
+        self.rules = rule_numbers(config, yoshi_last=True)
         total = sum(abs(float(w)) for w in weights) or 1.0
         scale = WEIGHT_SCALE / total
-        self.empty_bonus, self.fixed, self.danger = (abs(float(w)) * scale for w in weights)
+        #: (empty_bonus, fixed_steps, danger) rescaled, indexed by ``kernels.planner.EMPTY_BONUS``...
+        self.weights = np.array([abs(float(w)) * scale for w in weights], dtype=np.float64)
 
     def _choose(self, state: YoshiState) -> str:
-        nm, kind, idx, t = planner_best(state.raw_grid, state.R, state.C, state.cr, state.cc, self.follows,
-                                        self.min_line, self.sc, self.sy, self.empty_bonus, self.fixed,
-                                        self.danger, self.out)
+        nm, kind, idx, t = planner_best(state.raw_grid, state_at(state), self.rules, self.weights, self.out)
         return cancel_cursor_moves(self._plan(nm, kind, idx, t))
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import AREA, SHELL, YOSHI
+from .params import MIN_LINE, SCORE_COOKIE, SCORE_YOSHI
 
 
 @njit(cache=True)
@@ -54,6 +55,16 @@ def find_complete(grid, R, C, min_line, row_code, col_code):
 
 
 @njit(cache=True)
+def count_types(grid, R, C):
+    """How many cells of each code (0-7) the R x C matrix holds."""
+    counts = np.zeros(8, dtype=np.int64)
+    for i in range(R):
+        for j in range(C):
+            counts[grid[i, j]] += 1
+    return counts
+
+
+@njit(cache=True)
 def count_removed(grid, R, C, row_code, col_code):
     """(cells, Yoshi cookies) in the union of the complete lines."""
     cells = 0
@@ -93,8 +104,12 @@ def contract(grid, R, C, row_code, col_code):
 
 
 @njit(cache=True)
-def resolve_chain(grid, R, C, min_line, score_cookie, score_yoshi):
-    """Clear and contract until no line is complete. Return (R, C, points, lines, chain steps)."""
+def resolve_chain(grid, R, C, rules):
+    """Clear and contract until no line is complete (``rules``: ``params.rule_numbers``).
+
+    Returns (R, C, points, lines, chain steps).
+    """
+    min_line, score_cookie, score_yoshi = rules[MIN_LINE], rules[SCORE_COOKIE], rules[SCORE_YOSHI]
     row_code = np.empty(AREA, dtype=np.int64)
     col_code = np.empty(AREA, dtype=np.int64)
     points = 0

@@ -5,6 +5,8 @@ every type, with no balance filter. The best few first lines are
 expanded with every second line; a pair's value is (cookies removed + a bonus if the matrix empties) per
 (steps + a fixed cost per line), minus a penalty when the matrix is left one step from game over. While a
 Shell is in play, removing it earns the bonus too, and spending a Yoshi cookie elsewhere costs the penalty.
+
+Arguments are grouped as in ``builder`` (``at``, ``rules``), and the three weights are one float64 array.
 """
 
 from __future__ import annotations
@@ -13,17 +15,22 @@ import numpy as np
 from numba import njit
 
 from ..rules import AREA, SHELL, YOSHI
-from .builder import BUILT, MAX_MOVES, build_line
+from .builder import BUILT, MAX_MOVES, build_line, buildable_lines
+from .matrix import count_types
+from .params import MIN_LINE
 
 #: first lines expanded with a second line
 EXPAND = 8
 
+#: indices into the weights array: the bonus for emptying the matrix (or removing the Shell), the fixed
+#: step cost of a line, the penalty for ending one size from game over (or spending a Yoshi cookie)
+EMPTY_BONUS, FIXED, DANGER = range(3)
 
-@njit(cache=True)
-def _feasible(counts, t, length, min_line):
-    if length < min_line:
-        return False
-    return counts[t] > 0 and counts[t] + counts[YOSHI] >= length
+#: columns of the first-line table: the line, its steps and moves, and the ``at`` where its build ends
+KIND, INDEX, TYPE, STEPS, NMOVES, END_R, END_C, END_CR, END_CC = range(9)
+
+#: room for the first lines (every row and column of every type)
+_N_MAX = 2 * AREA * 7
 
 
 @njit(cache=True)
@@ -40,91 +47,81 @@ def _count_shell_yoshi(grid, R, C):
 
 
 @njit(cache=True)
-def _best_second(grid, R, C, cr, cc, follows, min_line, sc, sy, empty_bonus, fixed, cells1, steps1, moves, work):
-    """The best value over stopping now and every second line from this matrix."""
+def _best_second(grid, at, rules, weights, first, moves, work):
+    """The best value over stopping now and every second line from this matrix (``first``: the first
+    line's (cells removed, steps))."""
+    R, C = at[0], at[1]
+    cells1, steps1 = first
+    empty_bonus, fixed = weights[EMPTY_BONUS], weights[FIXED]
     best = cells1 / (steps1 + fixed)
-    counts = np.zeros(8, dtype=np.int64)
-    for i in range(R):
-        for j in range(C):
-            counts[grid[i, j]] += 1
-    for kind in range(2):
-        length = C if kind == 0 else R
-        nlines = R if kind == 0 else C
-        for idx in range(nlines):
-            for t in range(1, 6):
-                if not _feasible(counts, t, length, min_line):
-                    continue
-                _, steps, _, status, R2, C2, _, _ = build_line(grid, R, C, cr, cc, kind == 1, idx, t, follows,
-                                                               True, min_line, sc, sy, moves, work)
-                if status != BUILT:
-                    continue
-                cells = cells1 + R * C - R2 * C2
-                if R2 == 0:
-                    cells += empty_bonus
-                v = cells / (steps1 + steps + 2 * fixed)
-                if v > best:
-                    best = v
+    n, lines = buildable_lines(grid, R, C, rules[MIN_LINE], False)
+    for k in range(n):
+        line = (lines[k, 0], lines[k, 1], lines[k, 2])
+        _, steps, _, status, end = build_line(grid, at, line, rules, moves, work)
+        if status != BUILT:
+            continue
+        R2 = end[0]
+        cells = cells1 + R * C - R2 * end[1]
+        if R2 == 0:
+            cells += empty_bonus
+        v = cells / (steps1 + steps + 2 * fixed)
+        if v > best:
+            best = v
     return best
 
 
 @njit(cache=True)
-def planner_best(grid, R, C, cr, cc, follows, min_line, sc, sy, empty_bonus, fixed, danger, out):
-    """The planner's first line: returns (number of moves, kind, index, type); kind -1 if none is buildable."""
-    counts = np.zeros(8, dtype=np.int64)
-    for i in range(R):
-        for j in range(C):
-            counts[grid[i, j]] += 1
-    n_max = 2 * AREA * 7
-    kinds = np.empty(n_max, dtype=np.int64)
-    idxs = np.empty(n_max, dtype=np.int64)
-    types = np.empty(n_max, dtype=np.int64)
-    steps_a = np.empty(n_max, dtype=np.int64)
-    nms = np.empty(n_max, dtype=np.int64)
-    ends = np.empty((n_max, 4), dtype=np.int64)
-    quick = np.empty(n_max, dtype=np.float64)
-    grids = np.empty((n_max, AREA, AREA), dtype=grid.dtype)
-    all_moves = np.empty((n_max, MAX_MOVES), dtype=np.int8)
-    moves = np.empty(MAX_MOVES, dtype=np.int8)
-    work = np.zeros((AREA, AREA), dtype=grid.dtype)
+def _first_lines(grid, at, rules, weights, table, quick, grids, all_moves):
+    """Fill one row of ``table`` per buildable first line (its matrix in ``grids``, moves in ``all_moves``,
+    one-line value in ``quick``); return how many."""
+    R, C = at[0], at[1]
+    empty_bonus, fixed = weights[EMPTY_BONUS], weights[FIXED]
+    n_lines, lines = buildable_lines(grid, R, C, rules[MIN_LINE], False)
     n = 0
-    for kind in range(2):
-        length = C if kind == 0 else R
-        nlines = R if kind == 0 else C
-        for idx in range(nlines):
-            for t in range(1, 6):
-                if not _feasible(counts, t, length, min_line):
-                    continue
-                _, steps, nm, status, R2, C2, cr2, cc2 = build_line(grid, R, C, cr, cc, kind == 1, idx, t,
-                                                                    follows, True, min_line, sc, sy,
-                                                                    all_moves[n], grids[n])
-                if status != BUILT:
-                    continue
-                kinds[n] = kind
-                idxs[n] = idx
-                types[n] = t
-                steps_a[n] = steps
-                nms[n] = nm
-                ends[n, 0] = R2
-                ends[n, 1] = C2
-                ends[n, 2] = cr2
-                ends[n, 3] = cc2
-                cells = R * C - R2 * C2 + (empty_bonus if R2 == 0 else 0)
-                quick[n] = cells / (steps + fixed)
-                n += 1
+    for k in range(n_lines):
+        line = (lines[k, 0], lines[k, 1], lines[k, 2])
+        _, steps, nm, status, end = build_line(grid, at, line, rules, all_moves[n], grids[n])
+        if status != BUILT:
+            continue
+        table[n, KIND], table[n, INDEX], table[n, TYPE] = line
+        table[n, STEPS] = steps
+        table[n, NMOVES] = nm
+        table[n, END_R], table[n, END_C], table[n, END_CR], table[n, END_CC] = end
+        R2, C2 = end[0], end[1]
+        cells = R * C - R2 * C2 + (empty_bonus if R2 == 0 else 0)
+        quick[n] = cells / (steps + fixed)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def planner_best(grid, at, rules, weights, out):
+    """The planner's first line: returns (number of moves, kind, index, type); kind -1 if none is buildable."""
+    R, C = at[0], at[1]
+    empty_bonus, fixed, danger = weights[EMPTY_BONUS], weights[FIXED], weights[DANGER]
+    counts = count_types(grid, R, C)
+    table = np.empty((_N_MAX, 9), dtype=np.int64)
+    quick = np.empty(_N_MAX, dtype=np.float64)
+    grids = np.empty((_N_MAX, AREA, AREA), dtype=grid.dtype)
+    all_moves = np.empty((_N_MAX, MAX_MOVES), dtype=np.int8)
+    n = _first_lines(grid, at, rules, weights, table, quick, grids, all_moves)
     if n == 0:
         return 0, -1, -1, -1
+    moves = np.empty(MAX_MOVES, dtype=np.int8)
+    work = np.zeros((AREA, AREA), dtype=grid.dtype)
     order = np.argsort(-quick[:n], kind="mergesort")
     best_v = -1e18
     best = -1
     for rank in range(n):
         c = order[rank]
-        R2, C2 = ends[c, 0], ends[c, 1]
+        R2, C2 = table[c, END_R], table[c, END_C]
+        steps = table[c, STEPS]
         cells1 = R * C - R2 * C2
         if R2 == 0:
-            v = (cells1 + empty_bonus) / (steps_a[c] + fixed)
+            v = (cells1 + empty_bonus) / (steps + fixed)
         elif rank < EXPAND:
-            v = _best_second(grids[c], R2, C2, ends[c, 2], ends[c, 3], follows, min_line, sc, sy, empty_bonus,
-                             fixed, cells1, steps_a[c], moves, work)
+            end = (R2, C2, table[c, END_CR], table[c, END_CC])
+            v = _best_second(grids[c], end, rules, weights, (cells1, steps), moves, work)
         else:
             v = quick[c]
         if max(R2, C2) >= AREA - 1:
@@ -132,12 +129,12 @@ def planner_best(grid, R, C, cr, cc, follows, min_line, sc, sy, empty_bonus, fix
         if counts[SHELL]:
             shell_left, yoshis_left = _count_shell_yoshi(grids[c], R2, C2)
             if shell_left == 0:
-                v += empty_bonus / (steps_a[c] + fixed)
+                v += empty_bonus / (steps + fixed)
             else:
                 v -= danger * (counts[YOSHI] - yoshis_left)
-        if v > best_v or (v == best_v and steps_a[c] < steps_a[best]):
+        if best < 0 or v > best_v or (v == best_v and steps < table[best, STEPS]):
             best_v = v
             best = c
-    for k in range(nms[best]):
+    for k in range(table[best, NMOVES]):
         out[k] = all_moves[best, k]
-    return nms[best], kinds[best], idxs[best], types[best]
+    return table[best, NMOVES], table[best, KIND], table[best, INDEX], table[best, TYPE]
