@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 from yc_helpers import YOSHI, state_with
 
 from puzzlebots.games.yoshis_cookie import oracle
-from puzzlebots.games.yoshis_cookie.bots.lines import GreedyBot, moves_to_plan, shell_pairing_plan
+from puzzlebots.games.yoshis_cookie.bots.greedy import GreedyBot
+from puzzlebots.games.yoshis_cookie.bots.lines import ROW, Line, LineBuilder, moves_to_plan, shell_pairing_plan
 from puzzlebots.games.yoshis_cookie.game import GAME
 from puzzlebots.games.yoshis_cookie.kernels import builder
 from puzzlebots.games.yoshis_cookie.kernels import matrix as K
 from puzzlebots.games.yoshis_cookie.kernels.params import rule_numbers
+from puzzlebots.games.yoshis_cookie.rules import NORMAL_NAMES
 
 # The article's example: building row 1 with three Hearts in place (columns 1, 3, 4) and spaces in
 # columns 0, 2 and 5. Hearts wait below at (row 3, col 5), (4, 1) and (5, 2); the cursor starts at (2, 4).
@@ -74,6 +79,14 @@ def test_article_plan_replays_on_the_engine_and_clears_row_1() -> None:
         assert state.R == 5 and state.counters.score == 60 and state.counters.lines == 1
 
 
+def test_line_builder_plans_the_article_example_and_refuses_lines_it_cannot_build() -> None:
+    state = state_with(ARTICLE_BOARD, (2, 4), cursor_follows=False)
+    builder = LineBuilder(state.config)
+    assert builder.plan(state, Line(ROW, 1, 1)) == build(ARTICLE_BOARD, (2, 4), "row", 1, 1, follows=False)[2]
+    assert builder.plan(state, Line(ROW, 6, 1)) is None  # row 6 is outside the 6 x 6 matrix
+    assert builder.plan(state_with(["HFD", "KOH", "FDK"]), Line(ROW, 0, 1)) is None  # one Heart short
+
+
 boards = st.integers(2, 6).flatmap(
     lambda R: st.integers(2, 6).flatmap(
         lambda C: st.tuples(st.just(R), st.just(C),
@@ -131,7 +144,21 @@ def test_balance_rule_considers_only_rows_when_there_are_two_more_rows() -> None
     state = state_with(rows)
     bot = GreedyBot(state.config)
     bot.act(state)
-    assert bot.target is not None and bot.target[0] == "row"
+    target = bot.building()
+    assert target is not None and target.axis == ROW
+
+
+def test_the_terminal_view_shows_the_line_the_bot_builds() -> None:
+    state = state_with(["HF", "HD", "KH", "FO"])
+    bot = GreedyBot(state.config)
+    console = Console(width=100, record=True)
+    console.print(GAME.render(state, bot))
+    assert "building" not in console.export_text()  # no decision yet
+    bot.act(state)
+    target = bot.building()
+    assert target is not None
+    console.print(GAME.render(state, bot))
+    assert re.search(rf"building +row {target.number} of {NORMAL_NAMES[target.type]}\b", console.export_text())
 
 
 def test_holds_b_when_nothing_can_be_cleared() -> None:

@@ -6,7 +6,7 @@ import pytest
 from yc_helpers import state_with
 
 from puzzlebots.core.runner import play_episode
-from puzzlebots.games.yoshis_cookie.bots.lines import PlannerBot, cancel_cursor_moves, default_planner_weights
+from puzzlebots.games.yoshis_cookie.bots.planner import PlannerBot, cancel_cursor_moves, default_planner_weights
 from puzzlebots.games.yoshis_cookie.game import GAME
 
 

@@ -11,7 +11,8 @@ from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.protocols import Bot, BotInfo, State
 
-from .bots.lines import PLANNER_WEIGHTS, GreedyBot, PlannerBot, default_planner_weights
+from .bots.greedy import GreedyBot
+from .bots.planner import PLANNER_WEIGHTS, PlannerBot, default_planner_weights
 from .config import YoshiConfig
 from .engine import YoshiState, check_plan
 from .render import render_state

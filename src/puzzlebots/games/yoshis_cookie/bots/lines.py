@@ -1,32 +1,37 @@
-"""The bots: ``greedy`` (the article's line builder, exactly) and ``planner`` (two lines ahead).
+"""What both bots share: the line they build, the article's builder as "plan this line", the Shell rule,
+and the decision frame of :class:`LineBot`.
 
-Both answer a plan string for the engine (see ``engine``): the cursor moves and rotations that build the
+A bot answers a plan string for the engine (see ``engine``): the cursor moves and rotations that build the
 chosen line, or ``B`` (hold B) when nothing can be cleared. The engine stops a plan when the matrix changes
 size, so ``act`` runs again on every clear and every contact, which is the article's replanning rule.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from importlib import resources
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from puzzlebots.core.protocols import State
 
 from ..engine import YoshiState
-from ..kernels import builder
-from ..kernels import matrix as K
+from ..kernels.builder import BUILT, MAX_MOVES, build_line
+from ..kernels.matrix import signed_shift
 from ..kernels.params import rule_numbers
-from ..kernels.planner import planner_best
-from ..rules import HOLD_B, MOVE_LETTERS, SHELL, YOSHI
+from ..rules import AREA, HOLD_B, MOVE_LETTERS, SHELL, YOSHI
 
-PLANNER_WEIGHTS = ("empty_bonus", "fixed_steps", "danger")
-#: planner weights are relative (the trainer normalises them to sum 100): they are rescaled to this sum,
-#: which is the sum of the shipped ones, so the shipped file reads in the units of the value formula
-WEIGHT_SCALE = 32.5
+#: ``Line.axis`` values (the kernels' line kinds)
+ROW, COL = 0, 1
+AXES = ("row", "col")
+
+
+class Line(NamedTuple):
+    """A row or column of the matrix to fill with one cookie type."""
+
+    axis: int  # ROW or COL
+    number: int  # which row or column, from 0 (top, left)
+    type: int  # a normal type (rules.NORMAL_TYPES)
 
 
 def state_at(state: YoshiState) -> tuple[int, int, int, int]:
@@ -35,18 +40,27 @@ def state_at(state: YoshiState) -> tuple[int, int, int, int]:
 
 
 def moves_to_plan(codes: np.ndarray, n: int) -> str:
+    """The plan string of the first ``n`` kernel move codes."""
     return "".join(MOVE_LETTERS[c] for c in codes[:n])
 
 
-def cancel_cursor_moves(plan: str) -> str:
-    """Drop back-and-forth cursor moves (``RL``, ``UD``...): the matrix and the final cursor are the same."""
-    out: list[str] = []
-    for ch in plan:
-        if out and {out[-1], ch} in ({"L", "R"}, {"U", "D"}):
-            out.pop()
-        else:
-            out.append(ch)
-    return "".join(out)
+class LineBuilder:
+    """The article's greedy line builder (the one the ``greedy`` bot simulates on every line), for one config."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.rules = rule_numbers(config)
+        self._moves = np.zeros(MAX_MOVES, dtype=np.int8)
+        self._work = np.zeros((AREA, AREA), dtype=np.int8)
+
+    def plan(self, state: YoshiState, line: Line) -> str | None:
+        """The plan that builds ``line`` now, or None when it is outside the matrix or cannot be completed."""
+        if line.number >= (state.R if line.axis == ROW else state.C):
+            return None
+        _, _, nm, status, _ = build_line(state.raw_grid, state_at(state), (line.axis, line.number, line.type),
+                                         self.rules, self._moves, self._work)
+        if status != BUILT or nm == 0:
+            return None
+        return moves_to_plan(self._moves, nm)
 
 
 def shell_pairing_plan(state: YoshiState) -> str | None:
@@ -63,72 +77,48 @@ def shell_pairing_plan(state: YoshiState) -> str | None:
     inc = state.incoming
     if R == 1 and inc.row_arm is not None and YOSHI in inc.row_arm:
         s = int(np.flatnonzero(grid[0] == SHELL)[0])
-        shifts = [int(K.signed_shift(s, j, C)) for j, v in enumerate(inc.row_arm) if v == YOSHI]
+        shifts = [int(signed_shift(s, j, C)) for j, v in enumerate(inc.row_arm) if v == YOSHI]
         k = min(shifts, key=abs)
         return ("r" if k > 0 else "l") * abs(k) + HOLD_B
     if C == 1 and inc.col_arm is not None and YOSHI in inc.col_arm:
         s = int(np.flatnonzero(grid[:, 0] == SHELL)[0])
-        shifts = [int(K.signed_shift(s, i, R)) for i, v in enumerate(inc.col_arm) if v == YOSHI]
+        shifts = [int(signed_shift(s, i, R)) for i, v in enumerate(inc.col_arm) if v == YOSHI]
         k = min(shifts, key=abs)
         return ("d" if k > 0 else "u") * abs(k) + HOLD_B
     return None
 
 
-class GreedyBot:
-    """The article's bot: simulate every buildable row and column of every type with the greedy builder,
-    keep the most points then the fewest steps (balance rule on), hold B when nothing can be cleared."""
+class LineBot:
+    """A bot that builds lines: the Shell rule first, else the subclass's ``_choose`` (a kernel's choice)."""
 
-    name = "greedy"
+    name = ""
 
-    def __init__(self, config: Mapping[str, Any]) -> None:
-        self.rules = rule_numbers(config)
-        self.out = np.zeros(builder.MAX_MOVES, dtype=np.int8)
-        #: the line chosen at the last decision, (kind "row"/"col", index, type), for overlays
-        self.target: tuple[str, int, int] | None = None
+    def __init__(self, config: Mapping[str, Any], *, yoshi_last: bool | None = None) -> None:
+        """``yoshi_last`` overrides the config's ``yoshi_fill`` for the builder (``kernels.params``)."""
+        self.rules = rule_numbers(config, yoshi_last=yoshi_last)
+        self.out = np.zeros(MAX_MOVES, dtype=np.int8)
+        self._target: Line | None = None
 
     def act(self, state: State) -> str:
+        """The plan for this decision: the Shell rule's when it applies, else the chosen line's (or hold B)."""
         assert isinstance(state, YoshiState)
         shell = shell_pairing_plan(state)
         if shell is not None:
-            self.target = None
+            self._target = None
             return shell
         return self._choose(state)
 
+    def building(self) -> Line | None:
+        """The line chosen at the last decision, for views; None when the bot held B or paired the Shell."""
+        return self._target
+
     def _choose(self, state: YoshiState) -> str:
-        """The plan for the best line (or hold B), once the Shell rule has not applied."""
-        nm, kind, idx, t = builder.greedy_best(state.raw_grid, state_at(state), self.rules, self.out)
-        return self._plan(nm, kind, idx, t)
+        raise NotImplementedError
 
     def _plan(self, nm: int, kind: int, idx: int, t: int) -> str:
+        """The plan of a kernel's choice (moves in ``self.out``; kind -1: nothing buildable, hold B)."""
         if kind < 0:
-            self.target = None
+            self._target = None
             return HOLD_B
-        self.target = ("row" if kind == 0 else "col", int(idx), int(t))
+        self._target = Line(int(kind), int(idx), int(t))
         return moves_to_plan(self.out, nm)
-
-
-class PlannerBot(GreedyBot):
-    """Ours: the article's builder for moves, but lines chosen two ahead by cookies removed per step,
-    no hard balance rule, a penalty for ending one size from 8, Shell removal valued and Yoshi cookies spared,
-    and back-and-forth cursor moves dropped from the plan."""
-
-    name = "planner"
-
-    def __init__(self, config: Mapping[str, Any], weights: Sequence[float]) -> None:
-        super().__init__(config)
-        self.rules = rule_numbers(config, yoshi_last=True)
-        total = sum(abs(float(w)) for w in weights) or 1.0
-        scale = WEIGHT_SCALE / total
-        #: (empty_bonus, fixed_steps, danger) rescaled, indexed by ``kernels.planner.EMPTY_BONUS``...
-        self.weights = np.array([abs(float(w)) * scale for w in weights], dtype=np.float64)
-
-    def _choose(self, state: YoshiState) -> str:
-        nm, kind, idx, t = planner_best(state.raw_grid, state_at(state), self.rules, self.weights, self.out)
-        return cancel_cursor_moves(self._plan(nm, kind, idx, t))
-
-
-def default_planner_weights() -> list[float]:
-    """The shipped planner weights (package data ``data/planner_weights.json``)."""
-    text = resources.files("puzzlebots.games.yoshis_cookie").joinpath("data", "planner_weights.json").read_text()
-    data = json.loads(text)
-    return [float(data[name]) for name in PLANNER_WEIGHTS]
