@@ -6,12 +6,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from yc_helpers import SHELL, YOSHI, oracle_resolve, state_with
+from yc_helpers import SHELL, YOSHI, state_with
 
 from puzzlebots.core.errors import IllegalActionError
 from puzzlebots.core.runner import play_episode
-from puzzlebots.games.yoshis_cookie import _kernels as K
+from puzzlebots.games.yoshis_cookie import oracle
 from puzzlebots.games.yoshis_cookie.game import GAME
+from puzzlebots.games.yoshis_cookie.kernels import matrix as K
+from puzzlebots.games.yoshis_cookie.kernels.params import rule_numbers
 
 grids = st.integers(1, 7).flatmap(
     lambda R: st.integers(1, 7).flatmap(
@@ -64,8 +66,9 @@ def test_resolve_chain_matches_the_python_oracle(data) -> None:
     rows = [[v if v != SHELL else 1 for v in r] for r in rows]  # at most one Shell: place it once
     rows[0][0] = SHELL if (R * C) % 3 == 0 else rows[0][0]
     g = as_grid(rows)
-    R2, C2, points, lines, chain = K.resolve_chain(g, R, C, 2, 10, 100)
-    expect_rows, expect_points, expect_lines, expect_chain = oracle_resolve(rows)
+    rules = rule_numbers(GAME.check_config({"min_line": 2, "score_cookie": 10, "score_yoshi": 100}))
+    R2, C2, points, lines, chain = K.resolve_chain(g, R, C, rules)
+    expect_rows, expect_points, expect_lines, expect_chain = oracle.resolve(rows)
     assert (points, lines, chain) == (expect_points, expect_lines, expect_chain)
     assert [list(r) for r in g[:R2, :C2]] == expect_rows
 

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from yc_helpers import YOSHI, oracle_build_row, state_with
+from rich.console import Console
+from yc_helpers import YOSHI, state_with
 
-from puzzlebots.games.yoshis_cookie import _kernels as K
-from puzzlebots.games.yoshis_cookie.bots import GreedyBot, moves_to_plan, shell_pairing_plan
+from puzzlebots.games.yoshis_cookie import oracle
+from puzzlebots.games.yoshis_cookie.bots.greedy import GreedyBot
+from puzzlebots.games.yoshis_cookie.bots.lines import ROW, Line, LineBuilder, moves_to_plan, shell_pairing_plan
 from puzzlebots.games.yoshis_cookie.game import GAME
+from puzzlebots.games.yoshis_cookie.kernels import builder
+from puzzlebots.games.yoshis_cookie.kernels import matrix as K
+from puzzlebots.games.yoshis_cookie.kernels.params import rule_numbers
+from puzzlebots.games.yoshis_cookie.rules import NORMAL_NAMES
 
 # The article's example: building row 1 with three Hearts in place (columns 1, 3, 4) and spaces in
 # columns 0, 2 and 5. Hearts wait below at (row 3, col 5), (4, 1) and (5, 2); the cursor starts at (2, 4).
@@ -24,11 +32,13 @@ ARTICLE_BOARD = [
 
 
 def build(rows: list[str], cursor: tuple[int, int], kind: str, idx: int, t: int, follows: bool) -> tuple:
-    state = state_with(rows, cursor)
-    moves = np.zeros(K.MAX_MOVES, dtype=np.int8)
+    state = state_with(rows, cursor, cursor_follows=follows)
+    rules = rule_numbers({**state.config, "min_line": 2, "score_cookie": 10, "score_yoshi": 100}, yoshi_last=True)
+    moves = np.zeros(builder.MAX_MOVES, dtype=np.int8)
     work = np.zeros((8, 8), dtype=np.int8)
-    pts, steps, nm, status, *_ = K.build_line(state.raw_grid, state.R, state.C, cursor[0], cursor[1],
-                                              kind == "col", idx, t, follows, True, 2, 10, 100, moves, work)
+    line = (1 if kind == "col" else 0, idx, t)
+    pts, steps, nm, status, _ = builder.build_line(state.raw_grid, (state.R, state.C, *cursor), line, rules, moves,
+                                                   work)
     return pts, steps, moves_to_plan(moves, nm), status
 
 
@@ -44,7 +54,7 @@ def test_article_worked_example_exact_sequence_with_a_fixed_cursor() -> None:
     # it; 5 rotate row 4 until the Heart is in column 0; 6 rotate column 0 up into row 1; 7 cursor to the
     # last space (column 2); 8 the Heart directly beneath: rotate column 2 down 2 steps through the wrap.
     pts, steps, plan, status = build(ARTICLE_BOARD, (2, 4), "row", 1, 1, follows=False)
-    assert status == K.BUILT
+    assert status == builder.BUILT
     assert plan == "R" + "uu" + "R" + "DD" + "l" + "uuu" + "RR" + "dd"
     assert pts == 10 * 6  # the row of six Hearts clears
     assert steps == 2 + (2 + 4) + 2 + 4 + (2 + 2) + (2 + 6) + 4 + (2 + 4)
@@ -54,7 +64,7 @@ def test_article_worked_example_with_the_cursor_following_its_cookie() -> None:
     # Same lines, same rotations; the default cursor rides along with the rotated cookie, so it steps
     # onto the Heart before dragging it (the reference's Q16/Q17).
     pts, steps, plan, status = build(ARTICLE_BOARD, (2, 4), "row", 1, 1, follows=True)
-    assert status == K.BUILT
+    assert status == builder.BUILT
     # after "uu" the cursor rode up to row 0; "UU" reaches row 4 through the wrap, "R" steps onto the Heart
     assert plan == "R" + "uu" + "R" + "UU" + "R" + "l" + "uuu" + "RR" + "dd"
     assert "".join(c for c in plan if c in "udlr") == "uu" + "l" + "uuu" + "dd"  # the article's rotations
@@ -67,6 +77,14 @@ def test_article_plan_replays_on_the_engine_and_clears_row_1() -> None:
         state = state_with(ARTICLE_BOARD, (2, 4), cursor_follows=follows)
         state.apply(plan)
         assert state.R == 5 and state.counters.score == 60 and state.counters.lines == 1
+
+
+def test_line_builder_plans_the_article_example_and_refuses_lines_it_cannot_build() -> None:
+    state = state_with(ARTICLE_BOARD, (2, 4), cursor_follows=False)
+    builder = LineBuilder(state.config)
+    assert builder.plan(state, Line(ROW, 1, 1)) == build(ARTICLE_BOARD, (2, 4), "row", 1, 1, follows=False)[2]
+    assert builder.plan(state, Line(ROW, 6, 1)) is None  # row 6 is outside the 6 x 6 matrix
+    assert builder.plan(state_with(["HFD", "KOH", "FDK"]), Line(ROW, 0, 1)) is None  # one Heart short
 
 
 boards = st.integers(2, 6).flatmap(
@@ -105,7 +123,7 @@ def test_greedy_choice_is_the_best_points_then_steps_under_the_balance_rule(data
                 if counts[t] == 0 or counts[t] + yoshis < length:
                     continue
                 pts, steps, plan, status = build(rows, (cr, cc), kind, idx, t, follows)
-                if status == K.BUILT:
+                if status == builder.BUILT:
                     candidates.append((-pts, steps, order, plan, pts))
                 order += 1
     bot = GreedyBot(state.config)
@@ -126,7 +144,21 @@ def test_balance_rule_considers_only_rows_when_there_are_two_more_rows() -> None
     state = state_with(rows)
     bot = GreedyBot(state.config)
     bot.act(state)
-    assert bot.target is not None and bot.target[0] == "row"
+    target = bot.building()
+    assert target is not None and target.axis == ROW
+
+
+def test_the_terminal_view_shows_the_line_the_bot_builds() -> None:
+    state = state_with(["HF", "HD", "KH", "FO"])
+    bot = GreedyBot(state.config)
+    console = Console(width=100, record=True)
+    console.print(GAME.render(state, bot))
+    assert "building" not in console.export_text()  # no decision yet
+    bot.act(state)
+    target = bot.building()
+    assert target is not None
+    console.print(GAME.render(state, bot))
+    assert re.search(rf"building +row {target.number} of {NORMAL_NAMES[target.type]}\b", console.export_text())
 
 
 def test_holds_b_when_nothing_can_be_cleared() -> None:
@@ -183,8 +215,8 @@ def test_numba_builder_matches_the_plain_python_oracle(data, line, t) -> None:
     codes = [["-HFDKOYS".index(ch) for ch in r] for r in rows]
     r = line % R
     pts, steps, plan, status = build(rows, (cr, cc), "row", r, t, follows)
-    expect = oracle_build_row(codes, (cr, cc), r, t, follows)
+    expect = oracle.build_row(codes, (cr, cc), r, t, follows)
     if expect is None:
-        assert status == K.NOT_BUILT
+        assert status == builder.NOT_BUILT
     else:
-        assert status == K.BUILT and (pts, steps, plan) == expect
+        assert status == builder.BUILT and (pts, steps, plan) == expect

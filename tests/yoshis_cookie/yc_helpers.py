@@ -1,4 +1,4 @@
-"""Shared helpers of the Yoshi's Cookie tests: static states and a pure-Python clear oracle."""
+"""Shared fixtures of the Yoshi's Cookie tests: static states (the readable references are in ``oracle``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from typing import Any
 
 from puzzlebots.games.yoshis_cookie.engine import YoshiState
 from puzzlebots.games.yoshis_cookie.game import GAME
+from puzzlebots.games.yoshis_cookie.rules import SHELL, YOSHI
 
-SHELL, YOSHI = 7, 6
+__all__ = ["SHELL", "STILL", "YOSHI", "state_with"]
+
 #: nothing falls while a test plays its plans
 STILL = {"start_delay": 100_000}
 
@@ -18,123 +20,3 @@ def state_with(rows: list[str], cursor: tuple[int, int] = (0, 0), delay: int | N
     state = YoshiState(cfg, seed=0)
     state.set_matrix(rows, cursor, delay)
     return state
-
-
-def oracle_line(cells: list[int], min_line: int = 2) -> int:
-    """-1 incomplete, 0 all Yoshi, the normal type, or SHELL for {Shell, Yoshi}: written from the rules."""
-    if len(cells) < min_line or 0 in cells:
-        return -1
-    normal = {v for v in cells if v not in (YOSHI, SHELL)}
-    if SHELL in cells:
-        return SHELL if len(cells) == 2 and cells.count(YOSHI) == 1 else -1
-    if len(normal) > 1:
-        return -1
-    return normal.pop() if normal else 0
-
-
-def oracle_resolve(rows: list[list[int]], sc: int = 10, sy: int = 100) -> tuple[list[list[int]], int, int, int]:
-    """Clear all complete lines at once, contract, repeat (Q10, Q11). Returns (rows, points, lines, chain)."""
-    points = lines = chain = 0
-    while rows and rows[0]:
-        full_rows = [i for i, r in enumerate(rows) if oracle_line(r) >= 0]
-        full_cols = [j for j in range(len(rows[0])) if oracle_line([r[j] for r in rows]) >= 0]
-        n = len(full_rows) + len(full_cols)
-        if n == 0:
-            break
-        chain += 1
-        removed = [rows[i][j] for i in range(len(rows)) for j in range(len(rows[0]))
-                   if i in full_rows or j in full_cols]
-        points += sc * len(removed) * n * chain + sy * removed.count(YOSHI)
-        lines += n
-        rows = [[v for j, v in enumerate(r) if j not in full_cols] for i, r in enumerate(rows) if i not in full_rows]
-        if not rows or not rows[0]:
-            rows = []
-    return rows, points, lines, chain
-
-
-def _shift(a: int, b: int, n: int) -> int:
-    """Shortest signed way from a to b on a cycle of n; exactly half way goes negative (up/left)."""
-    d = (b - a) % n
-    return d if d < n - d else -(n - d) if d else 0
-
-
-def oracle_build_row(rows: list[list[int]], cursor: tuple[int, int], r: int, t: int,
-                     follows: bool) -> tuple[int, int, str] | None:
-    """The article's greedy builder for row r of type t, written plainly from its prose (rules A18-A20).
-
-    Returns (points, steps, plan) when the build clears something, None when it cannot finish.
-    """
-    g = [list(row) for row in rows]
-    R, C = len(g), len(g[0])
-    cr, cc = cursor
-    plan, steps = [], 0
-
-    def dist(a: int, b: int, n: int) -> int:
-        return abs(_shift(a, b, n))
-
-    def cost(i: int, j: int, p: int) -> int:
-        if j == p:
-            return 2 + 2 * dist(i, r, R)
-        extra = 2 * dist(p, j, C) if follows else 0
-        return 2 * dist(cr, i, R) + extra + 2 + 2 * dist(j, p, C) + 2 + 2 * dist(i, r, R)
-
-    def rotate(kind: str, index: int, step: int) -> int | None:
-        nonlocal cr, cc, g
-        if kind == "col":
-            col = [g[i][index] for i in range(R)]
-            for i in range(R):
-                g[(i + step) % R][index] = col[i]
-            cr = (cr + step) % R if follows else cr
-            plan.append("d" if step > 0 else "u")
-        else:
-            row = list(g[index])
-            for j in range(C):
-                g[index][(j + step) % C] = row[j]
-            cc = (cc + step) % C if follows else cc
-            plan.append("r" if step > 0 else "l")
-        _, points, lines, _ = oracle_resolve(g)
-        return points if lines else None
-
-    for _ in range(C + 1):
-        spaces = [j for j in range(C) if g[r][j] not in (t, YOSHI)]
-        if not spaces:
-            return None
-        p = min(spaces, key=lambda j: (dist(cc, j, C), j))
-        s = _shift(cc, p, C)
-        plan.append(("R" if s > 0 else "L") * abs(s))
-        steps += 2 * abs(s)
-        cc = p
-        found = None
-        for want in (t, YOSHI):
-            cells = [(cost(i, j, p), i, j) for i in range(R) for j in range(C) if i != r and g[i][j] == want]
-            if cells:
-                found = min(cells)
-                break
-        if found is None:
-            return None
-        _, i, j = found
-        if j != p:
-            s = _shift(cr, i, R)
-            plan.append(("D" if s > 0 else "U") * abs(s))
-            steps += 2 * abs(s)
-            cr = i
-            if follows:
-                s = _shift(p, j, C)
-                plan.append(("R" if s > 0 else "L") * abs(s))
-                steps += 2 * abs(s)
-                cc = j
-            k = _shift(j, p, C)
-            steps += 2
-            for _k in range(abs(k)):
-                steps += 2
-                points = rotate("row", i, 1 if k > 0 else -1)
-                if points is not None:
-                    return points, steps, "".join(plan)
-        k = _shift(i, r, R)
-        steps += 2
-        for _k in range(abs(k)):
-            steps += 2
-            points = rotate("col", p, 1 if k > 0 else -1)
-            if points is not None:
-                return points, steps, "".join(plan)
-    return None

@@ -11,7 +11,7 @@ import numpy as np
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import name_of, read_json, show
 
-from . import _kernels as K
+from .kernels import matrix as K
 from .rules import AREA, CELL_LETTERS, SHELL
 
 

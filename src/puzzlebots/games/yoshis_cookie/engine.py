@@ -20,8 +20,8 @@ import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
 
-from . import _kernels as K
 from .boards import check_board, load_board_file, parse_board, random_board
+from .kernels import matrix as K
 from .rules import (
     AREA,
     CELL_LETTERS,

@@ -3,8 +3,8 @@
 Actions: for each row then each column ``idx`` (0-7) and each cookie type ``t`` (1-5), "build that line of
 that type" (80 numbers, in the order ``(kind, idx, t)``), then ``hold B`` (let the incoming unit land), then
 ``shells`` (line up the incoming Yoshis with the matrix's shell). A line is legal when the game's own greedy
-line builder (``games.yoshis_cookie._kernels.build_line``, the one the ``greedy`` bot uses) can complete it
-now; the action plays the plan that builder returns. The engine stops a plan when the matrix changes size.
+line builder (``bots.lines.LineBuilder``, the one the ``greedy`` bot simulates) can complete it now; the
+action plays the plan that builder returns. The engine stops a plan when the matrix changes size.
 
 Observation: the matrix in an 8 x 8 frame, its size, the cursor, the falling L-shaped unit's two arms and
 the frames left before it touches the matrix.
@@ -21,12 +21,12 @@ from gymnasium import spaces
 from puzzlebots.core.arrays import draw_cells
 from puzzlebots.core.protocols import Action, State
 
-from . import _kernels as K
-from .bots import moves_to_plan, shell_pairing_plan
+from .bots.lines import COL, ROW, Line, LineBuilder, shell_pairing_plan
+from .engine import YoshiState
 from .rules import AREA, HOLD_B, SHELL
 
 TYPES = 5
-LINES = tuple((kind, idx, t) for kind in range(2) for idx in range(AREA) for t in range(1, TYPES + 1))
+LINES = tuple(Line(axis, idx, t) for axis in (ROW, COL) for idx in range(AREA) for t in range(1, TYPES + 1))
 HOLD = len(LINES)
 SHELLS = HOLD + 1
 MAX_FRAMES = 10_000
@@ -55,24 +55,8 @@ class YoshisCookieAdapter:
     n_actions = len(LINES) + 2
 
     def __init__(self, config: Mapping[str, Any]) -> None:
-        self.moves = np.zeros(K.MAX_MOVES, dtype=np.int8)
-        self.work = np.zeros((AREA, AREA), dtype=np.int8)
+        self.builder = LineBuilder(config)
         self._plans: dict[int, str] = {}
-
-    def _line_plan(self, state: Any, index: int) -> str | None:
-        """The greedy builder's plan for line ``index`` now, or None if it cannot complete it."""
-        kind, idx, t = LINES[index]
-        if idx >= (state.R if kind == 0 else state.C):
-            return None
-        cfg = state.config
-        _, _, nm, status, *_ = K.build_line(
-            state.raw_grid, state.R, state.C, state.cr, state.cc, kind == 1, idx, t,
-            bool(cfg["cursor_follows"]), cfg["yoshi_fill"] == "last_resort", int(cfg["min_line"]),
-            int(cfg["score_cookie"]), int(cfg["score_yoshi"]), self.moves, self.work,
-        )  # fmt: skip
-        if status != K.BUILT or nm == 0:
-            return None
-        return moves_to_plan(self.moves, nm)
 
     def legal_mask(self, state: State) -> np.ndarray:
         """Also remembers each legal action's plan, which ``index_action`` then plays."""
@@ -80,12 +64,13 @@ class YoshisCookieAdapter:
         self._plans = {}
         if state.is_terminal():
             return mask
-        for index in range(len(LINES)):
-            plan = self._line_plan(state, index)
+        assert isinstance(state, YoshiState)
+        for index, line in enumerate(LINES):
+            plan = self.builder.plan(state, line)
             if plan is not None:
                 self._plans[index] = plan
         self._plans[HOLD] = HOLD_B
-        shells = shell_pairing_plan(state)  # type: ignore[arg-type]
+        shells = shell_pairing_plan(state)
         if shells is not None:
             self._plans[SHELLS] = shells
         mask[list(self._plans)] = 1

@@ -12,7 +12,8 @@ from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.protocols import JSON, Bot, BotInfo, State
 
 from . import view
-from .bots import PLANNER_WEIGHTS, GreedyBot, PlannerBot, default_planner_weights
+from .bots.greedy import GreedyBot
+from .bots.planner import PLANNER_WEIGHTS, PlannerBot, default_planner_weights
 from .config import YoshiConfig
 from .engine import YoshiState, check_plan
 from .render import render_state

@@ -9,6 +9,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from .bots.lines import AXES, LineBot
 from .engine import YoshiState
 from .rules import AREA, CELL_LETTERS, EXPERT_NAMES, NORMAL_NAMES, NORMAL_TYPES, UNITS_PER_CELL
 
@@ -42,9 +43,10 @@ def _cells(state: YoshiState) -> dict[tuple[int, int], tuple[int, str]]:
 
 
 def render_state(state: YoshiState, bot: Any = None) -> Group:
+    """The board and the side panel; a line-building bot's current line (``LineBot.building``) is shown too."""
     cells = _cells(state)
     cursor = (SIZE - state.R + state.cr, state.cc) if state.R else None
-    target = getattr(bot, "target", None)
+    target = bot.building() if isinstance(bot, LineBot) else None
     board = Text()
     for r in range(SIZE):
         for c in range(SIZE):
@@ -70,7 +72,7 @@ def render_state(state: YoshiState, bot: Any = None) -> Group:
         unlit = max(0, int(state.config["meter_target"]) - state.meters[t])
         side.add_row(names[t], Text("●" * state.meters[t], style="red") + Text("○" * unlit))
     if target is not None:
-        side.add_row("building", f"{target[0]} {target[1]} of {names.get(target[2], 'shell')}")
+        side.add_row("building", f"{AXES[target.axis]} {target.number} of {names.get(target.type, 'shell')}")
     layout = Table.grid(padding=(0, 3))
     layout.add_row(board, side)
     return Group(Text(f"Yoshi's Cookie - {state.config['speed']} speed", style="bold"), layout)

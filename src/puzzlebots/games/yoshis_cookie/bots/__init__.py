@@ -1,0 +1,1 @@
+"""The bots: ``greedy`` (the article's line builder) and ``planner`` (ours), on shared line parts."""
