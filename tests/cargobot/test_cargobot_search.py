@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlebots.games.cargobot.levels import find_level
-from puzzlebots.games.cargobot.machine import run_level
+from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.search import solve as solver
 from puzzlebots.games.cargobot.search.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
 

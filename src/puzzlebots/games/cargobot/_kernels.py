@@ -1,6 +1,6 @@
 """numba interpreters for both semantics (the hot loops); ``oracle.py`` is their slow reference.
 
-Encoding (built by ``machine.py``): crates are colour ids 1..K, 0 = no crate; a board is ``piles``
+Encoding (built by ``engine.py``): crates are colour ids 1..K, 0 = no crate; a board is ``piles``
 (int16, piles x capacity, bottom first) plus ``heights``; conditions are 0 = always, -1 = any,
 -2 = none, k > 0 = colour k. Ops: 0 nothing/empty, 1 right, 2 left, 3 claw/pickup, 4 call (vaguery, the
 target in ``arg``) or 4 + k = call F(k+1) (game). The call stacks are run-length encoded (a frame

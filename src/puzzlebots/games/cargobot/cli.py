@@ -22,10 +22,10 @@ from puzzlebots.cli.options import DELAY, FiniteFloat, executor_options, refuse_
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.errors import InputError, PuzzlebotsError
 
-from . import machine
+from . import engine
 from .language import parse_registers
 from .levels import DEFAULT_FUNCTIONS, Level, board_from_json, find_level, load_levels
-from .machine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
+from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .render import board_panel, trace_run
 from .search.climb import climb as run_climb
 from .search.solve import solve as run_solve
@@ -133,7 +133,7 @@ def run(
         start = board_from_json(stacks, "--stacks")
         target = board_from_json(goal, "--goal") if goal else None
         stars = None
-        report = machine.run(
+        report = engine.run(
             semantics, program, start, target, claw, fragile=fragile, unstable=unstable,
             height_limit=height_limit, step_limit=step_limit,
         )  # fmt: skip

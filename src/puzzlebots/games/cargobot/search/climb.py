@@ -20,7 +20,7 @@ from puzzlebots.core.errors import PuzzlebotsError
 
 from ..language import parse_registers, parse_script
 from ..levels import Level
-from ..machine import PreparedBoard, run_level
+from ..engine import PreparedBoard, run_level
 from ..metrics import rebuild_distance
 
 WILD_TYPE_LENGTH = 30

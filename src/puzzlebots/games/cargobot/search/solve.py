@@ -24,7 +24,7 @@ from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make
 
 from ..language import RegisterProgram, format_registers, register_count
 from ..levels import Level
-from ..machine import Colours, encode_board, run_level
+from ..engine import Colours, encode_board, run_level
 from . import _solve_kernel as kernel
 
 if TYPE_CHECKING:
