@@ -27,8 +27,8 @@ from .language import parse_registers
 from .levels import DEFAULT_FUNCTIONS, Level, board_from_json, find_level, load_levels
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .render import board_panel, trace_run
-from .search.climb import climb as run_climb
-from .search.solve import solve as run_solve
+from .bots.climb import climb as run_climb
+from .bots.solve import solve as run_solve
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: bounds of ``run``'s numbers: far beyond any level, and within what the kernels' integers hold

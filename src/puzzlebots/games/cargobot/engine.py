@@ -1,5 +1,5 @@
 """Run a Cargo-Bot program in either semantics, chosen by name: ``vaguery`` (the Ruby emulator) or
-``game`` (the original iPad game). Plain Python objects in and out; the loops run in ``_kernels``.
+``game`` (the original iPad game). Plain Python objects in and out; the loops run in ``kernels.interpreter``.
 
 ``engine="python"`` runs the slow literal interpreters of ``oracle.py`` instead (for differential tests).
 """
@@ -13,7 +13,8 @@ import numpy as np
 
 from puzzlebots.core.errors import InputError
 
-from . import _kernels, oracle
+from . import oracle
+from .kernels import interpreter
 from .language import RegisterProgram, Script, decode_token, parse_registers, parse_script
 from .levels import DEFAULT_FUNCTIONS, Board, Level, check_board
 from .report import RunReport
@@ -97,7 +98,7 @@ def _check_setup(stacks: Board, goal: Board | None, claw: int) -> None:
 def _report(semantics: str, out: np.ndarray, board: EncodedBoard, colours: Colours) -> RunReport:
     return RunReport(
         semantics=semantics,
-        outcome=_kernels.OUTCOME_NAMES[int(out[0])],
+        outcome=interpreter.OUTCOME_NAMES[int(out[0])],
         steps=int(out[1]),
         moves=int(out[2]),
         crashes=int(out[3]),
@@ -151,7 +152,7 @@ class PreparedBoard:
         board = EncodedBoard(b.piles.copy(), b.heights.copy(), b.goal, b.goal_heights, b.has_goal)
         arrays = encode_script(script or [[]], colours)
         out = np.zeros(7, np.int64)
-        _kernels.run_vaguery(  # type: ignore[call-arg]
+        interpreter.run_vaguery(  # type: ignore[call-arg]
             *arrays, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
             self.claw - 1, fragile, unstable, height_limit, step_limit, out,
         )  # fmt: skip
@@ -232,7 +233,7 @@ def run_game(
     board = encode_board(stacks, goal, colours)
     fop, fcond, flen = encode_registers(registers, functions, colours)
     out = np.zeros(7, np.int64)
-    _kernels.run_game(
+    interpreter.run_game(
         fop, fcond, flen, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
         claw - 1, tick_limit, out,
     )  # fmt: skip

@@ -1,7 +1,7 @@
 """``solve``: an exhaustive synthesizer for the game semantics, in the spirit of Elizarov's solver.
 
 Iterative deepening over the register budget; at each budget the lazy depth-first search of
-``_solve_kernel`` runs as tasks over the executor of ``core.batch.make_executor`` (the process pool of
+``kernels.solve`` runs as tasks over the executor of ``core.batch.make_executor`` (the process pool of
 ``--jobs`` workers, or Ray). A task is an option prefix (the decisions at the
 first branch points); a task that grows past ``TASK_NODES`` options stops and returns its children
 (the prefixes two levels deeper), so the work spreads over every core and a time limit is honoured.
@@ -25,7 +25,7 @@ from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make
 from ..language import RegisterProgram, format_registers, register_count
 from ..levels import Level
 from ..engine import Colours, encode_board, run_level
-from . import _solve_kernel as kernel
+from ..kernels import solve as kernel
 
 if TYPE_CHECKING:
     from puzzlebots.core.ray_executor import RayExecutor
