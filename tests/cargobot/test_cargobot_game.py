@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.games.cargobot.engine import run_game, run_level, run_vaguery
 from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level, load_levels, stars
-from puzzlebots.games.cargobot.engine import run_game, run_level, run_vaguery
 
 # level, program written from its hint, ticks, moves, stars. The first three are counted by hand:
 # Cargo 101 = pickup, right, drop; Transporter = 3 + call + 3 + call + 3; Re-Curses = 3 rounds of

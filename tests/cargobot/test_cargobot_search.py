@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlebots.games.cargobot.levels import find_level
-from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
+from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.levels import find_level
 
 SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Go Left 2", "Go the Distance",
          "Repeat Inverter", "Count The Blues", "Up The Greens", "The Stacker", "Mirror"]  # fmt: skip

@@ -22,10 +22,10 @@ import numpy as np
 
 from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
 
-from ..language import RegisterProgram, format_registers, register_count
-from ..levels import Level
 from ..engine import Colours, encode_board, run_level
 from ..kernels import solve as kernel
+from ..language import RegisterProgram, format_registers, register_count
+from ..levels import Level
 
 if TYPE_CHECKING:
     from puzzlebots.core.ray_executor import RayExecutor
