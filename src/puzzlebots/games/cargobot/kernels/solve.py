@@ -13,106 +13,198 @@ function), functions introduced in order, adjacent move pairs equivalent to one 
 wall/topple failures, and loop detection at every call: the same board, claw, crate and call site
 seen before with the old call stack still a prefix of the current one (never popped in between)
 repeats forever.
+
+Arguments come as a few NamedTuples: ``Problem`` (the level, built once by ``bots.solve.prepare``),
+``Task`` (one subtree) and ``Output``; the working arrays are grouped the same way (``Program``,
+``Machine``, ``LoopTable``, ``Levels``), with named rows where arrays of one type are stacked. The
+search's scalar state (claw, held crate, counts, ...) is one int64 vector with ``ST_*`` slots, so a branch
+point saves and restores it in one copy. The loop itself (``_dfs``) is one function with the arrays in
+locals: in numba every call with array arguments costs an atomic reference count per array, too much per
+node, so its helpers are the pruning rules and the rarer steps.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-EXTEND, SPLIT, OPCHOOSE = 0, 1, 2
+from .prune import fits, inlinable, redundant
+
+EXTEND, SPLIT, OPCHOOSE = 0, 1, 2  # branch kinds; a run of the machine also ends with:
+DEAD, FIRES = 3, 4
 FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
 PICKUP, RIGHT, LEFT = 3, 1, 2
 TOPPLE_HEIGHT = 7
+#: ``Output.counters``: options tried, option prefixes written, ticks run, tick-cap hits
+NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
+#: the scalar state vector: the machine (claw .. alloc, the loop log length, the current register) and the
+#: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
+ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
+ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG = 8, 12, 13, 14
+ST_SIZE = 16
+BOARD_HASH, GOAL_HASH = 0, 1
+#: rows of ``Machine.frames``, ``LoopTable.val`` and ``.log_val``, ``Levels.info``
+FR_FUNC, FR_REG, FR_PARENT, FR_DEPTH = range(4)
+T_TOP, T_DEPTH = 0, 1
+L_SLOT, L_TOP, L_DEPTH = 0, 1, 2
+LV_KIND, LV_OPT, LV_OLDMASK = 0, 1, 2
+
+
+class Toolbox(NamedTuple):
+    """What registers may hold: ``slots`` per function, the toolbox ops (pickup/right/left, 4 + k = call
+    F(k+1)), ``firemask[held]`` (bit c: condition c fires), ``red`` (redundant adjacent pairs)."""
+
+    slots: np.ndarray
+    limits_sorted: np.ndarray  # slots of F2.. sorted descending, then 0
+    oplist: np.ndarray
+    firemask: np.ndarray
+    allmask: int
+    red: np.ndarray
+    ncond: int
+
+
+class Keys(NamedTuple):
+    """Zobrist keys of the loop table: per (pile, height, crate), claw pile, held crate, call site."""
+
+    board: np.ndarray
+    claw: np.ndarray
+    held: np.ndarray
+    site: np.ndarray
+
+
+class Problem(NamedTuple):
+    """A level for the search: its board (an ``engine.EncodedBoard``), start claw (0-based), the ops every
+    solution needs ``[right, left, pickup, crates to move]``, the tick cap of one run, toolbox and keys."""
+
+    board: tuple
+    claw: int
+    need: np.ndarray
+    tick_cap: int
+    toolbox: Toolbox
+    keys: Keys
+
+
+class Task(NamedTuple):
+    """One subtree: programs of at most ``budget`` registers below the ``forced`` option prefix; with
+    ``split_depth`` >= 0 only list the option prefixes of that depth; stop after ``max_nodes`` options."""
+
+    budget: int
+    forced: np.ndarray
+    split_depth: int
+    max_nodes: int
+
+
+class Output(NamedTuple):
+    """The program found (op, condition mask per register, length per function), the prefixes listed, and
+    the ``counters`` (``NODES`` ..)."""
+
+    op: np.ndarray
+    mask: np.ndarray
+    length: np.ndarray
+    prefixes: np.ndarray
+    counters: np.ndarray
+
+
+class Program(NamedTuple):
+    """The program being built; ``ended[f]``: F(f+1) ends after its registers. ``seen``/``todo``: scratch."""
+
+    op: np.ndarray
+    mask: np.ndarray
+    length: np.ndarray
+    ended: np.ndarray
+    seen: np.ndarray
+    todo: np.ndarray
+
+
+class Machine(NamedTuple):
+    """The running machine: board, scalar state ``st``, board/goal hashes, and the call stack as a
+    persistent linked list of frames (rows ``FR_*``: function, register, parent frame, depth)."""
+
+    piles: np.ndarray
+    heights: np.ndarray
+    st: np.ndarray
+    hashes: np.ndarray
+    frames: np.ndarray
+
+
+class LoopTable(NamedTuple):
+    """Open-addressing table of call configurations: ``key`` -> ``val`` rows ``T_*`` (call stack top and
+    depth), with an undo log (``log_key`` and ``log_val`` rows ``L_*``)."""
+
+    key: np.ndarray
+    val: np.ndarray
+    log_key: np.ndarray
+    log_val: np.ndarray
+
+
+class Levels(NamedTuple):
+    """The open branch points: ``info`` rows ``LV_*`` (kind, option applied, the register's old mask), and
+    the saved machine (board, scalar state, board hash)."""
+
+    info: np.ndarray
+    piles: np.ndarray
+    heights: np.ndarray
+    st: np.ndarray
+    board_hash: np.ndarray
 
 
 @njit(cache=True)
-def _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown, budget):
-    missing = 0
-    for k in range(3):
-        if need[k] and cnt[k] == 0:
-            missing += 1
-    # a program without calls runs each register at most once: too few ticks to move need[3] crates
-    if 2 * need[3] > budget and cnt[3] == 0:
-        missing += 1
-    missing = max(0, missing - cnt_unknown)
-    mand = max(0, 1 - plen[0])
-    for k in range(1, nfun):
-        mand += max(0, 2 - plen[k])
-    return used + max(missing, mand)
+def search(problem, task, out):
+    """Search the ``task``'s subtree of ``problem``.
+
+    Returns FOUND (program in ``out``), EXHAUSTED, or TOO_BIG when ``task.max_nodes`` options were tried
+    without finishing; with ``task.split_depth`` >= 0 the prefixes of that depth go to ``out.prefixes``
+    (their count in ``counters[PREFIXES]``, even beyond its rows).
+    """
+    prog, machine, table, levels = _workspace(problem, task)
+    return _dfs(problem, task, out, prog, machine, table, levels)
 
 
 @njit(cache=True)
-def _fits(plen, nfun, limits_sorted):
-    """Can the lengths of F2.. be assigned to the non-main slot limits (sorted descending)?"""
-    m = nfun - 1
-    if m <= 0:
-        return True
-    lens = np.sort(plen[1:nfun])[::-1]
-    for k in range(m):
-        if lens[k] > limits_sorted[k]:
-            return False
-    return True
+def _workspace(problem, task):
+    """Every working array, sized for the task's budget and the problem's tick cap, at the start state."""
+    board, slots, tick_cap = problem.board, problem.toolbox.slots, problem.tick_cap
+    npiles, cap = board.piles.shape
+    nf = slots.shape[0]
+    smax = slots.max()
+    prog = Program(
+        np.zeros((nf, smax), np.int8), np.zeros((nf, smax), np.int32), np.zeros(nf, np.int32),
+        np.zeros(nf, np.int8), np.zeros(nf, np.int8), np.zeros(nf * (smax + 1), np.int32),
+    )  # fmt: skip
+    st = np.zeros(ST_SIZE, np.int64)
+    st[ST_CLAW] = problem.claw
+    st[ST_TOP] = -1
+    st[ST_NFUN] = 1
+    st[ST_REG] = -1
+    hashes = np.zeros(2, np.uint64)
+    hashes[BOARD_HASH] = _board_hash(board.piles, board.heights, problem.keys.board)
+    hashes[GOAL_HASH] = _board_hash(board.goal, board.goal_heights, problem.keys.board)
+    frames = np.zeros((4, tick_cap + 2), np.int32)
+    machine = Machine(board.piles.copy(), board.heights.copy(), st, hashes, frames)
+    tsize = 1
+    while tsize < 4 * tick_cap:
+        tsize *= 2
+    table = LoopTable(
+        np.zeros(tsize, np.uint64), np.zeros((2, tsize), np.int32),
+        np.zeros(tick_cap + 2, np.uint64), np.zeros((3, tick_cap + 2), np.int32),
+    )  # fmt: skip
+    maxl = task.budget * (problem.toolbox.ncond + 2) + 8
+    levels = Levels(
+        np.zeros((3, maxl), np.int32), np.zeros((maxl, npiles, cap), board.piles.dtype),
+        np.zeros((maxl, npiles), board.heights.dtype), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64),
+    )  # fmt: skip
+    return prog, machine, table, levels
 
 
 @njit(cache=True)
-def _pair_redundant(pop_, pmask, plen, f, a, red, ncond):
-    if a < 0 or a + 1 >= plen[f]:
-        return False
-    o1 = pop_[f, a]
-    o2 = pop_[f, a + 1]
-    if o1 < 1 or o1 > 3 or o2 < 1 or o2 > 3 or (o1 == 3) != (o2 == 3):
-        return False
-    m1 = pmask[f, a]
-    m2 = pmask[f, a + 1]
-    for c1 in range(ncond):
-        if m1 & (1 << c1):
-            for c2 in range(ncond):
-                if m2 & (1 << c2) and not red[o1, c1, o2, c2]:
-                    return False
-    return True
-
-
-@njit(cache=True)
-def _inlinable(pop_, pmask, plen, nfun, slots, seen, todo):
-    """True if some F2.. is called from one unconditional site and not recursively: inlining it into
-    its caller gives an equivalent program one register smaller (checked once the budget is spent)."""
-    for k in range(1, nfun):
-        sites = 0
-        caller = -1
-        site_mask = 0
-        for j in range(nfun):
-            for r in range(plen[j]):
-                if pop_[j, r] == 4 + k:
-                    sites += 1
-                    caller = j
-                    site_mask = pmask[j, r]
-        if sites != 1 or site_mask != 1 or caller == k:
-            continue
-        if plen[caller] - 1 + plen[k] > slots[caller]:
-            continue
-        # is k reachable from its own body?
-        seen[:] = 0
-        ntodo = 0
-        for r in range(plen[k]):
-            if pop_[k, r] >= 4:
-                todo[ntodo] = pop_[k, r] - 4
-                ntodo += 1
-        recursive = False
-        while ntodo > 0 and not recursive:
-            ntodo -= 1
-            g = todo[ntodo]
-            if g == k:
-                recursive = True
-            elif seen[g] == 0:
-                seen[g] = 1
-                for r in range(plen[g]):
-                    if pop_[g, r] >= 4 and ntodo < todo.shape[0]:
-                        todo[ntodo] = pop_[g, r] - 4
-                        ntodo += 1
-        if not recursive:
-            return True
-    return False
+def _board_hash(piles, heights, zob):
+    h = np.uint64(0)
+    for p in range(heights.shape[0]):
+        for k in range(heights[p]):
+            h ^= zob[p, k, piles[p, k]]
+    return h
 
 
 @njit(cache=True)
@@ -127,382 +219,220 @@ def _board_equal(piles, heights, goal, goal_heights):
 
 
 @njit(cache=True)
-def search(
-    piles0, heights0, goal, goal_heights, claw0, slots, limits_sorted, oplist, firemask, allmask, red,
-    ncond, need, budget, tick_cap, zob, zclaw, zheld, zsite, forced, split_depth, max_nodes,
-    out_op, out_mask, out_len, out_prefixes, counters,
-):  # fmt: skip
-    """Search programs of at most ``budget`` registers below the ``forced`` option prefix.
+def _write_program(prog, out):
+    for k in range(prog.length.shape[0]):
+        out.length[k] = prog.length[k]
+        for r in range(prog.length[k]):
+            out.op[k, r] = prog.op[k, r]
+            out.mask[k, r] = prog.mask[k, r]
 
-    ``split_depth`` >= 0: instead of searching deeper, write every option prefix of that depth to
-    ``out_prefixes`` (count in ``counters[1]``; ``counters[2]`` = ticks run, ``counters[3]`` = tick-cap
-    hits). Returns FOUND (program in ``out_*``), EXHAUSTED, or
-    TOO_BIG when ``max_nodes`` options were tried without finishing (``counters[0]`` = options tried).
-    """
-    npiles = heights0.shape[0]
-    cap = piles0.shape[1]
-    nf = slots.shape[0]
-    smax = slots.max()
-    nops = oplist.shape[0]
-    maxl = budget * (ncond + 2) + 8
-    # program being built
-    pop_ = np.zeros((nf, smax), np.int8)
-    pmask = np.zeros((nf, smax), np.int32)
-    plen = np.zeros(nf, np.int32)
-    pend = np.zeros(nf, np.int8)
-    cnt = np.zeros(4, np.int32)  # rights, lefts, pickups, calls decided
-    used = 0
-    nfun = 1
-    cnt_unknown = 0
-    seen = np.zeros(nf, np.int8)
-    todo = np.zeros(nf * (smax + 1), np.int32)
-    # machine
-    piles = piles0.copy()
-    heights = heights0.copy()
-    claw = claw0
-    held = 0
-    ticks = 0
-    bh = np.uint64(0)
-    for p in range(npiles):
-        for h in range(heights[p]):
-            bh ^= zob[p, h, piles[p, h]]
-    gh = np.uint64(0)
-    for p in range(npiles):
-        for h in range(goal_heights[p]):
-            gh ^= zob[p, h, goal[p, h]]
-    f = 0
-    i = -1
-    # call stack: persistent linked list of frames
-    pool = tick_cap + 2
-    nd_f = np.zeros(pool, np.int32)
-    nd_i = np.zeros(pool, np.int32)
-    nd_parent = np.zeros(pool, np.int32)
-    nd_depth = np.zeros(pool, np.int32)
-    top = -1
-    alloc = 0
-    # loop table with undo log
-    tsize = 1
-    while tsize < 4 * tick_cap:
-        tsize *= 2
-    tkey = np.zeros(tsize, np.uint64)
-    ttop = np.zeros(tsize, np.int32)
-    tdepth = np.zeros(tsize, np.int32)
-    log_slot = np.zeros(tick_cap + 2, np.int32)
-    log_key = np.zeros(tick_cap + 2, np.uint64)
-    log_top = np.zeros(tick_cap + 2, np.int32)
-    log_depth = np.zeros(tick_cap + 2, np.int32)
-    nlog = 0
-    # branch levels and their snapshots
-    lv_kind = np.zeros(maxl, np.int32)
-    lv_f = np.zeros(maxl, np.int32)
-    lv_i = np.zeros(maxl, np.int32)
-    lv_opt = np.zeros(maxl, np.int32)
-    lv_oldmask = np.zeros(maxl, np.int32)
-    lv_piles = np.zeros((maxl, npiles, cap), piles0.dtype)
-    lv_heights = np.zeros((maxl, npiles), heights0.dtype)
-    lv_sc = np.zeros((maxl, 16), np.int64)
-    lv_bh = np.zeros(maxl, np.uint64)
-    level = 0
-    nodes = 0
-    nprefix = 0
-    event = 0  # 0 run, 1 dead, 2 branch
-    kind = 0
+
+@njit(cache=True)
+def _dfs(problem, task, out, prog, machine, table, levels):
+    """Run the machine to its next decision, open a branch level there, on a dead end go back to the deepest
+    level with an option left. One function, arrays in locals: a call with arrays costs reference counts."""
+    goal, goal_heights = problem.board.goal, problem.board.goal_heights
+    zob, zclaw, zheld, zsite = problem.keys
+    toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
+    slots, limits, oplist, firemask, allmask, red, ncond = toolbox
+    pop, pmask, plen, pend, _, _ = prog
+    piles, heights, st, hashes, frames = machine
+    tkey, tval, log_key, log_val = table  # written by ``_loops``, restored here
+    info, lv_piles, lv_heights, lv_st, lv_bh = levels
+    npiles, nops, gh = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH]
+    counters, level = out.counters, 0
     while True:
         # ---------------- run the machine until it wins, dies or needs a decision ----------------
-        if event == 0:
-            while True:
-                if bh == gh and _board_equal(piles, heights, goal, goal_heights):
-                    for k in range(nf):
-                        out_len[k] = plen[k]
-                        for r in range(plen[k]):
-                            out_op[k, r] = pop_[k, r]
-                            out_mask[k, r] = pmask[k, r]
-                    counters[0] = nodes
-                    counters[1] = nprefix
-                    return FOUND
-                if ticks >= tick_cap:
-                    counters[3] += 1
-                    event = 1
+        claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
+        top, alloc, nlog, bh = st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH]
+        event = FIRES
+        while event == FIRES:
+            if bh == gh and _board_equal(piles, heights, goal, goal_heights):
+                _write_program(prog, out)
+                return FOUND
+            if ticks >= tick_cap:
+                counters[CAP_HITS] += 1
+                event = DEAD
+                break
+            fire, o = firemask[held], 0
+            while True:  # the next register that fires, returning from finished functions
+                i += 1
+                if i < plen[f]:
+                    fm = pmask[f, i] & fire
+                    if fm != 0:
+                        o = pop[f, i]
+                        event = SPLIT if fm != pmask[f, i] else (OPCHOOSE if o == 0 else FIRES)
+                        break
+                elif pend[f] == 0 or top < 0:
+                    event = EXTEND if pend[f] == 0 else DEAD
                     break
-                o = 0
-                while True:
-                    i += 1
-                    if i >= plen[f]:
-                        if pend[f] == 0:
-                            kind = EXTEND
-                            event = 2
-                            break
-                        if top < 0:
-                            event = 1
-                            break
-                        f = nd_f[top]
-                        i = nd_i[top]
-                        top = nd_parent[top]
-                        continue
-                    m = pmask[f, i]
-                    fm = m & firemask[held]
-                    if fm == 0:
-                        continue
-                    if fm != m:
-                        kind = SPLIT
-                        event = 2
-                        break
-                    o = pop_[f, i]
-                    if o == 0:
-                        kind = OPCHOOSE
-                        event = 2
-                        break
-                    break
-                if event != 0:
-                    break
-                ticks += 1
-                counters[2] += 1
-                if o == PICKUP:
-                    if held == 0:
-                        if heights[claw] > 0:
-                            heights[claw] -= 1
-                            held = piles[claw, heights[claw]]
-                            bh ^= zob[claw, heights[claw], held]
-                    else:
-                        bh ^= zob[claw, heights[claw], held]
-                        piles[claw, heights[claw]] = held
-                        heights[claw] += 1
-                        held = 0
-                elif o <= 2:
-                    if heights[claw] >= TOPPLE_HEIGHT:
-                        event = 1
-                        break
-                    claw += 1 if o == RIGHT else -1
-                    if claw < 0 or claw >= npiles:
-                        event = 1
-                        break
                 else:
-                    key = bh ^ zclaw[claw] ^ zheld[held] ^ zsite[f, i] | np.uint64(1)
-                    depth = nd_depth[top] if top >= 0 else 0
-                    slot = np.int64(key & np.uint64(tsize - 1))
-                    while tkey[slot] != 0 and tkey[slot] != key:
-                        slot = (slot + 1) & (tsize - 1)
-                    if tkey[slot] == key and depth >= tdepth[slot]:
-                        node = top
-                        for _ in range(depth - tdepth[slot]):
-                            node = nd_parent[node]
-                        if node == ttop[slot]:
-                            event = 1
-                            break
-                    log_slot[nlog] = slot
-                    log_key[nlog] = tkey[slot]
-                    log_top[nlog] = ttop[slot]
-                    log_depth[nlog] = tdepth[slot]
-                    nlog += 1
-                    tkey[slot] = key
-                    ttop[slot] = top
-                    tdepth[slot] = depth
-                    nd_f[alloc] = f
-                    nd_i[alloc] = i
-                    nd_parent[alloc] = top
-                    nd_depth[alloc] = depth + 1
-                    top = alloc
-                    alloc += 1
-                    f = o - 4
-                    i = -1
-        # ---------------- a decision is needed: open a branch level ----------------
-        if event == 2:
-            if level == split_depth:
-                if nprefix < out_prefixes.shape[0]:
-                    for k in range(level):
-                        out_prefixes[nprefix, k] = lv_opt[k]
-                nprefix += 1
-                event = 1
-            elif level >= maxl:
-                event = 1
+                    f, i, top = frames[FR_FUNC, top], frames[FR_REG, top], frames[FR_PARENT, top]
+            if event != FIRES:
+                break
+            ticks += 1
+            counters[TICKS_RUN] += 1
+            if o == PICKUP and held == 0:  # pick up the top crate, if any
+                if heights[claw] > 0:
+                    heights[claw] -= 1
+                    held = piles[claw, heights[claw]]
+                    bh ^= zob[claw, heights[claw], held]
+            elif o == PICKUP:  # put the crate down
+                bh ^= zob[claw, heights[claw], held]
+                piles[claw, heights[claw]] = held
+                heights[claw] += 1
+                held = 0
+            elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
+                event = DEAD if heights[claw] >= TOPPLE_HEIGHT else FIRES
+                claw += 1 if o == RIGHT else -1
+                if claw < 0 or claw >= npiles:
+                    event = DEAD
             else:
-                lv_kind[level] = kind
-                lv_f[level] = f
-                lv_i[level] = i
-                lv_opt[level] = -1
-                lv_oldmask[level] = pmask[f, i] if i < plen[f] else 0
-                lv_piles[level] = piles
-                lv_heights[level] = heights
-                lv_bh[level] = bh
-                sc = lv_sc[level]
-                sc[0] = claw
-                sc[1] = held
-                sc[2] = ticks
-                sc[3] = top
-                sc[4] = alloc
-                sc[5] = nlog
-                sc[6] = used
-                sc[7] = nfun
-                sc[8] = cnt[0]
-                sc[9] = cnt[1]
-                sc[10] = cnt[2]
-                sc[11] = cnt_unknown
-                sc[12] = cnt[3]
+                key = bh ^ zclaw[claw] ^ zheld[held] ^ zsite[f, i] | np.uint64(1)
+                if _loops(table, frames, key, f, i, top, alloc, nlog):
+                    event = DEAD
+                    break
+                top, alloc, nlog = alloc, alloc + 1, nlog + 1
+                f, i = o - 4, -1
+        st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG] = claw, held, ticks, f, i
+        st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH] = top, alloc, nlog, bh
+        # ---------------- a decision is needed: open a branch level ----------------
+        if event != DEAD:
+            if level == task.split_depth:
+                _list_prefix(level, info, out.prefixes, counters)
+            elif level < info.shape[1]:
+                info[LV_KIND, level], info[LV_OPT, level] = event, -1
+                info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
+                lv_piles[level], lv_heights[level], lv_st[level], lv_bh[level] = piles, heights, st, bh
                 level += 1
-                event = 1
-        # ---------------- try the next option of the deepest open level ----------------
+        # ---------------- go back to the deepest level with an option left, and apply it ----------------
         while True:
             if level == 0:
-                counters[0] = nodes
-                counters[1] = nprefix
                 return EXHAUSTED
             L = level - 1
-            lf = lv_f[L]
-            li = lv_i[L]
-            lk = lv_kind[L]
-            sc = lv_sc[L]
-            # undo the option applied at this level (if any) and restore the machine
-            if lv_opt[L] >= 0:
-                if lk == EXTEND:
-                    pend[lf] = 0
-                    plen[lf] = li
-                    if li < smax:
-                        pop_[lf, li] = 0
-                        pmask[lf, li] = 0
-                elif lk == SPLIT:
-                    pmask[lf, li] = lv_oldmask[L]
-                else:
-                    pop_[lf, li] = 0
-            while nlog > sc[5]:
+            kind, f, i = info[LV_KIND, L], lv_st[L, ST_FUNC], lv_st[L, ST_REG]
+            if info[LV_OPT, L] >= 0 and kind == EXTEND:  # undo the option applied here (the old mask: 0)
+                pend[f], plen[f] = 0, i
+            if info[LV_OPT, L] >= 0 and i < pop.shape[1]:
+                pop[f, i] = pop[f, i] if kind == SPLIT else 0
+                pmask[f, i] = pmask[f, i] if kind == OPCHOOSE else info[LV_OLDMASK, L]
+            while nlog > lv_st[L, ST_NLOG]:  # the loop table entries since
                 nlog -= 1
-                s = log_slot[nlog]
-                tkey[s] = log_key[nlog]
-                ttop[s] = log_top[nlog]
-                tdepth[s] = log_depth[nlog]
-            piles[:] = lv_piles[L]
-            heights[:] = lv_heights[L]
-            bh = lv_bh[L]
-            claw = sc[0]
-            held = sc[1]
-            ticks = sc[2]
-            top = sc[3]
-            alloc = sc[4]
-            used = sc[6]
-            nfun = sc[7]
-            cnt[0] = sc[8]
-            cnt[1] = sc[9]
-            cnt[2] = sc[10]
-            cnt_unknown = sc[11]
-            cnt[3] = sc[12]
-            if lk == EXTEND:
-                nopt = nops + 2
-            elif lk == SPLIT:
-                nopt = 2
-            else:
-                nopt = nops
-            applied = False
-            opt = lv_opt[L]
+                s = log_val[L_SLOT, nlog]
+                tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
+            piles[:], heights[:], st[:], hashes[BOARD_HASH] = lv_piles[L], lv_heights[L], lv_st[L], lv_bh[L]
+            fire = firemask[st[ST_HELD]]
+            nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
+            opt, applied = info[LV_OPT, L], False
             while not applied:
-                if L < forced.shape[0]:
-                    if opt >= 0:
-                        break
-                    opt = forced[L]
-                else:
-                    opt += 1
+                # below the task's prefix only its option (once); past it every option in turn
+                opt = (forced[L] if opt < 0 else nopt) if L < forced.shape[0] else opt + 1
                 if opt >= nopt:
                     break
-                fire = firemask[held]
-                if lk == SPLIT:
-                    old = lv_oldmask[L]
-                    pmask[lf, li] = (old & fire) if opt == 0 else (old & ~fire)
-                    if (
-                        _pair_redundant(pop_, pmask, plen, lf, li - 1, red, ncond)
-                        or _pair_redundant(pop_, pmask, plen, lf, li, red, ncond)
-                        or (
-                            used == budget
-                            and cnt_unknown == 0
-                            and _inlinable(pop_, pmask, plen, nfun, slots, seen, todo)
-                        )
-                    ):
-                        pmask[lf, li] = old
+                if kind == SPLIT:  # option 0: the conditions that fire now; 1: those that do not
+                    old = info[LV_OLDMASK, L]
+                    pmask[f, i] = (old & fire) if opt == 0 else (old & ~fire)
+                    bad = redundant(pop, pmask, plen, f, i, red, ncond)
+                    spent = st[ST_USED] == budget and st[ST_UNKNOWN] == 0
+                    applied = not (bad or spent and _inlinable(st, prog, slots))
+                    pmask[f, i] = pmask[f, i] if applied else old
+                elif kind == EXTEND and opt == 0:  # the function ends here (F1 may not with nothing to return to)
+                    applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0)
+                    pend[f] = 1 if applied else 0
+                else:  # a new register that fires with an op or is skipped, or the op of a skipped one
+                    skip = kind == EXTEND and opt == nops + 1
+                    op = 0 if skip else (oplist[opt - 1] if kind == EXTEND else oplist[opt])
+                    nfun = st[ST_NFUN]
+                    if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= slots.shape[0])):
                         continue
-                    applied = True
-                    continue
-                if lk == EXTEND and opt == 0:
-                    if li >= (1 if lf == 0 else 2) and not (lf == 0 and top < 0):
-                        pend[lf] = 1
-                        applied = True
-                    continue
-                if lk == EXTEND and opt == nops + 1:
-                    mask = allmask & ~fire
-                    if mask == 0 or li >= slots[lf]:
-                        continue
-                    plen[lf] = li + 1
-                    pop_[lf, li] = 0
-                    pmask[lf, li] = mask
-                    used += 1
-                    cnt_unknown += 1
-                    if lf > 0 and not _fits(plen, nfun, limits_sorted):
-                        applied = False
-                    elif _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown, budget) > budget:
-                        applied = False
-                    else:
-                        applied = True
+                    if kind == EXTEND:
+                        mask = allmask & (~fire if skip else fire)
+                        if mask == 0 or i >= slots[f]:
+                            continue
+                        plen[f], pmask[f, i] = i + 1, mask
+                        st[ST_USED] += 1
+                    st[ST_UNKNOWN] += 1 if skip else (-1 if kind == OPCHOOSE else 0)
+                    pop[f, i] = op
+                    if op > 0:
+                        st[ST_NFUN] += 1 if op - 4 == nfun else 0
+                        st[ST_COUNTS + min(op, 4) - 1] += 1
+                    bad = kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits)
+                    bad = bad or _lower_bound(st, plen, need, budget) > budget
+                    bad = bad or (not skip and redundant(pop, pmask, plen, f, i, red, ncond))
+                    spent = not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
+                    applied = not (bad or spent and _inlinable(st, prog, slots))
                     if not applied:
-                        plen[lf] = li
-                        pmask[lf, li] = 0
-                        used -= 1
-                        cnt_unknown -= 1
-                    continue
-                op = oplist[opt - 1] if lk == EXTEND else oplist[opt]
-                if op >= 4 and op - 4 > nfun:
-                    continue
-                if op >= 4 and op - 4 == nfun and nfun >= nf:
-                    continue
-                if lk == EXTEND:
-                    mask = allmask & fire
-                    if mask == 0 or li >= slots[lf]:
-                        continue
-                    plen[lf] = li + 1
-                    pmask[lf, li] = mask
-                    used += 1
-                else:
-                    cnt_unknown -= 1
-                pop_[lf, li] = op
-                if op >= 4 and op - 4 == nfun:
-                    nfun += 1
-                cnt[min(op, 4) - 1] += 1
-                ok = True
-                if lk == EXTEND and lf > 0 and not _fits(plen, nfun, limits_sorted):
-                    ok = False
-                if ok and _lower_bound(used, plen, pend, nfun, need, cnt, cnt_unknown, budget) > budget:
-                    ok = False
-                if ok and (
-                    _pair_redundant(pop_, pmask, plen, lf, li - 1, red, ncond)
-                    or _pair_redundant(pop_, pmask, plen, lf, li, red, ncond)
-                ):
-                    ok = False
-                if (
-                    ok
-                    and used == budget
-                    and cnt_unknown == 0
-                    and _inlinable(pop_, pmask, plen, nfun, slots, seen, todo)
-                ):
-                    ok = False
-                if ok:
-                    applied = True
-                    continue
-                # roll back this op
-                pop_[lf, li] = 0
-                used = sc[6]
-                nfun = sc[7]
-                cnt[0] = sc[8]
-                cnt[1] = sc[9]
-                cnt[2] = sc[10]
-                cnt_unknown = sc[11]
-                cnt[3] = sc[12]
-                if lk == EXTEND:
-                    plen[lf] = li
-                    pmask[lf, li] = 0
+                        pop[f, i] = 0
+                        st[ST_USED : ST_UNKNOWN + 1] = lv_st[L, ST_USED : ST_UNKNOWN + 1]
+                        if kind == EXTEND:
+                            plen[f], pmask[f, i] = i, 0
             if applied:
-                lv_opt[L] = opt
-                nodes += 1
-                if split_depth < 0 and nodes > max_nodes:
-                    counters[0] = nodes
-                    counters[1] = nprefix
+                info[LV_OPT, L] = opt
+                counters[NODES] += 1
+                if task.split_depth < 0 and counters[NODES] > task.max_nodes:
                     return TOO_BIG
-                f = lf
-                i = li - 1
-                event = 0
+                st[ST_REG] = i - 1
                 break
             level -= 1
+
+
+@njit(cache=True)
+def _list_prefix(level, info, prefixes, counters):
+    """At the split depth: list the options that lead here instead of searching deeper."""
+    n = counters[PREFIXES]
+    if n < prefixes.shape[0]:
+        for k in range(level):
+            prefixes[n, k] = info[LV_OPT, k]
+    counters[PREFIXES] = n + 1
+
+
+@njit(cache=True)
+def _loops(table, frames, key, f, i, top, alloc, nlog):
+    """True if the call at (f, i) repeats a configuration seen with the call stack of then still a prefix of
+    now (a loop); otherwise records it in the loop table (and its undo log) and pushes the frame ``alloc``."""
+    tkey, tval, log_key, log_val = table
+    depth = frames[FR_DEPTH, top] if top >= 0 else 0
+    tsize = tkey.shape[0]
+    slot = np.int64(key & np.uint64(tsize - 1))
+    while tkey[slot] != 0 and tkey[slot] != key:
+        slot = (slot + 1) & (tsize - 1)
+    if tkey[slot] == key and depth >= tval[T_DEPTH, slot]:
+        node = top
+        for _ in range(depth - tval[T_DEPTH, slot]):
+            node = frames[FR_PARENT, node]
+        if node == tval[T_TOP, slot]:
+            return True
+    log_key[nlog] = tkey[slot]
+    log_val[L_SLOT, nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog] = slot, tval[T_TOP, slot], tval[T_DEPTH, slot]
+    tkey[slot], tval[T_TOP, slot], tval[T_DEPTH, slot] = key, top, depth
+    frames[FR_FUNC, alloc], frames[FR_REG, alloc], frames[FR_PARENT, alloc], frames[FR_DEPTH, alloc] = (
+        f,
+        i,
+        top,
+        depth + 1,
+    )
+    return False
+
+
+@njit(cache=True)
+def _inlinable(st, prog, slots):
+    """Some function could be inlined (asked once the budget is spent): a smaller program does the same."""
+    return inlinable(prog.op, prog.mask, prog.length, st[ST_NFUN], slots, prog.seen, prog.todo)
+
+
+@njit(cache=True)
+def _lower_bound(st, plen, need, budget):
+    """Registers any completion needs: those used, plus the ops the board needs that no register has yet
+    (registers still without an op may become them), or two registers per function introduced."""
+    missing = 0
+    for k in range(3):
+        if need[k] and st[ST_COUNTS + k] == 0:
+            missing += 1
+    # a program without calls runs each register at most once: too few ticks to move need[3] crates
+    if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0:
+        missing += 1
+    missing = max(0, missing - st[ST_UNKNOWN])
+    mand = max(0, 1 - plen[0])
+    for k in range(1, st[ST_NFUN]):
+        mand += max(0, 2 - plen[k])
+    return st[ST_USED] + max(missing, mand)
