@@ -13,9 +13,9 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.games.cargobot.bots import solve as solver
+from puzzlebots.games.cargobot.engine import run_game, run_vaguery
 from puzzlebots.games.cargobot.levels import find_level
-from puzzlebots.games.cargobot.machine import run_game, run_vaguery
-from puzzlebots.games.cargobot.search import solve as solver
 
 NEVER = [["x"], [], [], []]  # a goal no run reaches, so the programs run to their limit
 BOARD = [["red", "green", "blue", "red"], ["blue"], [], ["green", "green"]]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from puzzlebots.games.cargobot import metrics
+from puzzlebots.games.cargobot.engine import run_vaguery
 from puzzlebots.games.cargobot.language import parse_script
-from puzzlebots.games.cargobot.machine import run_vaguery
 
 DATA = Path(__file__).parent.parent / "data" / "cargobot"
 VAGUERY = [json.loads(line) for line in (DATA / "vaguery_cases.jsonl").read_text().splitlines() if line.strip()]

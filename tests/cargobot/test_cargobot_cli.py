@@ -8,15 +8,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from puzzlebots.cli.app import cli
 from puzzlebots.core.errors import ConfigError
-from puzzlebots.games.cargobot.cli import cargobot
+from puzzlebots.core.protocols import Episodic, capability
 from puzzlebots.games.cargobot.game import GAME
 
 INVERTER = "call2 call2 call2 call2 R call1 prog_2 claw R claw L"
 
 
 def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cargobot, list(args))
+    result = CliRunner().invoke(cli, ["cargobot", *args])
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -107,9 +108,9 @@ def test_adapter_points_to_the_commands() -> None:
     assert [b.name for b in GAME.bots()] == ["climb", "solve"]
     assert [c.name for c in GAME.extra_commands()] == ["levels", "run", "solve", "climb"]
     with pytest.raises(ConfigError, match="puzzlebots cargobot"):
-        GAME.new_state(0, {})
+        capability(GAME, Episodic)
     with pytest.raises(ConfigError, match="unknown bot"):
-        GAME.make_bot("nope", {}, None, 0)
+        GAME.bot_info("nope")
 
 
 def test_total_time_schedule() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.games.cargobot.engine import run_game, run_level, run_vaguery
 from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level, load_levels, stars
-from puzzlebots.games.cargobot.machine import run_game, run_level, run_vaguery
 
 # level, program written from its hint, ticks, moves, stars. The first three are counted by hand:
 # Cargo 101 = pickup, right, drop; Transporter = 3 + call + 3 + call + 3; Re-Curses = 3 rounds of
@@ -127,7 +127,7 @@ def test_all_forty_levels_load() -> None:
 
 
 def test_semantics_chosen_by_name() -> None:
-    from puzzlebots.games.cargobot.machine import run
+    from puzzlebots.games.cargobot.engine import run
 
     board, goal = [["y"], [], []], [[], [], ["y"]]
     assert run("game", "claw R R claw", board, goal).steps == 4

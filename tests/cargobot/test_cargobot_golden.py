@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from puzzlebots.games.cargobot.bots.climb import climb
+from puzzlebots.games.cargobot.bots.solve import solve
 from puzzlebots.games.cargobot.language import format_registers
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.render import trace_run
-from puzzlebots.games.cargobot.search.climb import climb
-from puzzlebots.games.cargobot.search.solve import solve
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "cargobot"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from puzzlebots.games.cargobot.engine import run_game, run_vaguery
 from puzzlebots.games.cargobot.language import format_registers
-from puzzlebots.games.cargobot.machine import run_game, run_vaguery
 
 COLOURS = ["red", "green", "blue"]
 SUFFIX = st.sampled_from(["", "", "", "_any", "_none", "_red", "_green", "_blue", "_"])

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from puzzlebots.games.cargobot.bots import solve as solver
+from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
+from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.levels import find_level
-from puzzlebots.games.cargobot.machine import run_level
-from puzzlebots.games.cargobot.search import solve as solver
-from puzzlebots.games.cargobot.search.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
 
 SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Go Left 2", "Go the Distance",
          "Repeat Inverter", "Count The Blues", "Up The Greens", "The Stacker", "Mirror"]  # fmt: skip
@@ -42,7 +42,7 @@ def test_solve_time_limit_reports_unsolved() -> None:
 
 def test_redundant_pair_table() -> None:
     setup = solver.prepare(find_level("Clarity"))  # conditions: always, red, green, none, any
-    red = setup["arrays"]["red"]
+    red = setup.problem.toolbox.red
     always, r, g, none, any_ = range(5)
     assert red[1, always, 2, always] and red[2, always, 1, always]  # R L, L R
     assert red[1, any_, 1, none]  # *> N> == >

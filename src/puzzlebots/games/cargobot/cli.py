@@ -1,16 +1,15 @@
-"""The ``cargobot`` click group: ``levels``, ``run``, ``solve``, ``climb`` (mounted as ``puzzlebots cargobot``).
+"""The ``cargobot`` commands: ``levels``, ``run``, ``solve``, ``climb`` (mounted as ``puzzlebots cargobot``).
 
-Every bad input becomes one ``error: ...`` line on stderr and exit code 2.
+Bad input raises ``PuzzlebotsError``; the top-level ``puzzlebots`` group turns it into one ``error: ...`` line on
+stderr and exit code 2.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 from rich.console import Console
@@ -20,17 +19,16 @@ from rich.table import Table
 
 from puzzlebots.cli.options import DELAY, FiniteFloat, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
-from puzzlebots.core.errors import InputError, PuzzlebotsError
+from puzzlebots.core.errors import InputError
 
-from . import machine
+from . import engine
+from .bots.climb import climb as run_climb
+from .bots.solve import solve as run_solve
+from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .language import parse_registers
 from .levels import DEFAULT_FUNCTIONS, Level, board_from_json, find_level, load_levels
-from .machine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .render import board_panel, trace_run
-from .search.climb import climb as run_climb
-from .search.solve import solve as run_solve
 
-F = TypeVar("F", bound=Callable[..., Any])
 #: bounds of ``run``'s numbers: far beyond any level, and within what the kernels' integers hold
 MAX_PILES = 1_000
 MAX_HEIGHT = 1_000_000
@@ -39,27 +37,9 @@ LEVELS_FILE = click.option(
 )
 
 
-def _one_line_errors(command: F) -> F:
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except PuzzlebotsError as exc:
-            click.echo(f"error: {' '.join(str(exc).split())}", err=True)
-            raise click.exceptions.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-@click.group(name="cargobot", help="Cargo-Bot: run programs in either semantics, solve levels, hill-climb.")
-def cargobot() -> None:
-    pass
-
-
-@cargobot.command(help="The table of levels.")
+@click.command(help="The table of levels.")
 @LEVELS_FILE
 @click.option("--json", "as_json", is_flag=True, help="Print the levels as JSON.")
-@_one_line_errors
 def levels(levels_file: str | None, as_json: bool) -> None:
     rows = load_levels(levels_file)
     if as_json:
@@ -86,7 +66,7 @@ def _level_row(lv: Level) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@cargobot.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
+@click.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
 @click.option("--level", "level_name", default=None, help="Level name, e.g. 'Inverter' or 'easy 3'.")
 @click.option("--program", required=True, help="Script syntax (R L claw callN[_cond], prog_N) or JSON list form.")
 @click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True)
@@ -104,7 +84,6 @@ def _level_row(lv: Level) -> dict[str, Any]:
 @click.option("--watch", is_flag=True, help="Animate the claw in the terminal.")
 @click.option("--delay", type=DELAY, default=0.15, show_default=True, help="--watch: seconds per step (0-60).")
 @LEVELS_FILE
-@_one_line_errors
 def run(
     level_name: str | None, program: str, semantics: str, stacks: str | None, goal: str | None, claw: int,
     fragile: bool, unstable: bool, height_limit: int, step_limit: int | None, as_json: bool, watch: bool,
@@ -133,7 +112,7 @@ def run(
         start = board_from_json(stacks, "--stacks")
         target = board_from_json(goal, "--goal") if goal else None
         stars = None
-        report = machine.run(
+        report = engine.run(
             semantics, program, start, target, claw, fragile=fragile, unstable=unstable,
             height_limit=height_limit, step_limit=step_limit,
         )  # fmt: skip
@@ -169,7 +148,7 @@ def _watch(
     console.print()
 
 
-@cargobot.command(help="Find a smallest program for a level (game semantics) by exhaustive search.")
+@click.command(help="Find a smallest program for a level (game semantics) by exhaustive search.")
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
@@ -184,7 +163,6 @@ def _watch(
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the results here.")
 @LEVELS_FILE
-@_one_line_errors
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
     time_limit: float, total_time: float | None, max_size: int | None, json_file: Path | None,
@@ -252,7 +230,7 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
     return min(limit, share) if limit else share
 
 
-@cargobot.command(help="The Ruby example's hill climber on a level.")
+@click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True)
@@ -262,7 +240,6 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
 @click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @LEVELS_FILE
-@_one_line_errors
 def climb(
     level_name: str, seed: int, semantics: str, max_iterations: int, stop_after: int, step_limit: int,
     as_json: bool, levels_file: str | None,

@@ -1,7 +1,7 @@
 """``solve``: an exhaustive synthesizer for the game semantics, in the spirit of Elizarov's solver.
 
 Iterative deepening over the register budget; at each budget the lazy depth-first search of
-``_solve_kernel`` runs as tasks over the executor of ``core.batch.make_executor`` (the process pool of
+``kernels.solve`` runs as tasks over the executor of ``core.batch.make_executor`` (the process pool of
 ``--jobs`` workers, or Ray). A task is an option prefix (the decisions at the
 first branch points); a task that grows past ``TASK_NODES`` options stops and returns its children
 (the prefixes two levels deeper), so the work spreads over every core and a time limit is honoured.
@@ -16,16 +16,16 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
 
+from ..engine import Colours, encode_board, run_level
+from ..kernels import solve as kernel
 from ..language import RegisterProgram, format_registers, register_count
 from ..levels import Level
-from ..machine import Colours, encode_board, run_level
-from . import _solve_kernel as kernel
 
 if TYPE_CHECKING:
     from puzzlebots.core.ray_executor import RayExecutor
@@ -67,8 +67,18 @@ def _holds(code: int, held: int) -> bool:
     return code == 0 or code == held or (code == -1 and held > 0) or (code == -2 and held == 0)
 
 
-def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> dict[str, Any]:
-    """Everything the kernel needs about a level, as small numpy arrays (picklable for workers)."""
+class Setup(NamedTuple):
+    """A level prepared for the search (picklable for workers): the kernel's ``Problem``, and what turns its
+    programs back into registers (the toolbox condition names, the number of functions)."""
+
+    name: str
+    cond_names: tuple[str | None, ...]
+    nf: int
+    problem: kernel.Problem
+
+
+def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> Setup:
+    """Everything the kernel needs about a level, as small numpy arrays."""
     colours = Colours()
     board = encode_board(level.board(), level.goal_board(), colours)
     held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c))
@@ -90,32 +100,23 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> dict[str, Any]:
     def z(*shape: int) -> np.ndarray:
         return rng.integers(1, 2**63, size=shape, dtype=np.int64).astype(np.uint64)
 
-    return {
-        "name": level.name,
-        "colours": colours,
-        "cond_names": cond_names,
-        "nf": nf,
-        "arrays": dict(
-            piles0=board.piles,
-            heights0=board.heights,
-            goal=board.goal,
-            goal_heights=board.goal_heights,
-            claw0=level.claw - 1,
-            slots=slots,
-            limits_sorted=np.array(sorted(slots[1:], reverse=True) + [0], np.int32),
-            oplist=np.array(oplist, np.int32),
-            firemask=firemask,
-            allmask=(1 << len(codes)) - 1,
-            red=red,
-            ncond=len(codes),
-            need=need,
-            tick_cap=tick_cap,
-            zob=z(len(board.heights), cap, ncolours + 1),
-            zclaw=z(len(board.heights)),
-            zheld=z(ncolours + 1),
-            zsite=z(nf, int(slots.max())),
-        ),  # fmt: skip
-    }
+    toolbox = kernel.Toolbox(
+        slots=slots,
+        limits_sorted=np.array(sorted(slots[1:], reverse=True) + [0], np.int32),
+        oplist=np.array(oplist, np.int32),
+        firemask=firemask,
+        allmask=(1 << len(codes)) - 1,
+        red=red,
+        ncond=len(codes),
+    )
+    keys = kernel.Keys(
+        board=z(len(board.heights), cap, ncolours + 1),
+        claw=z(len(board.heights)),
+        held=z(ncolours + 1),
+        site=z(nf, int(slots.max())),
+    )
+    problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys)
+    return Setup(level.name, tuple(cond_names), nf, problem)
 
 
 def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
@@ -183,50 +184,42 @@ def _needed_ops(level: Level) -> np.ndarray:
     return np.array([right, left, bool(differing), moved], np.int32)
 
 
-def run_task(setup: dict[str, Any], budget: int, prefix: tuple[int, ...], max_nodes: int) -> tuple:
+def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int) -> tuple:
     """One subtree: (status, program arrays or child prefixes, options tried)."""
-    a = setup["arrays"]
-    nf, smax = setup["nf"], int(a["slots"].max())
-    out_op = np.zeros((nf, smax), np.int8)
-    out_mask = np.zeros((nf, smax), np.int32)
-    out_len = np.zeros(nf, np.int32)
-    counters = np.zeros(4, np.int64)
+    nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
+    out = kernel.Output(
+        op=np.zeros((nf, smax), np.int8),
+        mask=np.zeros((nf, smax), np.int32),
+        length=np.zeros(nf, np.int32),
+        prefixes=np.zeros((1, 1), np.int32),
+        counters=np.zeros(4, np.int64),
+    )
     forced = np.array(prefix, np.int32)
-    empty = np.zeros((1, 1), np.int32)
-    status = _search(a, budget, forced, -1, max_nodes, out_op, out_mask, out_len, empty, counters)
-    nodes = int(counters[0])
+    status = int(kernel.search(setup.problem, kernel.Task(budget, forced, -1, max_nodes), out))
+    nodes = int(out.counters[kernel.NODES])
     if status == kernel.TOO_BIG:
         depth = len(prefix) + SPLIT_STEP
         size = 1
         while True:
-            prefixes = np.zeros((size, depth), np.int32)
-            counters[:] = 0
-            status = _search(a, budget, forced, depth, max_nodes, out_op, out_mask, out_len, prefixes, counters)
-            if status == kernel.FOUND or counters[1] <= size:
+            out = out._replace(prefixes=np.zeros((size, depth), np.int32))
+            out.counters[:] = 0
+            status = int(kernel.search(setup.problem, kernel.Task(budget, forced, depth, max_nodes), out))
+            listed = int(out.counters[kernel.PREFIXES])
+            if status == kernel.FOUND or listed <= size:
                 break
-            size = int(counters[1])
+            size = listed
         if status != kernel.FOUND:
-            children = [tuple(int(x) for x in row) for row in prefixes[: int(counters[1])]]
+            children = [tuple(int(x) for x in row) for row in out.prefixes[:listed]]
             return kernel.TOO_BIG, children, nodes
     if status == kernel.FOUND:
-        return kernel.FOUND, (out_op, out_mask, out_len), nodes
+        return kernel.FOUND, (out.op, out.mask, out.length), nodes
     return kernel.EXHAUSTED, None, nodes
 
 
-def _search(a: dict[str, Any], budget: int, forced: np.ndarray, split_depth: int, max_nodes: int, *out: Any) -> int:
-    return int(
-        kernel.search(
-            a["piles0"], a["heights0"], a["goal"], a["goal_heights"], a["claw0"], a["slots"], a["limits_sorted"],
-            a["oplist"], a["firemask"], a["allmask"], a["red"], a["ncond"], a["need"], budget, a["tick_cap"],
-            a["zob"], a["zclaw"], a["zheld"], a["zsite"], forced, split_depth, max_nodes, *out,
-        )
-    )  # fmt: skip
-
-
-def decode_program(setup: dict[str, Any], arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RegisterProgram:
+def decode_program(setup: Setup, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RegisterProgram:
     """Kernel arrays -> registers: never-fired registers dropped, functions relabelled to fit the slots."""
     out_op, out_mask, out_len = arrays
-    slots = list(setup["arrays"]["slots"])
+    slots = list(setup.problem.toolbox.slots)
     functions: list[list[tuple[int, int]]] = []
     for k in range(len(out_len)):
         functions.append([(int(out_op[k, r]), int(out_mask[k, r])) for r in range(out_len[k]) if out_op[k, r]])
@@ -238,7 +231,7 @@ def decode_program(setup: dict[str, Any], arrays: tuple[np.ndarray, np.ndarray, 
         tuple(rest),
     )
     label = {0: 0} | {f: i + 1 for i, f in enumerate(order)}
-    cond_names = setup["cond_names"]
+    cond_names = setup.cond_names
     program: list[tuple[tuple[str | None, str | None], ...]] = [()] * len(functions)
     for f, registers in enumerate(functions):
         regs = []
@@ -251,7 +244,7 @@ def decode_program(setup: dict[str, Any], arrays: tuple[np.ndarray, np.ndarray, 
 
 
 def _tasks(
-    setup: dict[str, Any], budget: int, pool: WorkerPool | RayExecutor | None, deadline: float, counter: list[int]
+    setup: Setup, budget: int, pool: WorkerPool | RayExecutor | None, deadline: float, counter: list[int]
 ) -> Iterator[tuple]:
     """Run every task of one budget on ``pool`` (None: here); yields FOUND results (stops early when the
     consumer stops, cancelling what has not started)."""
@@ -309,7 +302,7 @@ def solve(
     start = time.monotonic()
     deadline = start + time_limit if time_limit else float("inf")
     counter = [0]
-    limit = max_size or sum(setup["arrays"]["slots"])
+    limit = max_size or sum(setup.problem.toolbox.slots)
     searched = 0
     here = executor == "process" and (jobs or default_jobs()) == 1
     pool = None if here else make_executor(executor, jobs, address)

@@ -18,9 +18,9 @@ from typing import Any
 
 from puzzlebots.core.errors import PuzzlebotsError
 
+from ..engine import PreparedBoard, run_level
 from ..language import parse_registers, parse_script
 from ..levels import Level
-from ..machine import PreparedBoard, run_level
 from ..metrics import rebuild_distance
 
 WILD_TYPE_LENGTH = 30

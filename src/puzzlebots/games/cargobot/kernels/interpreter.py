@@ -1,7 +1,8 @@
 """numba interpreters for both semantics (the hot loops); ``oracle.py`` is their slow reference.
 
-Encoding (built by ``machine.py``): crates are colour ids 1..K, 0 = no crate; a board is ``piles``
-(int16, piles x capacity, bottom first) plus ``heights``; conditions are 0 = always, -1 = any,
+Encoding (built by ``engine.py``): crates are colour ids 1..K, 0 = no crate; a board
+(``engine.EncodedBoard``) is ``piles`` (int16, piles x capacity, bottom first) plus ``heights``, and the goal
+the same way; conditions are 0 = always, -1 = any,
 -2 = none, k > 0 = colour k. Ops: 0 nothing/empty, 1 right, 2 left, 3 claw/pickup, 4 call (vaguery, the
 target in ``arg``) or 4 + k = call F(k+1) (game). The call stacks are run-length encoded (a frame
 plus a repeat count), so tail-recursive loops run in constant memory while keeping the exact
@@ -15,25 +16,28 @@ from numba import njit
 
 SOLVED, CRASHED, TOPPLED, OUT_OF_STEPS, FINISHED = 0, 1, 2, 3, 4
 OUTCOME_NAMES = ("solved", "crashed", "toppled", "out_of_steps", "finished")
+#: the ``out`` array both interpreters fill
+OUT_OUTCOME, OUT_STEPS, OUT_MOVES, OUT_CRASHES, OUT_TOPPLES, OUT_CLAW, OUT_HELD = range(7)
+OUT_SIZE = 7
 FETCH_GUARD = 1000
 GAME_TOPPLE_HEIGHT = 7
 
 
 @njit(cache=True)
-def _pile_equal(piles, heights, goal, goal_heights, p):
-    if heights[p] != goal_heights[p]:
+def _pile_equal(board, p):
+    if board.heights[p] != board.goal_heights[p]:
         return False
-    for i in range(heights[p]):
-        if piles[p, i] != goal[p, i]:
+    for i in range(board.heights[p]):
+        if board.piles[p, i] != board.goal[p, i]:
             return False
     return True
 
 
 @njit(cache=True)
-def _mismatches(piles, heights, goal, goal_heights):
+def _mismatches(board):
     count = 0
-    for p in range(heights.shape[0]):
-        if not _pile_equal(piles, heights, goal, goal_heights, p):
+    for p in range(board.heights.shape[0]):
+        if not _pile_equal(board, p):
             count += 1
     return count
 
@@ -51,9 +55,10 @@ def _grow(a):
 
 
 @njit(cache=True)
-def _claw_action(piles, heights, goal, goal_heights, pos, held, mism):
+def _claw_action(board, pos, held, mism):
     """Pick up or drop at ``pos``; returns (held, mismatch count)."""
-    before = _pile_equal(piles, heights, goal, goal_heights, pos)
+    piles, heights = board.piles, board.heights
+    before = _pile_equal(board, pos)
     if held == 0:
         if heights[pos] > 0:
             heights[pos] -= 1
@@ -62,18 +67,32 @@ def _claw_action(piles, heights, goal, goal_heights, pos, held, mism):
         piles[pos, heights[pos]] = held
         heights[pos] += 1
         held = 0
-    after = _pile_equal(piles, heights, goal, goal_heights, pos)
+    after = _pile_equal(board, pos)
     return held, mism + (0 if after else 1) - (0 if before else 1)
 
 
 @njit(cache=True)
-def run_vaguery(
-    op, arg, cond, sub_start, sub_len, piles, heights, goal, goal_heights, has_goal,
-    claw, fragile, unstable, height_limit, step_limit, out,
-):  # fmt: skip
-    """Ruby ``activate``: the deque is the current subroutine tail plus the suspended caller tails."""
+def _finish(out, outcome, steps, moves, crashes, topples, pos, held):
+    out[OUT_OUTCOME] = outcome
+    out[OUT_STEPS] = steps
+    out[OUT_MOVES] = moves
+    out[OUT_CRASHES] = crashes
+    out[OUT_TOPPLES] = topples
+    out[OUT_CLAW] = pos
+    out[OUT_HELD] = held
+
+
+@njit(cache=True)
+def run_vaguery(script, board, claw, rules, out):
+    """Ruby ``activate``: the deque is the current subroutine tail plus the suspended caller tails.
+
+    ``script`` is an ``engine.ScriptCode``, ``rules`` an ``engine.VagueryRules``; fills ``out`` (``OUT_*``).
+    """
+    op, arg, cond, sub_start, sub_len = script.op, script.arg, script.cond, script.start, script.length
+    heights, has_goal = board.heights, board.has_goal
+    fragile, unstable, height_limit, step_limit = rules.fragile, rules.unstable, rules.height_limit, rules.step_limit
     n = heights.shape[0]
-    mism = _mismatches(piles, heights, goal, goal_heights) if has_goal else 1
+    mism = _mismatches(board) if has_goal else 1
     st_sub = np.empty(64, np.int32)
     st_pc = np.empty(64, np.int32)
     st_cnt = np.empty(64, np.int64)
@@ -115,7 +134,7 @@ def run_vaguery(
             continue
         if o == 3:
             moves += 1
-            held, mism = _claw_action(piles, heights, goal, goal_heights, pos, held, mism)
+            held, mism = _claw_action(board, pos, held, mism)
             if not has_goal:
                 mism = 1
         elif o <= 2:
@@ -149,23 +168,22 @@ def run_vaguery(
                     depth += 1
             cur_sub = target
             cur_pc = 0
-    out[0] = outcome
-    out[1] = steps
-    out[2] = moves
-    out[3] = crashes
-    out[4] = topples
-    out[5] = pos
-    out[6] = held
+    _finish(out, outcome, steps, moves, crashes, topples, pos, held)
 
 
 @njit(cache=True)
-def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, claw, tick_limit, out):
-    """``Level:run`` with ``Program:nextMove``: free skips and returns, a call costs one tick."""
+def run_game(registers, board, claw, tick_limit, out):
+    """``Level:run`` with ``Program:nextMove``: free skips and returns, a call costs one tick.
+
+    ``registers`` is an ``engine.RegisterCode``; fills ``out`` (``OUT_*``).
+    """
+    flen = registers.length
+    heights, has_goal = board.heights, board.has_goal
     n = heights.shape[0]
-    width = fop.shape[1]
-    ops = fop.ravel()
-    conds = fcond.ravel()
-    mism = _mismatches(piles, heights, goal, goal_heights) if has_goal else 1
+    width = registers.op.shape[1]
+    ops = registers.op.ravel()
+    conds = registers.cond.ravel()
+    mism = _mismatches(board) if has_goal else 1
     st_f = np.empty(64, np.int32)
     st_i = np.empty(64, np.int32)
     st_cnt = np.empty(64, np.int64)
@@ -233,7 +251,7 @@ def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, cla
             continue
         moves += 1
         if move == 3:
-            held, mism = _claw_action(piles, heights, goal, goal_heights, pos, held, mism)
+            held, mism = _claw_action(board, pos, held, mism)
             if not has_goal:
                 mism = 1
             continue
@@ -247,10 +265,4 @@ def run_game(fop, fcond, flen, piles, heights, goal, goal_heights, has_goal, cla
             outcome = CRASHED
             break
         pos = target
-    out[0] = outcome
-    out[1] = ticks
-    out[2] = moves
-    out[3] = crashes
-    out[4] = topples
-    out[5] = pos
-    out[6] = held
+    _finish(out, outcome, ticks, moves, crashes, topples, pos, held)

@@ -1,5 +1,5 @@
 """Run a Cargo-Bot program in either semantics, chosen by name: ``vaguery`` (the Ruby emulator) or
-``game`` (the original iPad game). Plain Python objects in and out; the loops run in ``_kernels``.
+``game`` (the original iPad game). Plain Python objects in and out; the loops run in ``kernels.interpreter``.
 
 ``engine="python"`` runs the slow literal interpreters of ``oracle.py`` instead (for differential tests).
 """
@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from puzzlebots.core.errors import InputError
 
-from . import _kernels, oracle
+from . import oracle
+from .kernels import interpreter
 from .language import RegisterProgram, Script, decode_token, parse_registers, parse_script
 from .levels import DEFAULT_FUNCTIONS, Board, Level, check_board
 from .report import RunReport
@@ -51,8 +53,9 @@ class Colours:
         return next(name for name, i in self.ids.items() if i == crate)
 
 
-@dataclass
-class EncodedBoard:
+class EncodedBoard(NamedTuple):
+    """A board and its goal as the kernels read them (see ``kernels.interpreter``)."""
+
     piles: np.ndarray
     heights: np.ndarray
     goal: np.ndarray
@@ -95,20 +98,41 @@ def _check_setup(stacks: Board, goal: Board | None, claw: int) -> None:
 
 
 def _report(semantics: str, out: np.ndarray, board: EncodedBoard, colours: Colours) -> RunReport:
+    k = interpreter
     return RunReport(
         semantics=semantics,
-        outcome=_kernels.OUTCOME_NAMES[int(out[0])],
-        steps=int(out[1]),
-        moves=int(out[2]),
-        crashes=int(out[3]),
-        topples=int(out[4]),
+        outcome=k.OUTCOME_NAMES[int(out[k.OUT_OUTCOME])],
+        steps=int(out[k.OUT_STEPS]),
+        moves=int(out[k.OUT_MOVES]),
+        crashes=int(out[k.OUT_CRASHES]),
+        topples=int(out[k.OUT_TOPPLES]),
         stacks=board.decode(colours),
-        claw=int(out[5]) + 1,
-        holding=colours.name(int(out[6])),
+        claw=int(out[k.OUT_CLAW]) + 1,
+        holding=colours.name(int(out[k.OUT_HELD])),
     )
 
 
-def encode_script(program: Script, colours: Colours) -> tuple[np.ndarray, ...]:
+class ScriptCode(NamedTuple):
+    """A Ruby script for ``kernels.interpreter.run_vaguery``: tokens (op, call target, condition) and the
+    subroutines' offsets and lengths into them."""
+
+    op: np.ndarray
+    arg: np.ndarray
+    cond: np.ndarray
+    start: np.ndarray
+    length: np.ndarray
+
+
+class VagueryRules(NamedTuple):
+    """The Ruby emulator's switches and limits."""
+
+    fragile: bool
+    unstable: bool
+    height_limit: int
+    step_limit: int
+
+
+def encode_script(program: Script, colours: Colours) -> ScriptCode:
     """Flatten a Ruby program into token arrays (op, arg, cond) plus subroutine offsets and lengths."""
     codes = {"R": 1, "L": 2, "claw": 3, "call": 4, "nop": 0}
     op: list[int] = []
@@ -125,7 +149,7 @@ def encode_script(program: Script, colours: Colours) -> tuple[np.ndarray, ...]:
             cond.append(colours.cond(token.cond))
             target = token.target - 1 if token.target > 0 else len(program) - 1
             arg.append(target if token.op == "call" and token.target <= len(program) else -1)
-    return (
+    return ScriptCode(
         np.array(op, np.int8),
         np.array(arg, np.int32),
         np.array(cond, np.int32),
@@ -147,14 +171,11 @@ class PreparedBoard:
         self, script: Script, fragile: bool, unstable: bool, height_limit: int, step_limit: int
     ) -> RunReport:
         colours = Colours(dict(self.colours.ids))
-        b = self.board
-        board = EncodedBoard(b.piles.copy(), b.heights.copy(), b.goal, b.goal_heights, b.has_goal)
-        arrays = encode_script(script or [[]], colours)
-        out = np.zeros(7, np.int64)
-        _kernels.run_vaguery(  # type: ignore[call-arg]
-            *arrays, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
-            self.claw - 1, fragile, unstable, height_limit, step_limit, out,
-        )  # fmt: skip
+        board = self.board._replace(piles=self.board.piles.copy(), heights=self.board.heights.copy())
+        code = encode_script(script or [[]], colours)
+        out = np.zeros(interpreter.OUT_SIZE, np.int64)
+        rules = VagueryRules(fragile, unstable, height_limit, step_limit)
+        interpreter.run_vaguery(code, board, self.claw - 1, rules, out)
         return _report("vaguery", out, board, colours)
 
 
@@ -183,9 +204,16 @@ def run_vaguery(
     return PreparedBoard(stacks, goal, claw).run_vaguery(script, fragile, unstable, height_limit, step_limit)
 
 
-def encode_registers(
-    program: RegisterProgram, functions: Sequence[int], colours: Colours
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+class RegisterCode(NamedTuple):
+    """A game program for ``kernels.interpreter.run_game``: op and condition per (function, register), and
+    each function's length."""
+
+    op: np.ndarray
+    cond: np.ndarray
+    length: np.ndarray
+
+
+def encode_registers(program: RegisterProgram, functions: Sequence[int], colours: Colours) -> RegisterCode:
     slots = max(functions)
     fop = np.zeros((len(functions), slots), np.int8)
     fcond = np.zeros((len(functions), slots), np.int32)
@@ -196,7 +224,7 @@ def encode_registers(
                 continue
             fop[f, i] = codes.get(command) or 3 + int(command[1:])
             fcond[f, i] = colours.cond(cond)
-    return fop, fcond, np.array(functions, np.int32)
+    return RegisterCode(fop, fcond, np.array(functions, np.int32))
 
 
 def check_register_shape(program: RegisterProgram, functions: Sequence[int]) -> None:
@@ -230,12 +258,9 @@ def run_game(
         )
     colours = Colours()
     board = encode_board(stacks, goal, colours)
-    fop, fcond, flen = encode_registers(registers, functions, colours)
-    out = np.zeros(7, np.int64)
-    _kernels.run_game(
-        fop, fcond, flen, board.piles, board.heights, board.goal, board.goal_heights, board.has_goal,
-        claw - 1, tick_limit, out,
-    )  # fmt: skip
+    code = encode_registers(registers, functions, colours)
+    out = np.zeros(interpreter.OUT_SIZE, np.int64)
+    interpreter.run_game(code, board, claw - 1, tick_limit, out)
     return _report("game", out, board, colours)
 
 

@@ -1,0 +1,1 @@
+"""numba hot paths: the two interpreters (``interpreter``) and the synthesizer's search (``solve``)."""

@@ -1,0 +1,438 @@
+"""The synthesizer's depth-first search in numba (game semantics), after Elizarov's CargoBotSolver.
+
+The program is built lazily while it runs: a register is decided only when execution first reaches
+it (``EXTEND``: the function ends here, or gets a register that fires with some op or is skipped),
+a register's condition is kept as the *set* of toolbox conditions consistent with every fire/skip seen
+so far and split only when the held crate makes that set ambiguous (``SPLIT``), and a register that
+was only ever skipped gets its op when it first fires (``OPCHOOSE``). Every branch point saves the
+machine (board, claw, held crate, call stack as a persistent linked list, loop table undo mark), so
+backtracking resumes there instead of re-running from the start.
+
+Pruning: register budget with a lower bound (ops the board needs, two registers per extra
+function), functions introduced in order, adjacent move pairs equivalent to one register or none,
+wall/topple failures, and loop detection at every call: the same board, claw, crate and call site
+seen before with the old call stack still a prefix of the current one (never popped in between)
+repeats forever.
+
+Arguments come as a few NamedTuples: ``Problem`` (the level, built once by ``bots.solve.prepare``),
+``Task`` (one subtree) and ``Output``; the working arrays are grouped the same way (``Program``,
+``Machine``, ``LoopTable``, ``Levels``), with named rows where arrays of one type are stacked. The
+search's scalar state (claw, held crate, counts, ...) is one int64 vector with ``ST_*`` slots, so a branch
+point saves and restores it in one copy. The loop itself (``_dfs``) is one function with the arrays in
+locals: in numba every call with array arguments costs an atomic reference count per array, too much per
+node, so its helpers are the pruning rules and the rarer steps.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .prune import fits, inlinable, redundant
+
+EXTEND, SPLIT, OPCHOOSE = 0, 1, 2  # branch kinds; a run of the machine also ends with:
+DEAD, FIRES = 3, 4
+FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
+PICKUP, RIGHT, LEFT = 3, 1, 2
+TOPPLE_HEIGHT = 7
+#: ``Output.counters``: options tried, option prefixes written, ticks run, tick-cap hits
+NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
+#: the scalar state vector: the machine (claw .. alloc, the loop log length, the current register) and the
+#: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
+ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
+ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG = 8, 12, 13, 14
+ST_SIZE = 16
+BOARD_HASH, GOAL_HASH = 0, 1
+#: rows of ``Machine.frames``, ``LoopTable.val`` and ``.log_val``, ``Levels.info``
+FR_FUNC, FR_REG, FR_PARENT, FR_DEPTH = range(4)
+T_TOP, T_DEPTH = 0, 1
+L_SLOT, L_TOP, L_DEPTH = 0, 1, 2
+LV_KIND, LV_OPT, LV_OLDMASK = 0, 1, 2
+
+
+class Toolbox(NamedTuple):
+    """What registers may hold: ``slots`` per function, the toolbox ops (pickup/right/left, 4 + k = call
+    F(k+1)), ``firemask[held]`` (bit c: condition c fires), ``red`` (redundant adjacent pairs)."""
+
+    slots: np.ndarray
+    limits_sorted: np.ndarray  # slots of F2.. sorted descending, then 0
+    oplist: np.ndarray
+    firemask: np.ndarray
+    allmask: int
+    red: np.ndarray
+    ncond: int
+
+
+class Keys(NamedTuple):
+    """Zobrist keys of the loop table: per (pile, height, crate), claw pile, held crate, call site."""
+
+    board: np.ndarray
+    claw: np.ndarray
+    held: np.ndarray
+    site: np.ndarray
+
+
+class Problem(NamedTuple):
+    """A level for the search: its board (an ``engine.EncodedBoard``), start claw (0-based), the ops every
+    solution needs ``[right, left, pickup, crates to move]``, the tick cap of one run, toolbox and keys."""
+
+    board: tuple
+    claw: int
+    need: np.ndarray
+    tick_cap: int
+    toolbox: Toolbox
+    keys: Keys
+
+
+class Task(NamedTuple):
+    """One subtree: programs of at most ``budget`` registers below the ``forced`` option prefix; with
+    ``split_depth`` >= 0 only list the option prefixes of that depth; stop after ``max_nodes`` options."""
+
+    budget: int
+    forced: np.ndarray
+    split_depth: int
+    max_nodes: int
+
+
+class Output(NamedTuple):
+    """The program found (op, condition mask per register, length per function), the prefixes listed, and
+    the ``counters`` (``NODES`` ..)."""
+
+    op: np.ndarray
+    mask: np.ndarray
+    length: np.ndarray
+    prefixes: np.ndarray
+    counters: np.ndarray
+
+
+class Program(NamedTuple):
+    """The program being built; ``ended[f]``: F(f+1) ends after its registers. ``seen``/``todo``: scratch."""
+
+    op: np.ndarray
+    mask: np.ndarray
+    length: np.ndarray
+    ended: np.ndarray
+    seen: np.ndarray
+    todo: np.ndarray
+
+
+class Machine(NamedTuple):
+    """The running machine: board, scalar state ``st``, board/goal hashes, and the call stack as a
+    persistent linked list of frames (rows ``FR_*``: function, register, parent frame, depth)."""
+
+    piles: np.ndarray
+    heights: np.ndarray
+    st: np.ndarray
+    hashes: np.ndarray
+    frames: np.ndarray
+
+
+class LoopTable(NamedTuple):
+    """Open-addressing table of call configurations: ``key`` -> ``val`` rows ``T_*`` (call stack top and
+    depth), with an undo log (``log_key`` and ``log_val`` rows ``L_*``)."""
+
+    key: np.ndarray
+    val: np.ndarray
+    log_key: np.ndarray
+    log_val: np.ndarray
+
+
+class Levels(NamedTuple):
+    """The open branch points: ``info`` rows ``LV_*`` (kind, option applied, the register's old mask), and
+    the saved machine (board, scalar state, board hash)."""
+
+    info: np.ndarray
+    piles: np.ndarray
+    heights: np.ndarray
+    st: np.ndarray
+    board_hash: np.ndarray
+
+
+@njit(cache=True)
+def search(problem, task, out):
+    """Search the ``task``'s subtree of ``problem``.
+
+    Returns FOUND (program in ``out``), EXHAUSTED, or TOO_BIG when ``task.max_nodes`` options were tried
+    without finishing; with ``task.split_depth`` >= 0 the prefixes of that depth go to ``out.prefixes``
+    (their count in ``counters[PREFIXES]``, even beyond its rows).
+    """
+    prog, machine, table, levels = _workspace(problem, task)
+    return _dfs(problem, task, out, prog, machine, table, levels)
+
+
+@njit(cache=True)
+def _workspace(problem, task):
+    """Every working array, sized for the task's budget and the problem's tick cap, at the start state."""
+    board, slots, tick_cap = problem.board, problem.toolbox.slots, problem.tick_cap
+    npiles, cap = board.piles.shape
+    nf = slots.shape[0]
+    smax = slots.max()
+    prog = Program(
+        np.zeros((nf, smax), np.int8), np.zeros((nf, smax), np.int32), np.zeros(nf, np.int32),
+        np.zeros(nf, np.int8), np.zeros(nf, np.int8), np.zeros(nf * (smax + 1), np.int32),
+    )  # fmt: skip
+    st = np.zeros(ST_SIZE, np.int64)
+    st[ST_CLAW] = problem.claw
+    st[ST_TOP] = -1
+    st[ST_NFUN] = 1
+    st[ST_REG] = -1
+    hashes = np.zeros(2, np.uint64)
+    hashes[BOARD_HASH] = _board_hash(board.piles, board.heights, problem.keys.board)
+    hashes[GOAL_HASH] = _board_hash(board.goal, board.goal_heights, problem.keys.board)
+    frames = np.zeros((4, tick_cap + 2), np.int32)
+    machine = Machine(board.piles.copy(), board.heights.copy(), st, hashes, frames)
+    tsize = 1
+    while tsize < 4 * tick_cap:
+        tsize *= 2
+    table = LoopTable(
+        np.zeros(tsize, np.uint64), np.zeros((2, tsize), np.int32),
+        np.zeros(tick_cap + 2, np.uint64), np.zeros((3, tick_cap + 2), np.int32),
+    )  # fmt: skip
+    maxl = task.budget * (problem.toolbox.ncond + 2) + 8
+    levels = Levels(
+        np.zeros((3, maxl), np.int32), np.zeros((maxl, npiles, cap), board.piles.dtype),
+        np.zeros((maxl, npiles), board.heights.dtype), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64),
+    )  # fmt: skip
+    return prog, machine, table, levels
+
+
+@njit(cache=True)
+def _board_hash(piles, heights, zob):
+    h = np.uint64(0)
+    for p in range(heights.shape[0]):
+        for k in range(heights[p]):
+            h ^= zob[p, k, piles[p, k]]
+    return h
+
+
+@njit(cache=True)
+def _board_equal(piles, heights, goal, goal_heights):
+    for p in range(heights.shape[0]):
+        if heights[p] != goal_heights[p]:
+            return False
+        for h in range(heights[p]):
+            if piles[p, h] != goal[p, h]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _write_program(prog, out):
+    for k in range(prog.length.shape[0]):
+        out.length[k] = prog.length[k]
+        for r in range(prog.length[k]):
+            out.op[k, r] = prog.op[k, r]
+            out.mask[k, r] = prog.mask[k, r]
+
+
+@njit(cache=True)
+def _dfs(problem, task, out, prog, machine, table, levels):
+    """Run the machine to its next decision, open a branch level there, on a dead end go back to the deepest
+    level with an option left. One function, arrays in locals: a call with arrays costs reference counts."""
+    goal, goal_heights = problem.board.goal, problem.board.goal_heights
+    zob, zclaw, zheld, zsite = problem.keys
+    toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
+    slots, limits, oplist, firemask, allmask, red, ncond = toolbox
+    pop, pmask, plen, pend, _, _ = prog
+    piles, heights, st, hashes, frames = machine
+    tkey, tval, log_key, log_val = table  # written by ``_loops``, restored here
+    info, lv_piles, lv_heights, lv_st, lv_bh = levels
+    npiles, nops, gh = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH]
+    counters, level = out.counters, 0
+    while True:
+        # ---------------- run the machine until it wins, dies or needs a decision ----------------
+        claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
+        top, alloc, nlog, bh = st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH]
+        event = FIRES
+        while event == FIRES:
+            if bh == gh and _board_equal(piles, heights, goal, goal_heights):
+                _write_program(prog, out)
+                return FOUND
+            if ticks >= tick_cap:
+                counters[CAP_HITS] += 1
+                event = DEAD
+                break
+            fire, o = firemask[held], 0
+            while True:  # the next register that fires, returning from finished functions
+                i += 1
+                if i < plen[f]:
+                    fm = pmask[f, i] & fire
+                    if fm != 0:
+                        o = pop[f, i]
+                        event = SPLIT if fm != pmask[f, i] else (OPCHOOSE if o == 0 else FIRES)
+                        break
+                elif pend[f] == 0 or top < 0:
+                    event = EXTEND if pend[f] == 0 else DEAD
+                    break
+                else:
+                    f, i, top = frames[FR_FUNC, top], frames[FR_REG, top], frames[FR_PARENT, top]
+            if event != FIRES:
+                break
+            ticks += 1
+            counters[TICKS_RUN] += 1
+            if o == PICKUP and held == 0:  # pick up the top crate, if any
+                if heights[claw] > 0:
+                    heights[claw] -= 1
+                    held = piles[claw, heights[claw]]
+                    bh ^= zob[claw, heights[claw], held]
+            elif o == PICKUP:  # put the crate down
+                bh ^= zob[claw, heights[claw], held]
+                piles[claw, heights[claw]] = held
+                heights[claw] += 1
+                held = 0
+            elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
+                event = DEAD if heights[claw] >= TOPPLE_HEIGHT else FIRES
+                claw += 1 if o == RIGHT else -1
+                if claw < 0 or claw >= npiles:
+                    event = DEAD
+            else:
+                key = bh ^ zclaw[claw] ^ zheld[held] ^ zsite[f, i] | np.uint64(1)
+                if _loops(table, frames, key, f, i, top, alloc, nlog):
+                    event = DEAD
+                    break
+                top, alloc, nlog = alloc, alloc + 1, nlog + 1
+                f, i = o - 4, -1
+        st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG] = claw, held, ticks, f, i
+        st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH] = top, alloc, nlog, bh
+        # ---------------- a decision is needed: open a branch level ----------------
+        if event != DEAD:
+            if level == task.split_depth:
+                _list_prefix(level, info, out.prefixes, counters)
+            elif level < info.shape[1]:
+                info[LV_KIND, level], info[LV_OPT, level] = event, -1
+                info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
+                lv_piles[level], lv_heights[level], lv_st[level], lv_bh[level] = piles, heights, st, bh
+                level += 1
+        # ---------------- go back to the deepest level with an option left, and apply it ----------------
+        while True:
+            if level == 0:
+                return EXHAUSTED
+            L = level - 1
+            kind, f, i = info[LV_KIND, L], lv_st[L, ST_FUNC], lv_st[L, ST_REG]
+            if info[LV_OPT, L] >= 0 and kind == EXTEND:  # undo the option applied here (the old mask: 0)
+                pend[f], plen[f] = 0, i
+            if info[LV_OPT, L] >= 0 and i < pop.shape[1]:
+                pop[f, i] = pop[f, i] if kind == SPLIT else 0
+                pmask[f, i] = pmask[f, i] if kind == OPCHOOSE else info[LV_OLDMASK, L]
+            while nlog > lv_st[L, ST_NLOG]:  # the loop table entries since
+                nlog -= 1
+                s = log_val[L_SLOT, nlog]
+                tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
+            piles[:], heights[:], st[:], hashes[BOARD_HASH] = lv_piles[L], lv_heights[L], lv_st[L], lv_bh[L]
+            fire = firemask[st[ST_HELD]]
+            nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
+            opt, applied = info[LV_OPT, L], False
+            while not applied:
+                # below the task's prefix only its option (once); past it every option in turn
+                opt = (forced[L] if opt < 0 else nopt) if L < forced.shape[0] else opt + 1
+                if opt >= nopt:
+                    break
+                if kind == SPLIT:  # option 0: the conditions that fire now; 1: those that do not
+                    old = info[LV_OLDMASK, L]
+                    pmask[f, i] = (old & fire) if opt == 0 else (old & ~fire)
+                    bad = redundant(pop, pmask, plen, f, i, red, ncond)
+                    spent = st[ST_USED] == budget and st[ST_UNKNOWN] == 0
+                    applied = not (bad or spent and _inlinable(st, prog, slots))
+                    pmask[f, i] = pmask[f, i] if applied else old
+                elif kind == EXTEND and opt == 0:  # the function ends here (F1 may not with nothing to return to)
+                    applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0)
+                    pend[f] = 1 if applied else 0
+                else:  # a new register that fires with an op or is skipped, or the op of a skipped one
+                    skip = kind == EXTEND and opt == nops + 1
+                    op = 0 if skip else (oplist[opt - 1] if kind == EXTEND else oplist[opt])
+                    nfun = st[ST_NFUN]
+                    if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= slots.shape[0])):
+                        continue
+                    if kind == EXTEND:
+                        mask = allmask & (~fire if skip else fire)
+                        if mask == 0 or i >= slots[f]:
+                            continue
+                        plen[f], pmask[f, i] = i + 1, mask
+                        st[ST_USED] += 1
+                    st[ST_UNKNOWN] += 1 if skip else (-1 if kind == OPCHOOSE else 0)
+                    pop[f, i] = op
+                    if op > 0:
+                        st[ST_NFUN] += 1 if op - 4 == nfun else 0
+                        st[ST_COUNTS + min(op, 4) - 1] += 1
+                    bad = kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits)
+                    bad = bad or _lower_bound(st, plen, need, budget) > budget
+                    bad = bad or (not skip and redundant(pop, pmask, plen, f, i, red, ncond))
+                    spent = not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
+                    applied = not (bad or spent and _inlinable(st, prog, slots))
+                    if not applied:
+                        pop[f, i] = 0
+                        st[ST_USED : ST_UNKNOWN + 1] = lv_st[L, ST_USED : ST_UNKNOWN + 1]
+                        if kind == EXTEND:
+                            plen[f], pmask[f, i] = i, 0
+            if applied:
+                info[LV_OPT, L] = opt
+                counters[NODES] += 1
+                if task.split_depth < 0 and counters[NODES] > task.max_nodes:
+                    return TOO_BIG
+                st[ST_REG] = i - 1
+                break
+            level -= 1
+
+
+@njit(cache=True)
+def _list_prefix(level, info, prefixes, counters):
+    """At the split depth: list the options that lead here instead of searching deeper."""
+    n = counters[PREFIXES]
+    if n < prefixes.shape[0]:
+        for k in range(level):
+            prefixes[n, k] = info[LV_OPT, k]
+    counters[PREFIXES] = n + 1
+
+
+@njit(cache=True)
+def _loops(table, frames, key, f, i, top, alloc, nlog):
+    """True if the call at (f, i) repeats a configuration seen with the call stack of then still a prefix of
+    now (a loop); otherwise records it in the loop table (and its undo log) and pushes the frame ``alloc``."""
+    tkey, tval, log_key, log_val = table
+    depth = frames[FR_DEPTH, top] if top >= 0 else 0
+    tsize = tkey.shape[0]
+    slot = np.int64(key & np.uint64(tsize - 1))
+    while tkey[slot] != 0 and tkey[slot] != key:
+        slot = (slot + 1) & (tsize - 1)
+    if tkey[slot] == key and depth >= tval[T_DEPTH, slot]:
+        node = top
+        for _ in range(depth - tval[T_DEPTH, slot]):
+            node = frames[FR_PARENT, node]
+        if node == tval[T_TOP, slot]:
+            return True
+    log_key[nlog] = tkey[slot]
+    log_val[L_SLOT, nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog] = slot, tval[T_TOP, slot], tval[T_DEPTH, slot]
+    tkey[slot], tval[T_TOP, slot], tval[T_DEPTH, slot] = key, top, depth
+    frames[FR_FUNC, alloc], frames[FR_REG, alloc], frames[FR_PARENT, alloc], frames[FR_DEPTH, alloc] = (
+        f,
+        i,
+        top,
+        depth + 1,
+    )
+    return False
+
+
+@njit(cache=True)
+def _inlinable(st, prog, slots):
+    """Some function could be inlined (asked once the budget is spent): a smaller program does the same."""
+    return inlinable(prog.op, prog.mask, prog.length, st[ST_NFUN], slots, prog.seen, prog.todo)
+
+
+@njit(cache=True)
+def _lower_bound(st, plen, need, budget):
+    """Registers any completion needs: those used, plus the ops the board needs that no register has yet
+    (registers still without an op may become them), or two registers per function introduced."""
+    missing = 0
+    for k in range(3):
+        if need[k] and st[ST_COUNTS + k] == 0:
+            missing += 1
+    # a program without calls runs each register at most once: too few ticks to move need[3] crates
+    if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0:
+        missing += 1
+    missing = max(0, missing - st[ST_UNKNOWN])
+    mand = max(0, 1 - plen[0])
+    for k in range(1, st[ST_NFUN]):
+        mand += max(0, 2 - plen[k])
+    return st[ST_USED] + max(missing, mand)
