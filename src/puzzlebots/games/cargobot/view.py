@@ -19,7 +19,7 @@ from puzzlebots.core.protocols import JSON
 
 from .language import parse_registers, register_count
 from .levels import Level, find_level, load_levels
-from .machine import run_level
+from .engine import run_level
 
 #: runs longer than this many ticks are shown as their first frames and the end
 MAX_TRACE_TICKS = 1500
