@@ -26,8 +26,9 @@ from .bots.climb import climb as run_climb
 from .bots.solve import solve as run_solve
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .language import parse_registers
-from .levels import DEFAULT_FUNCTIONS, Level, board_from_json, find_level, load_levels
+from .levels import Level, board_from_json, find_level, load_levels
 from .render import board_panel, trace_run
+from .rules import DEFAULT_FUNCTIONS
 
 #: bounds of ``run``'s numbers: far beyond any level, and within what the kernels' integers hold
 MAX_PILES = 1_000

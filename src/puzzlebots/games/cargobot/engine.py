@@ -17,8 +17,9 @@ from puzzlebots.core.errors import InputError
 from . import oracle
 from .kernels import interpreter
 from .language import RegisterProgram, Script, decode_token, parse_registers, parse_script
-from .levels import DEFAULT_FUNCTIONS, Board, Level, check_board
+from .levels import Board, Level, check_board
 from .report import RunReport
+from .rules import DEFAULT_FUNCTIONS, OUTCOMES
 
 SEMANTICS = ("game", "vaguery")
 ENGINES = ("kernel", "python")
@@ -101,7 +102,7 @@ def _report(semantics: str, out: np.ndarray, board: EncodedBoard, colours: Colou
     k = interpreter
     return RunReport(
         semantics=semantics,
-        outcome=k.OUTCOME_NAMES[int(out[k.OUT_OUTCOME])],
+        outcome=OUTCOMES[int(out[k.OUT_OUTCOME])],
         steps=int(out[k.OUT_STEPS]),
         moves=int(out[k.OUT_MOVES]),
         crashes=int(out[k.OUT_CRASHES]),

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from puzzlebots.core.base import GameBase
 from puzzlebots.core.protocols import JSON, BotInfo
 
+from .config import CargoBotConfig
+
 if TYPE_CHECKING:
     from .view import CargoPage, Snapshot
 
@@ -20,6 +22,7 @@ class CargoBotGame(GameBase):
     name = "cargobot"
     title = "Cargo-Bot"
     rules_version = "1"
+    config_schema = CargoBotConfig
 
     def bots(self) -> Sequence[BotInfo]:
         return (

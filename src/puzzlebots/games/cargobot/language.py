@@ -19,6 +19,8 @@ from functools import cache
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import parse_json, show
 
+from .rules import COLOURS, COMMANDS
+
 Script = list[list[str]]
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -85,8 +87,6 @@ def decode_token(token: str) -> Token:
 # ---------------------------------------------------------------------------------------------------
 # Register programs (game semantics)
 
-COMMANDS = ("right", "left", "pickup", "f1", "f2", "f3", "f4", "f5")
-COLOURS = ("blue", "red", "green", "yellow")
 _CONDITION_ALIASES = {"multi": "any", "": None}
 
 Register = tuple[str | None, str | None]  # (command, condition); (None, None) is an empty register

@@ -11,14 +11,12 @@ from typing import Any
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import check_int, name_of, parse_json, read_json, show
 
-from .language import COLOURS, COMMANDS, RegisterProgram, register_count
+from .language import RegisterProgram, register_count
+from .rules import COLOURS, COMMANDS, DEFAULT_COMMANDS, DEFAULT_FUNCTIONS
 
 Board = list[list[str]]
 
 #: register slots of F1..F4 on every level but Equalizer
-DEFAULT_FUNCTIONS = (8, 8, 8, 5)
-DEFAULT_COMMANDS = ("right", "pickup", "left", "f1", "f2", "f3", "f4")
-PACKS = ("Tutorial", "Easy", "Medium", "Hard", "Crazy", "Impossible", "Bonus")
 MAX_PILES = 9
 #: bound of the register counts a levels file names (stars, best known size, level number)
 MAX_REGISTERS = 1000

@@ -11,10 +11,9 @@ from collections.abc import Callable
 
 from .language import RegisterProgram, Script, decode_token
 from .report import RunReport
+from .rules import FETCH_GUARD, TOPPLE_HEIGHT
 
 #: the game's per-fetch scan guard (reference §3.2)
-FETCH_GUARD = 1000
-GAME_TOPPLE_HEIGHT = 7
 
 
 def _holds(cond: str | None, holding: str | None) -> bool:
@@ -155,7 +154,7 @@ def run_game(
                 piles[pos - 1].append(holding)
                 holding = None
             continue
-        if len(piles[pos - 1]) >= GAME_TOPPLE_HEIGHT:
+        if len(piles[pos - 1]) >= TOPPLE_HEIGHT:
             topples = 1
             outcome = "toppled"
             break

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from . import oracle
 from .language import parse_registers, parse_script
-from .levels import DEFAULT_FUNCTIONS
+from .rules import DEFAULT_FUNCTIONS
 
 MAX_FRAMES = 5_000
 _STYLE = {"red": "bold red", "green": "bold green", "blue": "bold blue", "yellow": "bold yellow"}

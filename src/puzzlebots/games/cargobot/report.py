@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-#: run outcomes; ``out_of_steps`` is the step limit (vaguery) or tick budget (game)
-OUTCOMES = ("solved", "crashed", "toppled", "out_of_steps", "finished")
-
 
 @dataclass(frozen=True)
 class RunReport:

@@ -17,9 +17,9 @@ from typing import Any
 from puzzlebots.core.messages import field_of
 from puzzlebots.core.protocols import JSON
 
+from .engine import run_level
 from .language import parse_registers, register_count
 from .levels import Level, find_level, load_levels
-from .engine import run_level
 
 #: runs longer than this many ticks are shown as their first frames and the end
 MAX_TRACE_TICKS = 1500

@@ -26,11 +26,12 @@ from ..engine import Colours, encode_board, run_level
 from ..kernels import solve as kernel
 from ..language import RegisterProgram, format_registers, register_count
 from ..levels import Level
+from ..rules import LEFT, PICKUP, RIGHT
 
 if TYPE_CHECKING:
     from puzzlebots.core.ray_executor import RayExecutor
 
-COMMAND_OPS = {"right": 1, "left": 2, "pickup": 3}
+COMMAND_OPS = {"right": RIGHT, "left": LEFT, "pickup": PICKUP}
 TASK_NODES = 300_000
 DEFAULT_TICK_CAP = 5_000
 SPLIT_STEP = 2

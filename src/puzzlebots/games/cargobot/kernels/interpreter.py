@@ -14,13 +14,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..rules import FETCH_GUARD, TOPPLE_HEIGHT
+
 SOLVED, CRASHED, TOPPLED, OUT_OF_STEPS, FINISHED = 0, 1, 2, 3, 4
-OUTCOME_NAMES = ("solved", "crashed", "toppled", "out_of_steps", "finished")
 #: the ``out`` array both interpreters fill
 OUT_OUTCOME, OUT_STEPS, OUT_MOVES, OUT_CRASHES, OUT_TOPPLES, OUT_CLAW, OUT_HELD = range(7)
 OUT_SIZE = 7
-FETCH_GUARD = 1000
-GAME_TOPPLE_HEIGHT = 7
 
 
 @njit(cache=True)
@@ -255,7 +254,7 @@ def run_game(registers, board, claw, tick_limit, out):
             if not has_goal:
                 mism = 1
             continue
-        if heights[pos] >= GAME_TOPPLE_HEIGHT:
+        if heights[pos] >= TOPPLE_HEIGHT:
             topples = 1
             outcome = TOPPLED
             break

@@ -30,13 +30,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..rules import PICKUP, RIGHT, TOPPLE_HEIGHT
 from .prune import fits, inlinable, redundant
 
 EXTEND, SPLIT, OPCHOOSE = 0, 1, 2  # branch kinds; a run of the machine also ends with:
 DEAD, FIRES = 3, 4
 FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
-PICKUP, RIGHT, LEFT = 3, 1, 2
-TOPPLE_HEIGHT = 7
 #: ``Output.counters``: options tried, option prefixes written, ticks run, tick-cap hits
 NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
 #: the scalar state vector: the machine (claw .. alloc, the loop log length, the current register) and the
