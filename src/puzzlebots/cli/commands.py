@@ -35,6 +35,7 @@ from .output import (
     plot_histogram,
     plot_learning_curve,
     read_progress,
+    summary_table,
     write_json_atomic,
 )
 
@@ -112,7 +113,7 @@ def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Seque
 def make_stats(game: Episodic) -> click.Command:
     def run(bot: str, games: int, seed: int, jobs: int | None, executor: str, address: str | None,
             json_path: Path | None, plot: Path | None, weights_path: Path | None, max_actions: int | None,
-            quiet: bool, **kwargs: Any) -> None:
+            quiet: bool, output_format: str, **kwargs: Any) -> None:
         config = split_config(game, kwargs)
         weights = load_weights(weights_path, game, bot) if weights_path else None
         check_start(game, bot, config, weights, seed)
@@ -135,7 +136,11 @@ def make_stats(game: Episodic) -> click.Command:
         summary = game.summarize(results)
         doc = {"game": game.name, "bot": bot, "config": config, "weights": weights, "games": results,
                "summary": summary}
-        Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
+        if output_format == "json":
+            Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
+        else:
+            title = f"{game.title}: {bot}, {games:,} games from seed {seed}"
+            Console().print(summary_table(title, summary, dict(getattr(game, "summary_notes", {}))))
         if json_path is not None:
             write_json_atomic(json_path, doc)
             if progress_file is not None:
@@ -160,6 +165,8 @@ def make_stats(game: Episodic) -> click.Command:
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
                      help="Stop each game after this many decisions."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
+                     show_default=True, help="How the summary is printed: a table, or JSON for other programs."),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Play N seeded {game.title} games and summarize them.")(
@@ -168,7 +175,7 @@ def make_stats(game: Episodic) -> click.Command:
 
 
 stats = PerGame("stats", factory=make_stats,
-                help="Play N seeded games with a bot and summarize them (JSON, plot).")
+                help="Play N seeded games with a bot and summarize them (a table; JSON and a plot on request).")
 cli.add_command(stats)
 
 
@@ -200,7 +207,8 @@ def make_watch(game: Episodic) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Which game: the same seed always deals the same pieces."),
         click.option("--delay", type=DELAY, default=0.05, show_default=True,
                      help="Seconds between decisions (0-60)."),
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
@@ -210,7 +218,7 @@ def make_watch(game: Episodic) -> click.Command:
         click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, help="Weights file instead of the shipped defaults."),
         click.option("--hash-every", type=click.IntRange(min=1), default=10, show_default=True,
-                     help="Replay: a state hash every N actions."),
+                     help="With --replay: write a state hash every N actions (a replay checks them when re-run)."),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Watch a bot play {game.title} live.")(with_options(options, run))
@@ -254,20 +262,22 @@ def make_train(game: Episodic) -> click.Command:
         click.option("--method", type=click.Choice(METHODS), default="hill", show_default=True,
                      help="hill: the Hatris article's hill climber; cma: CMA-ES."),
         click.option("--games-per-eval", type=click.IntRange(1, MAX_GAMES), default=8, show_default=True,
-                     help="K: games in the sequence S each candidate is rated on."),
-        click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True),
+                     help="Games each candidate set of weights is rated on (the same seeds for every candidate)."),
+        click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True,
+                     help="Rounds of improvement; the weights file is written after each."),
         click.option("--out", type=OutputPath(), required=True,
                      help="Weights file written after every generation (checkpoint beside it: OUT.ckpt)."),
         click.option("--resume", is_flag=True,
                      help="Continue from OUT.ckpt (made with the same settings; --generations may grow)."),
         click.option("--force", is_flag=True,
                      help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="First seed of the rating games (keep tuning seeds apart from the ones you report)."),
         executor_options,
         click.option("--variants", type=click.IntRange(min=1), default=8, show_default=True,
-                     help="hill only: |Z|, variants per round."),
+                     help="hill only: changed copies of the weights tried in each round."),
         click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
-                     help="hill only: rounds per generation ('repeat a few times')."),
+                     help="hill only: rounds of trying variants in each generation."),
         click.option("--sigma", type=FiniteFloat(min=0, min_open=True), default=0.3, show_default=True,
                      help="Step size (hill: log-normal factor; cma: initial sigma scale)."),
         click.option("--popsize", type=click.IntRange(min=0), default=0,
@@ -278,7 +288,7 @@ def make_train(game: Episodic) -> click.Command:
                      help="Learning curve, as an image (png, svg, pdf, ... by its suffix)."),
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
                      help="Cap each rating game at this many decisions."),
-        click.option("--quiet", is_flag=True),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Tune a {game.title} bot's weights.")(with_options(options, run))
@@ -308,7 +318,8 @@ def check_train_options(method: str, games_per_eval: int, variants: int, popsize
 @cli.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--show/--no-show", default=True, show_default=True, help="Draw the game as it re-runs.")
-@click.option("--delay", type=DELAY, default=0.0, help="Seconds between actions when shown (0-60).")
+@click.option("--delay", type=DELAY, default=0.05, show_default=True,
+              help="Seconds between actions when shown (0-60; 0: as fast as possible).")
 def replay_cmd(file: Path, show: bool, delay: float) -> None:
     """Re-run a replay file, show it, and report the first diverging state hash."""
     if not show:

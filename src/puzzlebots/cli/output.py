@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.table import Table
 
 from ..core.errors import InputError
 from ..core.jsonio import check_number, name_of, read_json, show
@@ -121,6 +122,39 @@ def _json_line(line: str) -> Any:
         return json.loads(line)
     except (json.JSONDecodeError, RecursionError):
         return None
+
+
+def figure(key: str, value: Any) -> str:
+    """One summary figure for a person: rates as percentages, other fractions to 3 digits, counts with commas;
+    a distribution leaves out its empty buckets."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {figure(key, v)}" for k, v in value.items() if v != 0) or "-"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(figure(key, v) for v in value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if key.endswith("_rate") or key.startswith("rate_"):
+            return f"{100 * value:.1f}%"
+        if value.is_integer():
+            return f"{int(value):,}"
+        return f"{value:,.1f}" if abs(value) >= 100 else f"{value:.3g}"
+    return str(value)
+
+
+def summary_table(title: str, summary: dict[str, Any], notes: dict[str, str]) -> Table:
+    """The ``stats`` summary as a two-column table; ``notes`` explain a figure whose name is not plain enough."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    if notes:
+        table.add_column("meaning", style="dim")
+    for key, value in summary.items():
+        row = [key.replace("_", " "), figure(key, value)]
+        table.add_row(*row, *([notes.get(key, "")] if notes else []))
+    return table
 
 
 def plot_histogram(path: Path, values: Sequence[float], label: str, title: str) -> None:
