@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import click
 import pytest
@@ -101,3 +102,36 @@ def test_yoshi_stats_say_what_cleared_and_attempted_mean() -> None:
 def test_replay_shows_the_game_at_a_visible_pace_by_default() -> None:
     delay = next(p for p in replay_cmd.params if p.name == "delay")
     assert isinstance(delay.default, float) and delay.default >= 0.03
+
+
+def _legend_clear_of_the_plot(fig: Any) -> bool:
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    legend = fig.legends[0].get_window_extent(renderer)
+    return not ax.get_window_extent(renderer).overlaps(legend) and ax.get_legend() is None
+
+
+def test_the_stats_histogram_counts_whole_games_in_the_games_units() -> None:
+    from puzzlebots.cli.output import histogram_figure
+
+    fig = histogram_figure([3.0, 4.0, 4.0, 7.0, 9.0], "spawns to game over", "t")
+    (ax,) = fig.axes
+    fig.canvas.draw()
+    assert ax.get_xlabel() == "spawns to game over" and ax.get_ylabel() == "games"
+    assert all(float(t).is_integer() for t in ax.get_yticks()) and all(float(t).is_integer() for t in ax.get_xticks())
+    assert _legend_clear_of_the_plot(fig)
+
+
+def test_the_learning_curve_names_the_games_units_not_fitness() -> None:
+    from puzzlebots.cli.output import learning_curve_figure
+
+    history = [{"generation": g, "rating": 10.0 * g, "best_rating": 11.0 * g} for g in range(1, 4)]
+    fig = learning_curve_figure(history, "t", "spawns to game over")
+    (ax,) = fig.axes
+    fig.canvas.draw()
+    assert ax.get_ylabel() == "mean spawns to game over per game" and "fitness" not in ax.get_ylabel()
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels == ["tuned weights", "best candidate"]
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    assert _legend_clear_of_the_plot(fig)

@@ -254,7 +254,7 @@ def make_train(game: Episodic) -> click.Command:
         Console().print_json(json.dumps({"generations": state.generation, "rating": state.rating,
                                          "weights": table}))
         if plot is not None:
-            plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}")
+            plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}", game.fitness_label)
 
     options = [
         click.option("--bot", default=tunable[0] if tunable else None, show_default=True,
