@@ -146,7 +146,7 @@ def figure(key: str, value: Any) -> str:
 
 def summary_table(title: str, summary: dict[str, Any], notes: dict[str, str]) -> Table:
     """The ``stats`` summary as a two-column table; ``notes`` explain a figure whose name is not plain enough."""
-    table = Table(title=title, title_justify="left")
+    table = Table(title=title, title_justify="left", min_width=len(title))
     table.add_column("figure")
     table.add_column("value", justify="right")
     if notes:

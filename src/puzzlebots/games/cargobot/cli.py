@@ -51,7 +51,8 @@ def _one_line_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group(name="cargobot", help="Cargo-Bot: run programs in either semantics, solve levels, hill-climb.")
+@click.group(name="cargobot", help="Cargo-Bot: run programs in either semantics, solve levels, hill-climb.",
+             context_settings={"help_option_names": ["-h", "--help"]})
 def cargobot() -> None:
     pass
 
