@@ -26,8 +26,8 @@ def field_text(
     falling: Mapping[tuple[int, int], int] | None = None,
 ) -> Text:
     """The field as text, row 13 on top: ``●`` puyos, ``○`` garbage, ``·`` overlay cells still to fill,
-    ``x`` the empty death cell; ``falling`` maps (x, y) -> colour for a pair hovering above the field (the rows
-    above the field are drawn only for it, both of its puyos)."""
+    ``x`` the empty death cell, ``X`` the filled one (the game is lost); ``falling`` maps (x, y) -> colour for
+    a pair hovering above the field (the rows above the field are drawn only for it, both of its puyos)."""
     want = {(x, y): c for x, y, c in overlay}
     text = Text()
     top = max([y for _, y in falling or ()] + [ROWS - 1])
@@ -43,7 +43,9 @@ def field_text(
                 text.append("  ")
                 continue
             c = int(field.cells[x, y])
-            if c == GARBAGE:
+            if c and (x, y) == (DEATH_X, DEATH_Y):
+                text.append("X ", style="bold red reverse")
+            elif c == GARBAGE:
                 text.append("○ ", style=STYLES[GARBAGE])
             elif c:
                 text.append("● ", style=STYLES[c])
@@ -88,7 +90,7 @@ def render_field(
         side.append(Text("\n".join(f"{k}: {v}" for k, v in info.items()), style="cyan"))
     layout = Table.grid(padding=(0, 2))
     layout.add_row(field_text(field, overlay, falling), Group(*side))
-    legend = "● puyo  ○ garbage  x death cell:\nfilling it ends the game"
+    legend = "● puyo  ○ garbage  x death cell\nX death cell filled: game over"
     if overlay:
         legend += "\n· the chain the AI is building"
     return game_panel(layout, title, status, legend)
