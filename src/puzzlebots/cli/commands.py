@@ -154,7 +154,7 @@ def make_stats(game: Episodic) -> click.Command:
         click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
                      help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary)."),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="First seed; games use seeds S..S+N-1."),
+                     help="First seed: the games use it and the seeds after it (the same seeds give the same games)."),
         executor_options,
         click.option("--json", "json_path", type=OutputPath(), default=None,
                      help="Write every game's result and the summary here. An interrupted run resumes."),
@@ -246,7 +246,8 @@ def make_train(game: Episodic) -> click.Command:
         console = Console(stderr=True)
 
         def report(state: Any) -> None:
-            console.print(f"generation {state.generation}/{generations}: rating {state.rating:.1f}")
+            console.print(f"generation {state.generation}/{generations}: "
+                          f"mean {game.fitness_label} {state.rating:,.1f} per game")
 
         state = train(settings, out, resume=resume, force=force, jobs=jobs, executor=executor, address=address,
                       progress=not quiet, defaults=defaults, on_generation=report)
@@ -279,9 +280,10 @@ def make_train(game: Episodic) -> click.Command:
         click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
                      help="hill only: rounds of trying variants in each generation."),
         click.option("--sigma", type=FiniteFloat(min=0, min_open=True), default=0.3, show_default=True,
-                     help="Step size (hill: log-normal factor; cma: initial sigma scale)."),
+                     help="How far a change goes (hill: spread of the random factor each weight is multiplied by; "
+                     "cma: the starting step size)."),
         click.option("--popsize", type=click.IntRange(min=0), default=0,
-                     help="cma only: population, at least 2 (0 = cma's default)."),
+                     help="cma only: candidates per generation, at least 2 (0: CMA-ES's own default)."),
         click.option("--init", type=click.Choice(["random", "default"]), default="random", show_default=True,
                      help="Start from random weights (as the article) or the shipped ones."),
         click.option("--plot", type=OutputPath(image_formats), default=None,
