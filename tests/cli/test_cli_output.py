@@ -135,3 +135,13 @@ def test_the_learning_curve_names_the_games_units_not_fitness() -> None:
     assert labels == ["tuned weights", "best candidate"]
     assert all(float(t).is_integer() for t in ax.get_xticks())
     assert _legend_clear_of_the_plot(fig)
+
+
+def test_the_stats_plot_of_each_game_is_in_its_units() -> None:
+    from puzzlebots.cli.commands import plotted
+    from puzzlebots.core.registry import get_game
+
+    puyo = get_game("puyo")
+    assert plotted(puyo, [{"max_chain": 7, "score": 9000}]) == ([7.0], "largest chain")  # type: ignore[arg-type]
+    hatris = get_game("hatris")
+    assert plotted(hatris, [{"spawns": 812}]) == ([812.0], "spawns to game over")  # type: ignore[arg-type]

@@ -110,6 +110,15 @@ def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Seque
 
 # --------------------------------------------------------------------------- stats
 
+def plotted(game: Episodic, results: Sequence[dict[str, Any]]) -> tuple[list[float], str]:
+    """What ``stats --plot`` draws, in the game's units: its ``plot_figure`` (result key, label) if it names
+    one, else the fitness under ``fitness_label``."""
+    key, label = getattr(game, "plot_figure", (None, game.fitness_label))
+    if key is None:
+        return [game.fitness(r) for r in results], label
+    return [float(r[key]) for r in results], label
+
+
 def make_stats(game: Episodic) -> click.Command:
     def run(bot: str, games: int, seed: int, jobs: int | None, executor: str, address: str | None,
             json_path: Path | None, plot: Path | None, weights_path: Path | None, max_actions: int | None,
@@ -146,8 +155,8 @@ def make_stats(game: Episodic) -> click.Command:
             if progress_file is not None:
                 progress_file.unlink(missing_ok=True)
         if plot is not None:
-            plot_histogram(plot, [game.fitness(r) for r in results], game.fitness_label,
-                           f"{game.title}: {bot}, {games} games from seed {seed}")
+            values, label = plotted(game, results)
+            plot_histogram(plot, values, label, f"{game.title}: {bot}, {games:,} games from seed {seed}")
 
     options = [
         bot_option(game),
