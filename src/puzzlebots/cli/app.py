@@ -24,6 +24,10 @@ class PuzzlebotsGroup(click.Group):
              standalone_mode: bool = True, **extra: Any) -> Any:
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # a bare group (``puzzlebots``, ``puzzlebots watch``) asks for its help: print it, no error
+            click.echo(exc.format_message())
+            sys.exit(0)
         except click.exceptions.UsageError as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(2)
@@ -63,7 +67,7 @@ def cli() -> None:
 
 @cli.command("list")
 def list_cmd() -> None:
-    """Games and their bots."""
+    """Games and their bots ("from the article": the bot the game's source article describes)."""
     table = Table(title="puzzlebots games")
     table.add_column("game")
     table.add_column("bot")
@@ -72,7 +76,7 @@ def list_cmd() -> None:
     for game in loadable_games():
         name = game.name
         for i, bot in enumerate(game.bots()):
-            kind = "seed article" if bot.faithful else "ours"
+            kind = "from the article" if bot.faithful else "ours"
             if bot.weight_names:
                 kind += f", {len(bot.weight_names)} weights"
             table.add_row(f"{name}" if i == 0 else "", bot.name, kind, bot.description)

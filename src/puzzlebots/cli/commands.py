@@ -35,6 +35,7 @@ from .output import (
     plot_histogram,
     plot_learning_curve,
     read_progress,
+    summary_table,
     write_json_atomic,
 )
 
@@ -109,10 +110,19 @@ def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Seque
 
 # --------------------------------------------------------------------------- stats
 
+def plotted(game: Episodic, results: Sequence[dict[str, Any]]) -> tuple[list[float], str]:
+    """What ``stats --plot`` draws, in the game's units: its ``plot_figure`` (result key, label) if it names
+    one, else the fitness under ``fitness_label``."""
+    key, label = getattr(game, "plot_figure", (None, game.fitness_label))
+    if key is None:
+        return [game.fitness(r) for r in results], label
+    return [float(r[key]) for r in results], label
+
+
 def make_stats(game: Episodic) -> click.Command:
     def run(bot: str, games: int, seed: int, jobs: int | None, executor: str, address: str | None,
             json_path: Path | None, plot: Path | None, weights_path: Path | None, max_actions: int | None,
-            quiet: bool, **kwargs: Any) -> None:
+            quiet: bool, output_format: str, **kwargs: Any) -> None:
         config = split_config(game, kwargs)
         weights = load_weights(weights_path, game, bot) if weights_path else None
         check_start(game, bot, config, weights, seed)
@@ -135,21 +145,25 @@ def make_stats(game: Episodic) -> click.Command:
         summary = game.summarize(results)
         doc = {"game": game.name, "bot": bot, "config": config, "weights": weights, "games": results,
                "summary": summary}
-        Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
+        if output_format == "json":
+            Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
+        else:
+            title = f"{game.title}: {bot}, {games:,} games from seed {seed}"
+            Console().print(summary_table(title, summary, dict(getattr(game, "summary_notes", {}))))
         if json_path is not None:
             write_json_atomic(json_path, doc)
             if progress_file is not None:
                 progress_file.unlink(missing_ok=True)
         if plot is not None:
-            plot_histogram(plot, [game.fitness(r) for r in results], game.fitness_label,
-                           f"{game.title}: {bot}, {games} games from seed {seed}")
+            values, label = plotted(game, results)
+            plot_histogram(plot, values, label, f"{game.title}: {bot}, {games:,} games from seed {seed}")
 
     options = [
         bot_option(game),
         click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
                      help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary)."),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="First seed; games use seeds S..S+N-1."),
+                     help="First seed: the games use it and the seeds after it (the same seeds give the same games)."),
         executor_options,
         click.option("--json", "json_path", type=OutputPath(), default=None,
                      help="Write every game's result and the summary here. An interrupted run resumes."),
@@ -160,6 +174,8 @@ def make_stats(game: Episodic) -> click.Command:
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
                      help="Stop each game after this many decisions."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
+                     show_default=True, help="How the summary is printed: a table, or JSON for other programs."),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Play N seeded {game.title} games and summarize them.")(
@@ -168,7 +184,7 @@ def make_stats(game: Episodic) -> click.Command:
 
 
 stats = PerGame("stats", factory=make_stats,
-                help="Play N seeded games with a bot and summarize them (JSON, plot).")
+                help="Play N seeded games with a bot and summarize them (a table; JSON and a plot on request).")
 cli.add_command(stats)
 
 
@@ -200,7 +216,8 @@ def make_watch(game: Episodic) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Which game: the same seed always deals the same pieces."),
         click.option("--delay", type=DELAY, default=0.05, show_default=True,
                      help="Seconds between decisions (0-60)."),
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
@@ -210,7 +227,7 @@ def make_watch(game: Episodic) -> click.Command:
         click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, help="Weights file instead of the shipped defaults."),
         click.option("--hash-every", type=click.IntRange(min=1), default=10, show_default=True,
-                     help="Replay: a state hash every N actions."),
+                     help="With --replay: write a state hash every N actions (a replay checks them when re-run)."),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Watch a bot play {game.title} live.")(with_options(options, run))
@@ -238,7 +255,8 @@ def make_train(game: Episodic) -> click.Command:
         console = Console(stderr=True)
 
         def report(state: Any) -> None:
-            console.print(f"generation {state.generation}/{generations}: rating {state.rating:.1f}")
+            console.print(f"generation {state.generation}/{generations}: "
+                          f"mean {game.fitness_label} {state.rating:,.1f} per game")
 
         state = train(settings, out, resume=resume, force=force, jobs=jobs, executor=executor, address=address,
                       progress=not quiet, defaults=defaults, on_generation=report)
@@ -246,7 +264,7 @@ def make_train(game: Episodic) -> click.Command:
         Console().print_json(json.dumps({"generations": state.generation, "rating": state.rating,
                                          "weights": table}))
         if plot is not None:
-            plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}")
+            plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}", game.fitness_label)
 
     options = [
         click.option("--bot", default=tunable[0] if tunable else None, show_default=True,
@@ -254,31 +272,34 @@ def make_train(game: Episodic) -> click.Command:
         click.option("--method", type=click.Choice(METHODS), default="hill", show_default=True,
                      help="hill: the Hatris article's hill climber; cma: CMA-ES."),
         click.option("--games-per-eval", type=click.IntRange(1, MAX_GAMES), default=8, show_default=True,
-                     help="K: games in the sequence S each candidate is rated on."),
-        click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True),
+                     help="Games each candidate set of weights is rated on (the same seeds for every candidate)."),
+        click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True,
+                     help="Rounds of improvement; the weights file is written after each."),
         click.option("--out", type=OutputPath(), required=True,
                      help="Weights file written after every generation (checkpoint beside it: OUT.ckpt)."),
         click.option("--resume", is_flag=True,
                      help="Continue from OUT.ckpt (made with the same settings; --generations may grow)."),
         click.option("--force", is_flag=True,
                      help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="First seed of the rating games (keep tuning seeds apart from the ones you report)."),
         executor_options,
         click.option("--variants", type=click.IntRange(min=1), default=8, show_default=True,
-                     help="hill only: |Z|, variants per round."),
+                     help="hill only: changed copies of the weights tried in each round."),
         click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
-                     help="hill only: rounds per generation ('repeat a few times')."),
+                     help="hill only: rounds of trying variants in each generation."),
         click.option("--sigma", type=FiniteFloat(min=0, min_open=True), default=0.3, show_default=True,
-                     help="Step size (hill: log-normal factor; cma: initial sigma scale)."),
+                     help="How far a change goes (hill: spread of the random factor each weight is multiplied by; "
+                     "cma: the starting step size)."),
         click.option("--popsize", type=click.IntRange(min=0), default=0,
-                     help="cma only: population, at least 2 (0 = cma's default)."),
+                     help="cma only: candidates per generation, at least 2 (0: CMA-ES's own default)."),
         click.option("--init", type=click.Choice(["random", "default"]), default="random", show_default=True,
                      help="Start from random weights (as the article) or the shipped ones."),
         click.option("--plot", type=OutputPath(image_formats), default=None,
                      help="Learning curve, as an image (png, svg, pdf, ... by its suffix)."),
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
                      help="Cap each rating game at this many decisions."),
-        click.option("--quiet", is_flag=True),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Tune a {game.title} bot's weights.")(with_options(options, run))
@@ -308,7 +329,8 @@ def check_train_options(method: str, games_per_eval: int, variants: int, popsize
 @cli.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--show/--no-show", default=True, show_default=True, help="Draw the game as it re-runs.")
-@click.option("--delay", type=DELAY, default=0.0, help="Seconds between actions when shown (0-60).")
+@click.option("--delay", type=DELAY, default=0.05, show_default=True,
+              help="Seconds between actions when shown (0-60; 0: as fast as possible).")
 def replay_cmd(file: Path, show: bool, delay: float) -> None:
     """Re-run a replay file, show it, and report the first diverging state hash."""
     if not show:

@@ -70,17 +70,20 @@ def _level_row(lv: Level) -> dict[str, Any]:
 @click.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
 @click.option("--level", "level_name", default=None, help="Level name, e.g. 'Inverter' or 'easy 3'.")
 @click.option("--program", required=True, help="Script syntax (R L claw callN[_cond], prog_N) or JSON list form.")
-@click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True)
+@click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True,
+              help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
+              "(the article's).")  # fmt: skip
 @click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
 @click.option("--goal", default=None, help="Goal board as JSON (without --level).")
 @click.option("--claw", type=click.IntRange(1, MAX_PILES), default=1, show_default=True,
               help="1-based start pile (without --level).")  # fmt: skip
-@click.option("--fragile", is_flag=True, help="vaguery only: a wall crash ends the run.")
-@click.option("--unstable", is_flag=True, help="vaguery only: a topple ends the run.")
+@click.option("--fragile", is_flag=True, help="With --semantics vaguery: a wall crash ends the run.")
+@click.option("--unstable", is_flag=True, help="With --semantics vaguery: a topple ends the run.")
 @click.option("--height-limit", type=click.IntRange(0, MAX_HEIGHT), default=HEIGHT_LIMIT, show_default=True,
-              help="vaguery only: topple height limit.")  # fmt: skip
+              help="With --semantics vaguery: a pile taller than this topples.")  # fmt: skip
 @click.option("--step-limit", type=click.IntRange(0, GAME_TICK_LIMIT), default=None,
-              help="Steps (vaguery, 200) or ticks (game, 10^7, also the most); 0: that default.")  # fmt: skip
+              help="Most steps (--semantics vaguery, default 200) or ticks (game, default and most 10^7); "
+              "0: the default.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--watch", is_flag=True, help="Animate the claw in the terminal.")
 @click.option("--delay", type=DELAY, default=0.15, show_default=True, help="--watch: seconds per step (0-60).")
@@ -233,13 +236,18 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
 
 @click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True)
-@click.option("--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the climber's random changes.")  # fmt: skip
+@click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True,
+              help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
+              "(the article's).")  # fmt: skip
+@click.option("--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Most scripts to try.")  # fmt: skip
 @click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
               help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
-@click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
+              help="Most steps (vaguery) or ticks (game) of one run of a script.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @LEVELS_FILE
 def climb(
     level_name: str, seed: int, semantics: str, max_iterations: int, stop_after: int, step_limit: int,

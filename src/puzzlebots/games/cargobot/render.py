@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from rich.panel import Panel
 from rich.text import Text
 
+from puzzlebots.core.panel import game_panel
+
 from . import oracle
 from .language import parse_registers, parse_script
 from .rules import DEFAULT_FUNCTIONS
@@ -84,9 +86,10 @@ def board_text(piles: list[list[str]], claw: int, holding: str | None) -> Text:
 
 
 def board_panel(frame: Frame, goal: list[list[str]] | None) -> Panel:
-    title = f"step {frame.step}"
+    """A frame of ``run --watch`` in the frame every game's terminal view uses (core.panel)."""
     body = board_text(frame.piles, frame.claw, frame.holding)
     if goal is not None:
         body.append("\ngoal:\n")
         body.append(board_text(goal, 0, None))
-    return Panel(body, title=title, expand=False)
+    legend = "\\_/ the claw; [R] red, [G] green, [B] blue, [Y] yellow crate"
+    return game_panel(body, "Cargo-Bot", f"step {frame.step}", legend)

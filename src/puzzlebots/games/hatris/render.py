@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from rich.console import Group
-from rich.panel import Panel
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from puzzlebots.core.panel import game_panel
 
 from .engine import HatrisState
 from .rules import HAT_COLOURS, HAT_LETTERS, HAT_NAMES, HELPER_NAMES
@@ -15,7 +16,7 @@ def _hat(t: int) -> Text:
     return Text(HAT_LETTERS[t], style=f"bold {HAT_COLOURS[t]}")
 
 
-def render(state: HatrisState) -> Panel:
+def render(state: HatrisState) -> RenderableType:
     """Piles bottom-up (letters T W K C D B = top, wizard, crown, cap, derby, cowboy) and the game figures."""
     heights = state.heights()
     rows = max([len(p) for p in state.piles] + [1])
@@ -38,7 +39,7 @@ def render(state: HatrisState) -> Panel:
     info.append(f"\ncash {state.cash}  spawns {state.spawns}")
     info.append(f"\nhelpers {' '.join(HELPER_NAMES[k] for k in state.pool) or '-'} (top = last)")
     info.append(f"\nbars alexey {state.bars[0]}/5 vladimir {state.bars[1]}/5")
-    legend = "  ".join(f"{HAT_LETTERS[t]}={HAT_NAMES[t]}" for t in range(1, 7))
+    legend = "hats: " + ", ".join(f"{HAT_LETTERS[t]} {HAT_NAMES[t]}" for t in range(1, 7))
+    legend += "\nbottom row: pile heights; · empty"
     status = "GAME OVER" if state.game_over else ("done" if state.is_terminal() else "playing")
-    return Panel(Group(field, info, Text(legend, style="dim")), title=f"Hatris - {status}")
-
+    return game_panel(Group(field, info), "Hatris", status, legend)

@@ -72,9 +72,13 @@ def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, 
     }
 
 
-@click.command("versus")
+#: ``-h`` as well as ``--help``, also where a command is run on its own (the top-level group passes it on)
+HELP = {"help_option_names": ["-h", "--help"]}
+
+
+@click.command("versus", context_settings=HELP)
 @click.option("--bots", "bots", default="beam,krieg", show_default=True, help="two bot names, A,B")
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True)
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True, help="number of games")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="first seed (games use seed, seed+1, ...)")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
@@ -99,9 +103,10 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
         write_json_atomic(json_path, summary)
 
 
-@click.command("play")
+@click.command("play", context_settings=HELP)
 @click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="which game: the same seed deals the same pairs")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 def play_command(ai: str, seed: int, visible: int) -> None:
     """Play against an AI in the terminal (KRIEG3's keys; the AI's target chain is drawn as an overlay)."""

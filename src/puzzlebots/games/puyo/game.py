@@ -35,6 +35,8 @@ class PuyoGame(EpisodicBase):
     rules_version = "tsu-1"
     env_name = "Puyo"
     fitness_label = "score"
+    #: what ``stats --plot`` draws: the largest chain of each game (the figure Puyo AIs are compared by)
+    plot_figure = ("max_chain", "largest chain")
     config_schema = PuyoConfig
 
     def bots(self) -> Sequence[BotInfo]:

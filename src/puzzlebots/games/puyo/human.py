@@ -133,8 +133,10 @@ class HumanMatch:
         human, bot = self.game.players
         a, c = human.current()
         falling = {cell: (a if which == 0 else c) for cell, which in self.cursor.cells().items()}
-        you = render_field(human.field, human.next_pairs()[1:], (), _info(human), "you", falling)
-        them = render_field(bot.field, bot.next_pairs(), target_overlay(self.ai), _info(bot), f"AI: {self.ai.name}")
+        # "now" is the pair hovering over the field (both puyos drawn there), then the next ones
+        you = render_field(human.field, human.next_pairs(), (), _info(human), "you", falling, _status(human))
+        them = render_field(bot.field, bot.next_pairs(), target_overlay(self.ai), _info(bot), f"AI: {self.ai.name}",
+                            status=_status(bot))
         help_line = Text("←/→ move  ↓ drop  Z/X/↑ rotate  R reset  Q quit", style="dim")
         status = self.status()
         return Group(Columns([you, them]), help_line, Text(status, style="bold") if status else Text(""))
@@ -145,13 +147,28 @@ class HumanMatch:
         winner = self.game.result().winner
         return {0: "You win!", 1: "The AI wins.", None: "Draw."}[winner] + "  (R: play again, Q: quit)"
 
+    def final_line(self) -> str:
+        """What the person reads after quitting: who won (or that the game was left), the scores and chains."""
+        human, bot = self.game.players
+        if self.game.over():
+            head = {0: "You won", 1: "The AI won", None: "A draw"}[self.game.result().winner]
+        else:
+            head = "You quit"
+        turns = f"{self.game.turn} turn{'' if self.game.turn == 1 else 's'}"
+        return (f"{head} after {turns}: you {human.score:,} points (longest chain {human.max_chain}), "
+                f"AI {self.ai.name} {bot.score:,} points (longest chain {bot.max_chain}).")
+
+
+def _status(p: Any) -> str:
+    return "GAME OVER" if p.dead else ""
+
 
 def _info(p: Any) -> dict[str, Any]:
     return {"score": p.score, "max chain": p.max_chain, "pending": p.pending}
 
 
 def run_match(match: HumanMatch, keys: Iterable[str], console: Console) -> HumanMatch:
-    """Draw, read a key, act, until Q or the keys run out. Unknown keys are ignored."""
+    """Draw, read a key, act, until Q or the keys run out, then print the result. Unknown keys are ignored."""
     console.print(match.view())
     for key in keys:
         command = KEYS.get(key)
@@ -162,6 +179,7 @@ def run_match(match: HumanMatch, keys: Iterable[str], console: Console) -> Human
         match.press(command)
         console.clear()
         console.print(match.view())
+    console.print(match.final_line())
     return match
 
 

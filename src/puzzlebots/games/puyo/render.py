@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.columns import Columns
 from rich.console import Group, RenderableType
-from rich.panel import Panel
+from rich.table import Table
 from rich.text import Text
 
+from puzzlebots.core.panel import game_panel
 from puzzlebots.core.protocols import Bot
 
 from .bots.base import Cell, PuyoBot
@@ -26,12 +26,12 @@ def field_text(
     falling: Mapping[tuple[int, int], int] | None = None,
 ) -> Text:
     """The field as text, row 13 on top: ``●`` puyos, ``○`` garbage, ``·`` overlay cells still to fill,
-    ``x`` the empty death cell; ``falling`` maps (x, y) -> colour for a pair hovering above the field."""
+    ``x`` the empty death cell, ``X`` the filled one (the game is lost); ``falling`` maps (x, y) -> colour for
+    a pair hovering above the field (the rows above the field are drawn only for it, both of its puyos)."""
     want = {(x, y): c for x, y, c in overlay}
     text = Text()
-    for y in range(ROWS + 1, -1, -1):
-        if y == ROWS + 1 or y == -1:
-            continue
+    top = max([y for _, y in falling or ()] + [ROWS - 1])
+    for y in range(top, -1, -1):
         label = f"{y + 1:>2} " if y < ROWS else "   "
         text.append(label, style="dim")
         for x in range(WIDTH):
@@ -43,7 +43,9 @@ def field_text(
                 text.append("  ")
                 continue
             c = int(field.cells[x, y])
-            if c == GARBAGE:
+            if c and (x, y) == (DEATH_X, DEATH_Y):
+                text.append("X ", style="bold red reverse")
+            elif c == GARBAGE:
                 text.append("○ ", style=STYLES[GARBAGE])
             elif c:
                 text.append("● ", style=STYLES[c])
@@ -80,11 +82,18 @@ def render_field(
     info: Mapping[str, Any] | None = None,
     title: str = "puyo",
     falling: Mapping[tuple[int, int], int] | None = None,
+    status: str = "",
 ) -> RenderableType:
-    side = [pairs_text(pairs)]
+    """The field beside the pairs and figures, in the shared game frame; ``status`` ends the title."""
+    side: list[RenderableType] = [pairs_text(pairs)]
     if info:
         side.append(Text("\n".join(f"{k}: {v}" for k, v in info.items()), style="cyan"))
-    return Panel(Columns([field_text(field, overlay, falling), Group(*side)]), title=title, expand=False)
+    layout = Table.grid(padding=(0, 2))
+    layout.add_row(field_text(field, overlay, falling), Group(*side))
+    legend = "● puyo  ○ garbage  x death cell\nX death cell filled: game over"
+    if overlay:
+        legend += "\n· the chain the AI is building"
+    return game_panel(layout, title, status, legend)
 
 
 def target_overlay(bot: Bot | None) -> list[Cell]:
@@ -94,4 +103,11 @@ def target_overlay(bot: Bot | None) -> list[Cell]:
 
 def render_solo(state: SoloState, bot: Bot | None = None) -> RenderableType:
     """A solo game: the field with the bot's target chain, the current and next pairs, and the figures."""
-    return render_field(state.field, state.next_pairs(), target_overlay(bot), state.result())
+    result = state.result()
+    if result["dead"]:
+        status = f"GAME OVER after {result['pairs_played']} pairs"
+    else:
+        status = "done" if state.is_terminal() else "playing"
+    info = {k.replace("_", " "): v for k, v in result.items() if k != "dead"}
+    pairs = [] if state.is_terminal() else state.next_pairs()
+    return render_field(state.field, pairs, target_overlay(bot), info, "Puyo Puyo Tsu", status=status)

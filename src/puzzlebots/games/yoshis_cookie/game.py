@@ -29,6 +29,15 @@ class YoshisCookieGame(EpisodicBase):
     env_name = "YoshisCookie"
     fitness_label = "stages cleared without a continue"
     config_schema = YoshiConfig
+    #: what the ``stats`` table says beside a figure whose name alone is not plain
+    summary_notes = {
+        "stage_clear_rate": "stages cleared without a continue, out of stages attempted",
+        "continues": "continues per run (a game over restarts the stage)",
+        "stages_attempted": "stages started, all runs (a stage retried after a continue counts once)",
+        "stages_cleared": "stages finished, all runs (with or without continues)",
+        "completion_rate": "runs that cleared their last stage",
+        "mean_frames_per_stage": "frames per cleared stage, failed attempts included",
+    }
 
     def bots(self) -> Sequence[BotInfo]:
         return (

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from puzzlebots.core.panel import game_panel
+
 from .bots.lines import AXES, LineBot
 from .engine import YoshiState
-from .rules import AREA, CELL_LETTERS, EXPERT_NAMES, NORMAL_NAMES, NORMAL_TYPES, UNITS_PER_CELL
+from .rules import AREA, CELL_LETTERS, EXPERT_NAMES, NORMAL_NAMES, NORMAL_TYPES, SHELL, UNITS_PER_CELL, YOSHI
 
 STYLES = {1: "bold red", 2: "bold yellow", 3: "bold cyan", 4: "bold blue", 5: "bold magenta",
           6: "bold green", 7: "bold black on green"}
@@ -42,11 +44,25 @@ def _cells(state: YoshiState) -> dict[tuple[int, int], tuple[int, str]]:
     return cells
 
 
-def render_state(state: YoshiState, bot: Any = None) -> Group:
-    """The board and the side panel; a line-building bot's current line (``LineBot.building``) is shown too."""
+def render_state(state: YoshiState, bot: Any = None) -> RenderableType:
+    """The board and the side panel; a line-building bot's current line (``LineBot.building``) is shown too.
+
+    A finished run has no matrix left to draw (the last stage ends at 0 x 0): its screen is the run's outcome.
+    """
+    title = f"Yoshi's Cookie - {state.config['speed']} speed"
+    if state.is_terminal():
+        return game_panel(_final(state), title, "stuck" if state.stuck else "run complete")
+    layout = Table.grid(padding=(0, 3))
+    layout.add_row(_board(state), _side(state, bot))
+    names = {**(EXPERT_NAMES if state.expert else NORMAL_NAMES), YOSHI: "Yoshi", SHELL: "shell"}
+    legend = "  ".join(f"{CELL_LETTERS[t]} {n}" for t, n in names.items())
+    legend += "\n[X] the cursor; dim: the incoming cookies"
+    return game_panel(layout, title, "playing", legend)
+
+
+def _board(state: YoshiState) -> Text:
     cells = _cells(state)
     cursor = (SIZE - state.R + state.cr, state.cc) if state.R else None
-    target = bot.building() if isinstance(bot, LineBot) else None
     board = Text()
     for r in range(SIZE):
         for c in range(SIZE):
@@ -57,7 +73,13 @@ def render_state(state: YoshiState, bot: Any = None) -> Group:
                 board.append(f"[{letter}]", style=style + " reverse")
             else:
                 board.append(f" {letter} ", style=(style + " " + extra).strip())
-        board.append("\n")
+        if r < SIZE - 1:
+            board.append("\n")
+    return board
+
+
+def _side(state: YoshiState, bot: Any) -> Table:
+    target = bot.building() if isinstance(bot, LineBot) else None
     side = Table.grid(padding=(0, 1))
     side.add_column(style="bold")
     side.add_column()
@@ -73,6 +95,22 @@ def render_state(state: YoshiState, bot: Any = None) -> Group:
         side.add_row(names[t], Text("●" * state.meters[t], style="red") + Text("○" * unlit))
     if target is not None:
         side.add_row("building", f"{AXES[target.axis]} {target.number} of {names.get(target.type, 'shell')}")
-    layout = Table.grid(padding=(0, 3))
-    layout.add_row(board, side)
-    return Group(Text(f"Yoshi's Cookie - {state.config['speed']} speed", style="bold"), layout)
+    return side
+
+
+def _final(state: YoshiState) -> Table:
+    """The outcome of a finished run, in place of the empty matrix."""
+    r = state.result()
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    ended = "no: a stage continued too often (stuck)" if state.stuck else "yes: the last stage is cleared"
+    table.add_row("run completed", ended)
+    table.add_row("last stage", f"round {r['last_round']} stage {r['last_stage']}")
+    table.add_row("stages cleared", f"{r['stages_cleared']} of {r['stages_attempted']} started")
+    table.add_row("  without a continue", str(r["stages_cleared_first_try"]))
+    table.add_row("continues", str(r["continues"]))
+    table.add_row("score", f"{r['score']:,}")
+    table.add_row("frames", f"{r['frames']:,}")
+    table.add_row("longest chain", str(r["max_chain"]))
+    return table
