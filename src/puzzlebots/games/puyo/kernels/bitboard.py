@@ -443,3 +443,24 @@ def bench_placements(fields: np.ndarray, pairs: np.ndarray, crossable: int) -> t
                 count += 1
                 links += stats[0]
     return count, links
+
+
+@njit(cache=True)
+def same_group(b: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
+    """True when (x1, y1) lies in the same-colour group of (x0, y0) (rows 1..12; False for a vanished puyo)."""
+    if y0 < 0 or y1 < 0 or group_size(b, x0, y0) == 0:
+        return False
+    v = cell(b, x0, y0)
+    sa, sc = _bit_of(x0, y0)
+    ga, gc = flood(sa, sc, plane(b, v, 0) & ALL12, plane(b, v, 1) & ALL12)
+    ta, tc = _bit_of(x1, y1)
+    return ((ga & ta) | (gc & tc)) != U0
+
+
+@njit(cache=True)
+def drop_garbage_grid(cells: np.ndarray, heights: np.ndarray, per_column: np.ndarray) -> None:
+    """``drop_garbage`` on a grid field (the engine's stored form)."""
+    b = np.empty(NWORDS, dtype=np.uint64)
+    encode(cells, b)
+    drop_garbage(b, per_column)
+    decode(b, cells, heights)
