@@ -104,7 +104,7 @@ def occupied(b: np.ndarray) -> tuple[np.uint64, np.uint64]:
     return b[0] | b[2] | b[4], b[1] | b[3] | b[5]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plane(b: np.ndarray, c: int, w: int) -> np.uint64:
     """The cells of value ``c`` (1..6) in word ``w``, rows 1..13."""
     m = ALL13
@@ -114,7 +114,7 @@ def plane(b: np.ndarray, c: int, w: int) -> np.uint64:
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def height(b: np.ndarray, x: int) -> int:
     """The number of puyos in column x (nothing floats in a stable field)."""
     w = x // 3
@@ -128,7 +128,7 @@ def column_heights(b: np.ndarray, heights: np.ndarray) -> None:
         heights[x] = height(b, x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cell(b: np.ndarray, x: int, y: int) -> int:
     """The value of cell (x, y)."""
     w = x // 3
@@ -136,13 +136,13 @@ def cell(b: np.ndarray, x: int, y: int) -> int:
     return np.int64(((b[w] >> sh) & U1) | (((b[2 + w] >> sh) & U1) << S1) | (((b[4 + w] >> sh) & U1) << np.uint64(2)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count(a: np.uint64, c: np.uint64) -> int:
     """The number of cells in the mask (a, c)."""
     return np.int64(popcount(a)) + np.int64(popcount(c))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expand(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
     """(a, c) and its four neighbours (unmasked: AND the result with the cells it may grow into)."""
     ea = a | (a << S1) | (a >> S1) | (a << S16) | (a >> S16) | (c << S32)
@@ -150,7 +150,7 @@ def expand(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
     return ea, ec
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
     """The cells of the mask (a, c) (one colour, rows 1..12) that lie in groups of 4 or more.
 
@@ -181,7 +181,7 @@ def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
     return ea & a, ec & c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flood(sa: np.uint64, sc: np.uint64, a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
     """The cells of (a, c) connected to the seed (sa, sc)."""
     while True:
@@ -230,7 +230,7 @@ def group_size(b: np.ndarray, x: int, y: int) -> int:
     return count(ga, gc)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _compact(b: np.ndarray, w: int, x: int, k: np.uint64) -> np.uint64:
     """Remove the rows ``k`` (a lane mask) from column x of word w, letting what was above fall.
 
@@ -375,7 +375,7 @@ def drop_pair(b: np.ndarray, p: int, axis: int, child: int, out: np.ndarray) -> 
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bit_of(x: int, y: int) -> tuple[np.uint64, np.uint64]:
     """The cell (x, y) as a (word 0, word 1) mask; empty for y = -1 (a puyo that vanished)."""
     if y < 0:
@@ -384,16 +384,31 @@ def _bit_of(x: int, y: int) -> tuple[np.uint64, np.uint64]:
     return (bit, U0) if x < 3 else (U0, bit)
 
 
+@njit(cache=True, inline="always")
+def _pops(b: np.ndarray, colour: int, ta: np.uint64, tc: np.uint64) -> bool:
+    """True when the puyo at the cell (ta, tc) (of ``colour``; empty mask: none) lies in a group of 4+."""
+    if (ta | tc) == U0:
+        return False
+    pa, pc = pop_mask(plane(b, colour, 0) & ALL12, plane(b, colour, 1) & ALL12)
+    return ((pa & ta) | (pc & tc)) != U0
+
+
 @njit(cache=True)
 def play_pair(b: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, stats: np.ndarray) -> int:
     """Drop a pair and resolve; return the chain score, or -1 if the placement is not physically possible.
 
-    The field was stable, so only a group holding a placed puyo can pop first.
+    The field was stable, so only a group holding a placed puyo can pop first: when neither placed puyo
+    is in a group of 4+, nothing moves (the common case, checked with the two colours' masks alone).
     """
     if not drop_pair(b, p, axis, child, pos):
         return -1
     a1, c1 = _bit_of(pos[0], pos[1])
     a2, c2 = _bit_of(pos[2], pos[3])
+    if not _pops(b, axis, a1, c1) and not _pops(b, child, a2, c2):
+        stats[0] = 0
+        stats[1] = 0
+        stats[2] = 0
+        return 0
     return resolve_moved(b, a1 | a2, c1 | c2, stats)
 
 
