@@ -29,7 +29,7 @@ from .bitboard import (
     play_pair,
     resolve_moved,
 )
-from .bits import popcount
+from .bits import popcount, to_int
 from .placements import placement_mask
 
 NEG = -1.0e18
@@ -130,8 +130,8 @@ def connections(b: np.ndarray) -> int:
         d = plane(b, c, 1) & ALL12
         if (a | d) == U0:
             continue
-        conn += np.int64(popcount((a >> S1) & a)) + np.int64(popcount((d >> S1) & d))
-        conn += np.int64(popcount(((a >> S16) | (d << S32)) & a)) + np.int64(popcount((d >> S16) & d))
+        conn += to_int(popcount((a >> S1) & a)) + to_int(popcount((d >> S1) & d))
+        conn += to_int(popcount(((a >> S16) | (d << S32)) & a)) + to_int(popcount((d >> S16) & d))
     return conn
 
 

@@ -39,7 +39,7 @@ from ..rules import (
     VISIBLE_ROWS,
     WIDTH,
 )
-from .bits import leading_zeros, popcount, trailing_zeros
+from .bits import leading_zeros, popcount, to_int, trailing_zeros
 from .placements import placement_mask
 
 _CP = CHAIN_POWER_ARR
@@ -119,7 +119,7 @@ def height(b: np.ndarray, x: int) -> int:
     """The number of puyos in column x (nothing floats in a stable field)."""
     w = x // 3
     s = np.uint64(16 * (x % 3))
-    return np.int64(popcount(((b[w] | b[2 + w] | b[4 + w]) >> s) & LANE13))
+    return to_int(popcount(((b[w] | b[2 + w] | b[4 + w]) >> s) & LANE13))
 
 
 @njit(cache=True)
@@ -133,13 +133,13 @@ def cell(b: np.ndarray, x: int, y: int) -> int:
     """The value of cell (x, y)."""
     w = x // 3
     sh = np.uint64(16 * (x % 3) + y)
-    return np.int64(((b[w] >> sh) & U1) | (((b[2 + w] >> sh) & U1) << S1) | (((b[4 + w] >> sh) & U1) << np.uint64(2)))
+    return to_int(((b[w] >> sh) & U1) | (((b[2 + w] >> sh) & U1) << S1) | (((b[4 + w] >> sh) & U1) << np.uint64(2)))
 
 
 @njit(cache=True, inline="always")
 def count(a: np.uint64, c: np.uint64) -> int:
     """The number of cells in the mask (a, c)."""
-    return np.int64(popcount(a)) + np.int64(popcount(c))
+    return to_int(popcount(a)) + to_int(popcount(c))
 
 
 @njit(cache=True, inline="always")

@@ -6,8 +6,10 @@ the CPU's own instructions where it has them and to a short sequence where it do
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
@@ -15,8 +17,7 @@ from numba.extending import intrinsic
 _FALSE = ir.Constant(ir.IntType(1), 0)
 
 
-@intrinsic
-def popcount(typingctx: Any, x: Any) -> Any:
+def _popcount(typingctx: Any, x: Any) -> Any:
     """The number of set bits of a uint64."""
     sig = types.uint64(types.uint64)
 
@@ -26,8 +27,7 @@ def popcount(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
-@intrinsic
-def trailing_zeros(typingctx: Any, x: Any) -> Any:
+def _trailing_zeros(typingctx: Any, x: Any) -> Any:
     """The index of the lowest set bit of a uint64 (64 for zero)."""
     sig = types.uint64(types.uint64)
 
@@ -37,8 +37,7 @@ def trailing_zeros(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
-@intrinsic
-def leading_zeros(typingctx: Any, x: Any) -> Any:
+def _leading_zeros(typingctx: Any, x: Any) -> Any:
     """The number of zero bits above the highest set bit of a uint64 (64 for zero)."""
     sig = types.uint64(types.uint64)
 
@@ -46,3 +45,11 @@ def leading_zeros(typingctx: Any, x: Any) -> Any:
         return builder.ctlz(args[0], _FALSE)
 
     return sig, codegen
+
+
+#: numba intrinsics, callable from njit code only (typed here for the callers' sake)
+popcount = cast(Callable[[Any], Any], intrinsic(_popcount))
+trailing_zeros = cast(Callable[[Any], Any], intrinsic(_trailing_zeros))
+leading_zeros = cast(Callable[[Any], Any], intrinsic(_leading_zeros))
+#: ``np.int64(v)``: turns a count into a signed integer (numba would make uint64 mixed with int64 a float)
+to_int = cast(Callable[[Any], int], np.int64)
