@@ -4,6 +4,8 @@ Measures, on one core: placements fully resolved per second (every reachable pla
 5,000 mid-game fields, drop + resolve on a copy) and the 19-link chain's resolve time (175,080 points),
 each for the bitboard kernel (``kernels.bitboard``) and the grid kernel (``kernels.field``); the ratio is the
 figure. Both loops run inside numba, so no Python call overhead is timed. Then the time per bot decision.
+Everything is timed in this process's CPU time (``time.process_time``): the machine is shared, and CPU time
+is the per-core figure the targets speak of (wall time under load is larger).
 Targets (issue 14): 19-link resolve <= 1 us, >= 10 M placements/s per core.
 
 Run ``python benchmarks/bench_puyo.py [--quick]``.
@@ -110,7 +112,7 @@ def bench_chain19(quick: bool) -> tuple[float, float]:
 
 
 def bench_bot(name: str, moves: int) -> float:
-    """Mean seconds per decision over a game from seed 0 (``moves`` placements)."""
+    """Mean CPU seconds per decision over a game from seed 0 (``moves`` placements)."""
     config = GAME.check_config({"pairs": moves})
     warm = GAME.make_bot(name, GAME.check_config({"pairs": 3}), None, 1)
     warm_state = GAME.new_state(1, GAME.check_config({"pairs": 3}))
@@ -129,7 +131,7 @@ def main(quick: bool = False) -> None:
     console = Console()
     pl_bits, pl_grid = bench_placements(quick)
     c_bits, c_grid = bench_chain19(quick)
-    table = Table(title="puyo engine (one core): bitboard kernel vs the grid kernel, same run")
+    table = Table(title="puyo engine (one core, CPU time): bitboard kernel vs the grid kernel, same run")
     table.add_column("measure")
     table.add_column("bitboard", justify="right")
     table.add_column("grid", justify="right")
@@ -140,7 +142,7 @@ def main(quick: bool = False) -> None:
     table.add_row("19-link chain resolve (175,080 points)", f"{c_bits * 1e9:,.0f} ns", f"{c_grid * 1e9:,.0f} ns",
                   f"{c_grid / c_bits:.2f}x", "<= 1,000 ns")
     console.print(table)
-    bots = Table(title="puyo bots: time per decision (solo, seed 0)")
+    bots = Table(title="puyo bots: CPU time per decision (solo, seed 0)")
     bots.add_column("bot")
     bots.add_column("moves", justify="right")
     bots.add_column("s / decision", justify="right")
