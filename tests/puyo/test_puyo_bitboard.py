@@ -20,6 +20,11 @@ DATA = Path(__file__).parents[1] / "data" / "puyo"
 columns = st.lists(st.lists(st.integers(1, GARBAGE), max_size=ROWS), min_size=WIDTH, max_size=WIDTH)
 #: few colours make pops and long chains likely
 few_colour_columns = st.lists(st.lists(st.integers(1, 3), max_size=ROWS), min_size=WIDTH, max_size=WIDTH)
+#: ... and with garbage among them, often in tall columns (garbage in rows 12-13 next to a pop)
+garbage_columns = st.lists(
+    st.lists(st.sampled_from([1, 2, 3, GARBAGE]), min_size=8, max_size=ROWS), min_size=WIDTH, max_size=WIDTH
+)
+fields = st.one_of(columns, few_colour_columns, garbage_columns)
 
 
 def grid(cols: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -53,8 +58,17 @@ def test_nineteen_chain_scores_175080_on_bitboards() -> None:
     assert BB.count(*BB.occupied(b)) == 0  # the 76 puyos all popped: an all clear
 
 
+def test_garbage_in_row_13_is_not_cleared() -> None:
+    # 4 R pop in column 1 (rows 9-12); the garbage above them in row 13 stays and falls (reference F2)
+    cells, heights = grid([[2, 3] * 4 + [1, 1, 1, 1, GARBAGE], [3, 2] * 4, [], [], [], []])
+    b = bits(cells)
+    stats = np.zeros(3, dtype=np.int64)
+    assert BB.resolve(b, stats) == 40 and stats.tolist() == [1, 4, 0]
+    assert decoded(b)[0][0].tolist()[:9] == [2, 3] * 4 + [GARBAGE]
+
+
 @settings(max_examples=3000, deadline=None)
-@given(st.one_of(columns, few_colour_columns))
+@given(fields)
 def test_resolve_matches_the_grid_kernel(cols: list[list[int]]) -> None:
     cells, heights = grid(cols)
     b = bits(cells)
@@ -80,7 +94,7 @@ def _stable(cols: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.one_of(columns, few_colour_columns), st.integers(1, 5), st.integers(1, 5), st.integers(0, N_PLACEMENTS - 1))
+@given(fields, st.integers(1, 5), st.integers(1, 5), st.integers(0, N_PLACEMENTS - 1))
 def test_play_pair_matches_the_grid_kernel(cols: list[list[int]], axis: int, child: int, p: int) -> None:
     cells, heights = _stable(cols)
     b = bits(cells)
@@ -99,7 +113,7 @@ def test_play_pair_matches_the_grid_kernel(cols: list[list[int]], axis: int, chi
 
 
 @settings(max_examples=1000, deadline=None)
-@given(st.one_of(columns, few_colour_columns), st.lists(st.integers(0, 6), min_size=WIDTH, max_size=WIDTH))
+@given(fields, st.lists(st.integers(0, 6), min_size=WIDTH, max_size=WIDTH))
 def test_garbage_lands_as_on_the_grid(cols: list[list[int]], per_column: list[int]) -> None:
     cells, heights = _stable(cols)
     b = bits(cells)
