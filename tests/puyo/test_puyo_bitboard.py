@@ -12,6 +12,7 @@ from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.kernels import bitboard as BB
 from puzzlebots.games.puyo.kernels import field as K
 from puzzlebots.games.puyo.kernels import placements as P
+from puzzlebots.games.puyo.kernels.beam import connections
 from puzzlebots.games.puyo.rules import GARBAGE, N_PLACEMENTS, ROWS, VISIBLE_ROWS, WIDTH
 
 DATA = Path(__file__).parents[1] / "data" / "puyo"
@@ -136,3 +137,18 @@ def test_bench_placements_agree(cols: list[list[int]], axis: int, child: int) ->
     assert BB.bench_placements(bits(cells)[None].copy(), pairs, VISIBLE_ROWS - 1) == P.bench_placements(
         fields, pairs, VISIBLE_ROWS - 1
     )
+
+
+@settings(max_examples=1000, deadline=None)
+@given(fields)
+def test_connections_count_touching_pairs_as_on_the_grid(cols: list[list[int]]) -> None:
+    cells, heights = grid(cols)
+    expected = 0
+    for x in range(WIDTH):
+        for y in range(min(int(heights[x]), VISIBLE_ROWS)):
+            c = cells[x, y]
+            if c == GARBAGE:
+                continue
+            expected += int(y + 1 < min(int(heights[x]), VISIBLE_ROWS) and cells[x, y + 1] == c)
+            expected += int(x + 1 < WIDTH and cells[x + 1, y] == c)
+    assert connections(bits(cells)) == expected
