@@ -64,6 +64,7 @@ S63 = np.uint64(63)
 
 @njit(cache=True)
 def new_field() -> np.ndarray:
+    """An empty field."""
     return np.zeros(NWORDS, dtype=np.uint64)
 
 
@@ -124,6 +125,7 @@ def height(b: np.ndarray, x: int) -> int:
 
 @njit(cache=True)
 def column_heights(b: np.ndarray, heights: np.ndarray) -> None:
+    """Fill ``heights`` with every column's height (what ``placements.placement_mask`` reads)."""
     for x in range(WIDTH):
         heights[x] = height(b, x)
 
