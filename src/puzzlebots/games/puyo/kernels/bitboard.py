@@ -335,7 +335,7 @@ def resolve(b: np.ndarray, stats: np.ndarray) -> int:
     return resolve_moved(b, ALL13, ALL13, stats)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def drop_puyo(b: np.ndarray, x: int, colour: int) -> int:
     """Drop one puyo into column x; return its row, or -1 when it would rest in row 14 and vanishes."""
     y = height(b, x)
@@ -349,7 +349,7 @@ def drop_puyo(b: np.ndarray, x: int, colour: int) -> int:
     return y
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def drop_pair(b: np.ndarray, p: int, axis: int, child: int, out: np.ndarray) -> bool:
     """Drop the pair (axis, child) at placement ``p``; write (ax, ay, cx, cy) into ``out``.
 
@@ -388,14 +388,29 @@ def _bit_of(x: int, y: int) -> tuple[np.uint64, np.uint64]:
 
 @njit(cache=True, inline="always")
 def _pops(b: np.ndarray, colour: int, ta: np.uint64, tc: np.uint64) -> bool:
-    """True when the puyo at the cell (ta, tc) (of ``colour``; empty mask: none) lies in a group of 4+."""
-    if (ta | tc) == U0:
-        return False
-    pa, pc = pop_mask(plane(b, colour, 0) & ALL12, plane(b, colour, 1) & ALL12)
-    return ((pa & ta) | (pc & tc)) != U0
+    """False only when no puyo of the cells (ta, tc) (of ``colour``; empty mask: none) is in a group of 4+.
+
+    A group of 4+ has 4 cells within 3 steps of any of its cells, so the flood stops after 3 expansions
+    (most stop after one: a lone puyo). A True for two seeds in separate small groups only costs a resolve.
+    """
+    a = plane(b, colour, 0) & ALL12
+    c = plane(b, colour, 1) & ALL12
+    sa = ta & a
+    sc = tc & c
+    for _ in range(3):
+        if (sa | sc) == U0:
+            return False
+        ea, ec = expand(sa, sc)
+        ea &= a
+        ec &= c
+        if ea == sa and ec == sc:
+            break
+        sa = ea
+        sc = ec
+    return count(sa, sc) >= 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_pair(b: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, stats: np.ndarray) -> int:
     """Drop a pair and resolve; return the chain score, or -1 if the placement is not physically possible.
 
@@ -406,7 +421,9 @@ def play_pair(b: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, sta
         return -1
     a1, c1 = _bit_of(pos[0], pos[1])
     a2, c2 = _bit_of(pos[2], pos[3])
-    if not _pops(b, axis, a1, c1) and not _pops(b, child, a2, c2):
+    quiet = not _pops(b, axis, a1 | a2, c1 | c2) if axis == child else \
+        not _pops(b, axis, a1, c1) and not _pops(b, child, a2, c2)
+    if quiet:
         stats[0] = 0
         stats[1] = 0
         stats[2] = 0
