@@ -1,7 +1,9 @@
 """The Tsu field and the solo game: placements with reachability, gravity, chains, scoring, garbage.
 
 Public actions are placements ``(x, r)`` with x = 1..6 (the reference's columns) and r = 0..3 (0 = child
-above the axis, 1 = right, 2 = below, 3 = left). The heavy lifting is in ``kernels`` (numba).
+above the axis, 1 = right, 2 = below, 3 = left). The heavy lifting is in ``kernels`` (numba): a ``Field``
+stores the readable grid (what views, hashes, replays and the KRIEG bots read) and runs every rule step
+(drops, pops, gravity, scoring, garbage) on the bitboard kernel (``kernels.bitboard``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
 
+from .kernels.bitboard import drop_garbage_grid, play_grid
 from .kernels.field import column_heights
-from .kernels.placements import placement_mask, play_pair
+from .kernels.placements import placement_mask
 from .pairs import pair_sequence
 from .rules import (
     ALL_CLEAR_BONUS,
@@ -149,7 +152,7 @@ class Field:
         index = self.check_placement(pair, index)
         pos = np.empty(4, dtype=np.int64)
         stats = np.zeros(3, dtype=np.int64)
-        score = play_pair(self.cells, self.heights, index, pair[0], pair[1], pos, stats)
+        score = play_grid(self.cells, self.heights, index, pair[0], pair[1], pos, stats)
         links = int(stats[0])
         return ChainResult(links, int(score), int(stats[1]), int(stats[2]), links > 0 and self.count() == 0)
 
@@ -162,12 +165,7 @@ class Field:
         per_col = [n // WIDTH] * WIDTH
         for x in rng.choice(WIDTH, size=n % WIDTH, replace=False):
             per_col[int(x)] += 1
-        for x, k in enumerate(per_col):
-            for _ in range(k):
-                h = int(self.heights[x])
-                if h < ROWS:
-                    self.cells[x, h] = GARBAGE
-                    self.heights[x] = h + 1
+        drop_garbage_grid(self.cells, self.heights, np.array(per_col, dtype=np.int64))
         return n
 
 

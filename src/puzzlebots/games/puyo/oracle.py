@@ -1,9 +1,10 @@
 """A slow, obvious pure-Python Tsu resolver: the readable reference the numba kernels are tested against.
 
-It lives in the package (not in the tests) so that the differential tests and any later kernel (bitboards)
-compare against one definition. It takes the scoring tables and the link formula from ``rules`` (the tables
-are checked against hand-worked scores in the tests); what it checks is the algorithm: groups, pops,
-garbage, gravity. Field: a list of 6 columns, each a list of cell values bottom-up (0 never stored).
+It lives in the package (not in the tests) so that the differential tests of every kernel (the grid kernel,
+and the bitboard kernel behind ``engine.Field.play``) compare against one definition. It takes the scoring
+tables and the link formula from ``rules`` (the tables are checked against hand-worked scores in the tests);
+what it checks is the algorithm: groups, pops, garbage, gravity. Field: a list of 6 columns, each a list of
+cell values bottom-up (0 never stored).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import REACH_RULES, action_of
+from ..kernels import bitboard as BB
 from ..kernels.beam import DEFAULT_WEIGHTS, NEG, P_GARBAGE, P_REMAINING, beam_search, search_params
 from ..rules import N_PLACEMENTS
 from .base import PuyoBot
@@ -45,13 +46,15 @@ class BeamBot(PuyoBot):
         params = self.params.copy()
         params[P_REMAINING] = state.remaining()
         params[P_GARBAGE] = state.pending
+        root = BB.new_field()
+        BB.encode(state.field.cells, root)
         total = np.zeros(N_PLACEMENTS)
         out = np.empty(N_PLACEMENTS)
         for _ in range(self.samples):
             queue = np.empty((depth, 2), dtype=np.int64)
             queue[: len(known)] = known
             queue[len(known) :] = self.rng.integers(1, self.n_colours + 1, size=(depth - len(known), 2))
-            beam_search(state.field.cells, queue, params, self.weights, out)
+            beam_search(root, queue, params, self.weights, out)
             total += np.maximum(out, NEG / self.samples)
         legal = state.field.placements(state.current())
         if not legal:

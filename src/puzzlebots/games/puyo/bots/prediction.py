@@ -7,8 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import ChainResult, Field, Pair
-from ..kernels.field import group_size, resolve
-from ..kernels.placements import drop_pair
+from ..kernels import bitboard as BB
 
 
 @dataclass
@@ -25,30 +24,26 @@ class Prediction:
 
 
 def predictions(field: Field, pair: Pair) -> list[Prediction]:
-    """A prediction for every reachable placement of ``pair`` on ``field``."""
+    """A prediction for every reachable placement of ``pair`` on ``field`` (simulated on bitboards)."""
     out = []
     pos = np.empty(4, dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
+    root = BB.new_field()
+    BB.encode(field.cells, root)
     for index in field.placements(pair):
         f = field.copy()
-        drop_pair(f.cells, f.heights, index, pair[0], pair[1], pos)
+        b = root.copy()
+        BB.drop_pair(b, index, pair[0], pair[1], pos)
         ax, ay, cx, cy = (int(v) for v in pos)
+        BB.decode(b, f.cells, f.heights)
         dropped = f.cells.copy()
-        g_axis = group_size(f.cells, ax, ay)
-        g_child = group_size(f.cells, cx, cy)
-        same_group = g_axis > 0 and pair[0] == pair[1] and _connected(f.cells, ax, ay, cx, cy)
+        g_axis = BB.group_size(b, ax, ay)
+        g_child = BB.group_size(b, cx, cy)
+        same_group = g_axis > 0 and pair[0] == pair[1] and BB.same_group(b, ax, ay, cx, cy)
         group = g_axis if same_group else g_axis + g_child
-        score = resolve(f.cells, f.heights, stats)
+        score = BB.resolve(b, stats)
+        BB.decode(b, f.cells, f.heights)
         links = int(stats[0])
         result = ChainResult(links, int(score), int(stats[1]), int(stats[2]), links > 0 and f.count() == 0)
         out.append(Prediction(index, dropped, (ax, ay, cx, cy), f, result, f.is_dead(), group))
     return out
-
-
-def _connected(cells: np.ndarray, ax: int, ay: int, cx: int, cy: int) -> bool:
-    """True when (ax, ay) and (cx, cy) are in the same group (both visible, same colour)."""
-    if ay < 0 or cy < 0:
-        return False
-    marked = cells.copy()
-    marked[cx, cy] = 255  # a colour nobody else has: the group of (ax, ay) shrinks by one iff they touch
-    return group_size(cells, ax, ay) != group_size(marked, ax, ay) or (ax, ay) == (cx, cy)

@@ -1,6 +1,8 @@
 """The numba hot paths of Puyo, one module per thing they hold.
 
-``field``: the grid field (heights, groups, chain resolution with Tsu scoring); ``placements``: where a pair
-may go and what dropping it there does; ``beam``: the beam bot's search and evaluation. The readable
-reference they are tested against is ``games.puyo.oracle``.
+``bitboard``: the field as bit planes (drops, pops, gravity, Tsu scoring, garbage), which the engine, every
+bot and the Gym env run on; ``bits``: the bit-count intrinsics it uses; ``placements``: which placements a pair
+can reach (from column heights); ``beam``: the beam bot's search and evaluation. ``field`` is the grid kernel
+the bitboards replaced, kept as the oracle of their differential tests, as is the readable
+``games.puyo.oracle``.
 """

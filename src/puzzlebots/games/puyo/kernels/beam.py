@@ -1,5 +1,7 @@
 """Numba beam search for the ``beam`` bot: chain-potential evaluation and one beam over a pair queue.
 
+Every field here is a bitboard (``kernels.bitboard``): a node is six words, copied in one move.
+
 Arguments come grouped: the search's whole numbers in one ``params`` array (indices ``P_*``), the evaluation
 weights in one array (indices ``W_*``), and the scratch arrays reused across calls in one
 :func:`new_scratch` tuple, so the signatures stay short while nothing is allocated per node.
@@ -10,9 +12,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import GARBAGE, MAX_GARBAGE_DROP, N_PLACEMENTS, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .field import column_heights, group_size, resolve
-from .placements import placement_mask, play_pair
+from ..rules import GARBAGE, MAX_GARBAGE_DROP, N_PLACEMENTS, SPAWN_X, VISIBLE_ROWS, WIDTH
+from .bitboard import (
+    ALL12,
+    NWORDS,
+    S1,
+    S16,
+    S32,
+    U0,
+    U1,
+    cell,
+    column_heights,
+    drop_puyo,
+    group_size,
+    plane,
+    play_pair,
+    resolve_moved,
+)
+from .bits import popcount, to_int
+from .placements import placement_mask
 
 NEG = -1.0e18
 
@@ -49,43 +67,50 @@ def search_params(width: int, n_colours: int, fire_links: int, crossable: int) -
 
 
 @njit(cache=True)
-def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The evaluation's scratch arrays, allocated once per search: a field copy, its heights, ``resolve``'s stats."""
-    return np.zeros((WIDTH, ROWS), dtype=np.uint8), np.zeros(WIDTH, dtype=np.int64), np.zeros(3, dtype=np.int64)
+def new_scratch() -> tuple[np.ndarray, np.ndarray]:
+    """The evaluation's scratch arrays, allocated once per search: a field copy and ``resolve``'s stats."""
+    return np.zeros(NWORDS, dtype=np.uint64), np.zeros(3, dtype=np.int64)
 
 
 @njit(cache=True)
-def potential(field: np.ndarray, heights: np.ndarray, n_colours: int,
-              scratch: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, int, int]:
+def _touches(b: np.ndarray, heights: np.ndarray, x: int, c: int) -> bool:
+    """True when a puyo of colour c resting on column x would touch a puyo of its colour."""
+    h = heights[x]
+    return (h > 0 and cell(b, x, h - 1) == c) or (x > 0 and heights[x - 1] > h and cell(b, x - 1, h) == c) \
+        or (x < WIDTH - 1 and heights[x + 1] > h and cell(b, x + 1, h) == c)
+
+
+@njit(cache=True)
+def potential(b: np.ndarray, heights: np.ndarray, n_colours: int,
+              scratch: tuple[np.ndarray, np.ndarray]) -> tuple[int, int, int]:
     """The longest chain that dropping 1 to 3 puyos of one colour onto one column would fire.
 
     Returns (links, score, puyos needed); (0, 0, 0) when nothing can be triggered that way.
     """
-    work, h2, stats = scratch
+    work, stats = scratch
     best_links = 0
     best_score = 0
     best_need = 0
     for x in range(WIDTH):
-        h = heights[x]
-        if h >= VISIBLE_ROWS - 1:
+        if heights[x] >= VISIBLE_ROWS - 1:
             continue
         for c in range(1, n_colours + 1):
-            touch = (h > 0 and field[x, h - 1] == c) or (x > 0 and heights[x - 1] > h and field[x - 1, h] == c) \
-                or (x < WIDTH - 1 and heights[x + 1] > h and field[x + 1, h] == c)
-            if not touch:
+            if not _touches(b, heights, x, c):
                 continue
-            work[:, :] = field
-            h2[:] = heights
+            work[:] = b
+            top = heights[x]
             need = 0
-            while need < 3 and h2[x] < VISIBLE_ROWS:
-                work[x, h2[x]] = c
-                h2[x] += 1
+            while need < 3 and top < VISIBLE_ROWS:
+                drop_puyo(work, x, c)
+                top += 1
                 need += 1
-                if group_size(work, x, h2[x] - 1) >= 4:
+                if group_size(work, x, top - 1) >= 4:
                     break
-            if group_size(work, x, h2[x] - 1) < 4:
+            if group_size(work, x, top - 1) < 4:
                 continue
-            score = resolve(work, h2, stats)
+            # the field was stable: only the group of the dropped puyos pops first
+            lane = np.uint64(0x1FFF) << np.uint64(16 * (x % 3))
+            score = resolve_moved(work, lane if x < 3 else U0, U0 if x < 3 else lane, stats)
             links = stats[0]
             if links > best_links or (links == best_links and need < best_need) or (
                 links == best_links and need == best_need and score > best_score
@@ -97,21 +122,25 @@ def potential(field: np.ndarray, heights: np.ndarray, n_colours: int,
 
 
 @njit(cache=True)
-def evaluate(field: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarray,
-             scratch: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
-    """How promising a field is for a big chain: potential chain, connections, shape."""
-    links, score, need = potential(field, heights, n_colours, scratch)
+def connections(b: np.ndarray) -> int:
+    """Pairs of touching same-coloured puyos in rows 1..12 (garbage excluded)."""
     conn = 0
-    for x in range(WIDTH):
-        top = min(heights[x], VISIBLE_ROWS)
-        for y in range(top):
-            c = field[x, y]
-            if c == GARBAGE:
-                continue
-            if y + 1 < top and field[x, y + 1] == c:
-                conn += 1
-            if x + 1 < WIDTH and y < heights[x + 1] and field[x + 1, y] == c:
-                conn += 1
+    for c in range(1, GARBAGE):
+        a = plane(b, c, 0) & ALL12
+        d = plane(b, c, 1) & ALL12
+        if (a | d) == U0:
+            continue
+        conn += to_int(popcount((a >> S1) & a)) + to_int(popcount((d >> S1) & d))
+        conn += to_int(popcount(((a >> S16) | (d << S32)) & a)) + to_int(popcount((d >> S16) & d))
+    return conn
+
+
+@njit(cache=True)
+def evaluate(b: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarray,
+             scratch: tuple[np.ndarray, np.ndarray]) -> float:
+    """How promising a field is for a big chain: potential chain, connections, shape."""
+    links, score, need = potential(b, heights, n_colours, scratch)
+    conn = connections(b)
     bump = 0
     high = 0
     for x in range(WIDTH):
@@ -126,28 +155,24 @@ def evaluate(field: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarr
 
 
 @njit(cache=True)
-def _hash(field: np.ndarray) -> np.int64:
-    """An FNV-style hash of the cells: the beam keeps one node per distinct field."""
-    h = np.int64(1469598103934665603)
-    for x in range(WIDTH):
-        for y in range(ROWS):
-            h = (h ^ np.int64(field[x, y])) * np.int64(1099511628211)
+def _hash(b: np.ndarray) -> np.uint64:
+    """An FNV-style hash of the words: the beam keeps one node per distinct field."""
+    h = np.uint64(1469598103934665603)
+    for i in range(NWORDS):
+        h = (h ^ b[i]) * np.uint64(1099511628211)
     return h
 
 
 @njit(cache=True)
-def _bury(cells: np.ndarray, heights: np.ndarray, garbage: int) -> None:
+def _bury(b: np.ndarray, garbage: int) -> None:
     """Drop ``garbage`` (at most 30) spread evenly from column 1: what the search assumes falls after its move."""
     for k in range(min(garbage, MAX_GARBAGE_DROP)):
-        col = k % WIDTH
-        if heights[col] < ROWS:
-            cells[col, heights[col]] = GARBAGE
-            heights[col] += 1
+        drop_puyo(b, k % WIDTH, GARBAGE)
 
 
 @njit(cache=True)
-def _node_value(cells: np.ndarray, heights: np.ndarray, fired: int, d: int, params: np.ndarray, w: np.ndarray,
-                scratch: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+def _node_value(b: np.ndarray, heights: np.ndarray, fired: int, d: int, params: np.ndarray, w: np.ndarray,
+                scratch: tuple[np.ndarray, np.ndarray]) -> float:
     """A node at depth ``d`` whose path fired ``fired`` links: the fired chain or the field's promise,
     whichever is worth more (only the fired chain counts once no pair is left)."""
     fired_value = w[W_FIRED] * fired
@@ -155,24 +180,27 @@ def _node_value(cells: np.ndarray, heights: np.ndarray, fired: int, d: int, para
     if fire_links > 0 and fired >= fire_links:
         fired_value += 1.0e7
     if params[P_REMAINING] - d - 1 > 0:
-        return max(fired_value, evaluate(cells, heights, params[P_COLOURS], w, scratch))
+        return max(fired_value, evaluate(b, heights, params[P_COLOURS], w, scratch))
     return fired_value
+
+
+_DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)  # cell (3, 12), in word 0
 
 
 @njit(cache=True)
 def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
-    """One beam over ``queue`` (pairs, first = current) from ``root``; ``out[p]`` gets the value of first
-    placement p: (deepest level its line reached) * 1e9 + the best value at that level (NEG if illegal).
+    """One beam over ``queue`` (pairs, first = current) from the bitboard ``root``; ``out[p]`` gets the value of
+    first placement p: (deepest level its line reached) * 1e9 + the best value at that level (NEG if illegal).
 
     ``params`` holds the width, colours, pairs remaining, garbage, fire threshold and reach (``P_*``).
     """
     width = params[P_WIDTH]
     depth = min(queue.shape[0], params[P_REMAINING])
     cap = width * N_PLACEMENTS
-    fields = np.zeros((width, WIDTH, ROWS), dtype=np.uint8)
+    fields = np.zeros((width, NWORDS), dtype=np.uint64)
     fired = np.zeros(width, dtype=np.int64)
     first = np.zeros(width, dtype=np.int64)
-    cf = np.zeros((cap, WIDTH, ROWS), dtype=np.uint8)
+    cf = np.zeros((cap, NWORDS), dtype=np.uint64)
     cfired = np.zeros(cap, dtype=np.int64)
     cfirst = np.zeros(cap, dtype=np.int64)
     cval = np.zeros(cap)
@@ -197,13 +225,13 @@ def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.n
                 if not mask[p]:
                     continue
                 cf[m] = fields[i]
-                h2[:] = heights
-                if play_pair(cf[m], h2, p, a, c, pos, stats) < 0:
+                if play_pair(cf[m], p, a, c, pos, stats) < 0:
                     continue
                 if d == 0 and params[P_GARBAGE] > 0:
-                    _bury(cf[m], h2, params[P_GARBAGE])
-                if cf[m, SPAWN_X, VISIBLE_ROWS - 1] != 0:
+                    _bury(cf[m], params[P_GARBAGE])
+                if cf[m, 0] & _DEATH_BIT:
                     continue  # dead
+                column_heights(cf[m], h2)
                 links = stats[0]
                 cfired[m] = max(fired[i], links) if d > 0 else links
                 cfirst[m] = p if d == 0 else first[i]

@@ -3,8 +3,9 @@
 A field is a ``uint8`` array of shape (6, 13): ``field[x, y]``, x = column 0..5, y = row 0..12 (row 12 is
 the hidden 13th row), 0 = empty, 1..5 = colours, 6 = garbage. ``heights[x]`` is the number of puyos in
 column x (nothing floats once a move has resolved). Every function here mutates its arguments in place and
-allocates only tiny scratch arrays; the engine and the bots call them on copies. This is the boundary a
-bitboard field would replace; ``games.puyo.oracle`` is the readable reference it is tested against.
+allocates only tiny scratch arrays. The game itself now runs on ``kernels.bitboard``; this cell-by-cell
+kernel is the oracle the bitboards are tested against (``tests/puyo/test_puyo_bitboard.py``) and the
+reference of the benchmark, and ``games.puyo.oracle`` is the readable reference it is tested against.
 """
 
 from __future__ import annotations

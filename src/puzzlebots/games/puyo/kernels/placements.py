@@ -1,6 +1,8 @@
 """Numba kernels of placements: which of the 22 placements a pair can reach, dropping it, and playing it out.
 
-Placements are numbered as in ``rules.PLACEMENTS``; the field arrays are those of :mod:`.field`.
+Placements are numbered as in ``rules.PLACEMENTS``. Reachability (``reach_bounds``, ``placement_mask``) needs
+only column heights and serves both kernels; the drops and playouts here work on the grid arrays of
+:mod:`.field` and, like it, are the oracle of their bitboard twins in :mod:`.bitboard`.
 """
 
 from __future__ import annotations
