@@ -112,6 +112,33 @@ function drawGrid(view) {
   return root;
 }
 
+// a figure as people read it: numbers rounded, lists joined, nested objects as "key value" pairs
+function figure(value) {
+  if (typeof value === "number") return Number.isInteger(value) ? value.toLocaleString("en") : value.toFixed(2);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (value === null || value === undefined) return "-";
+  if (Array.isArray(value)) return value.map(figure).join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${figure(v)}`).join(", ");
+  return String(value);
+}
+
+// rows: [[label, value]] -> a two-column table of figures
+function panel(rows) {
+  const table = document.createElement("table");
+  table.className = "figures";
+  for (const [label, value] of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.key = label;
+    const th = document.createElement("th");
+    th.textContent = String(label).replaceAll("_", " ");
+    const td = document.createElement("td");
+    td.textContent = figure(value);
+    tr.append(th, td);
+    table.appendChild(tr);
+  }
+  return table;
+}
+
 function drawText(view) {
   const pre = document.createElement("pre");
   pre.className = "text-view";
@@ -180,6 +207,7 @@ function shellFor(game) {
     newSvg,
     text,
     fillSelect,
+    panel,
     draw: (view) => drawView(view, game.name),
     show: (target, view) => show(target, view, game.name),
     drawing: (kind, fn) => own.set(kind, fn),
@@ -297,7 +325,8 @@ function showFrame(frame) {
   let state = frame.done ? "finished" : "";
   if (frame.divergence) state = `diverged at step ${frame.divergence.step}`;
   $("play-state").textContent = state;
-  $("play-result").textContent = `${frame.game} · ${frame.bot} · seed ${frame.seed}\n${JSON.stringify(frame.result).replaceAll(",", ", ")}`;
+  $("play-title").textContent = `${frame.game} · ${frame.bot} · seed ${frame.seed}`;
+  $("play-result").replaceChildren(panel(Object.entries(frame.result || {})));
   if (frame.done) stopPlaying();
 }
 

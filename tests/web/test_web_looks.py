@@ -1,0 +1,48 @@
+"""The page looks like the games (issue 13): Hatris's hats are drawn with their sprites, with the falling and next
+pairs, a legend and the level/cash/helpers panel; the figures are a panel, not JSON. Each test saves the
+screenshot docs/web.md shows, under docs/img/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+TIMEOUT = 60_000
+IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def watch(page: Any, game: str, bot: str, seed: int, steps: int) -> None:
+    """Start a bot's game, let it reach ``steps`` decisions, and pause."""
+    page.select_option("#watch-game", game)
+    page.select_option("#watch-bot", bot)
+    page.fill("#watch-seed", str(seed))
+    page.click("#watch-start")
+    page.wait_for_selector("#play-board svg", timeout=TIMEOUT)
+    page.wait_for_function(
+        f"Number(document.getElementById('play-step-count').dataset.step) >= {steps}", timeout=TIMEOUT
+    )
+    page.click("#play-pause")
+    page.wait_for_timeout(300)  # an answer already asked for may still arrive
+
+
+def shoot(page: Any, selector: str, name: str) -> None:
+    IMG.mkdir(exist_ok=True)
+    page.locator(selector).screenshot(path=str(IMG / name))
+
+
+def test_hatris_hats_are_drawn_as_hats(page: Any) -> None:
+    watch(page, "hatris", "searcher", 4, 12)
+    board = page.locator("#play-board")
+    assert page.locator("#hatris-sprites symbol").count() == 6  # top, wizard, crown, cap, derby, cowboy
+    hats = board.locator("g[data-role='cell'] use")
+    assert hats.count() > 0
+    assert all(hats.nth(i).get_attribute("href").startswith("#hat-") for i in range(hats.count()))
+    assert board.locator("g[data-role='piece']").count() == 2  # the falling pair
+    assert board.locator("g[data-role='next']").count() == 2  # the next pair
+    assert board.locator(".hat-legend span").count() == 6
+    for key in ("level", "cash", "helper bars", "helpers (next first)"):
+        assert board.locator(f"table.figures tr[data-key='{key}']").count() == 1
+    result = page.locator("#play-result")
+    assert result.locator("tr[data-key='spawns'] td").inner_text().replace(",", "").isdigit()
+    assert "{" not in result.inner_text()  # figures, not JSON
+    shoot(page, "#player", "watch-hatris.png")
