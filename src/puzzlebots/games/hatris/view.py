@@ -42,7 +42,8 @@ def board(state: State) -> dict[str, Any]:
     s: Any = state
     falling = []
     if s.current is not None:
-        falling = [{"col": c, "type": t, "y": SPAWN_Y, "h": HEIGHT[t]} for c, t in zip(SPAWN_COLUMNS, s.current)]
+        pair = zip(SPAWN_COLUMNS, s.current, strict=True)
+        falling = [{"col": c, "type": t, "y": SPAWN_Y, "h": HEIGHT[t]} for c, t in pair]
     return {
         "kind": "piles",
         "columns": [pile_hats(pile, s.rules.nest) for pile in s.piles],
