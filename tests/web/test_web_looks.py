@@ -46,3 +46,18 @@ def test_hatris_hats_are_drawn_as_hats(page: Any) -> None:
     assert result.locator("tr[data-key='spawns'] td").inner_text().replace(",", "").isdigit()
     assert "{" not in result.inner_text()  # figures, not JSON
     shoot(page, "#player", "watch-hatris.png")
+
+
+def test_yoshis_cookies_in_their_shapes_with_the_unit_cursor_and_meters(page: Any) -> None:
+    watch(page, "yoshis_cookie", "greedy", 4, 6)
+    board = page.locator("#play-board")
+    assert page.locator("#yoshis_cookie-sprites symbol").count() == 7  # five cookies, the Yoshi, the shell
+    cookies = board.locator("g[data-role='cell'] use")
+    assert cookies.count() > 0
+    assert all(cookies.nth(i).get_attribute("href").startswith("#cookie-") for i in range(cookies.count()))
+    assert board.locator("g[data-role='incoming']").count() > 0  # the falling unit at the matrix's edges
+    assert board.locator("[data-role='cursor']").count() == 1
+    assert board.locator("[data-role='cursor-row']").count() == 1
+    assert board.locator(".meter-bar").count() == 5  # one Yoshi meter per cookie type
+    assert board.locator("table.figures tr[data-key='score']").count() == 1
+    shoot(page, "#player", "watch-yoshis_cookie.png")

@@ -82,7 +82,7 @@ ESCAPES = [
     "/games/puyo/.hidden",
     "/games/../web/server.py",
     "/games/%2e%2e/static/app.js",
-    "/games/yoshis_cookie/view.js",
+    "/games/yoshis_cookie/engine.py",  # the game's folder is not served, only its web/ folder
     "/games/no-such-game/view.js",
     "/games/puyo",
 ]

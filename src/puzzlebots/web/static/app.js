@@ -213,6 +213,16 @@ function shellFor(game) {
     drawing: (kind, fn) => own.set(kind, fn),
     // build(section) fills the tab's section and may return a function run each time the tab is shown
     tab: (title, build) => addTab(game.name, title, build),
+    // an SVG file of <symbol>s from its folder, put into the page once so its drawings can <use href="#id">
+    sprites: async (file) => {
+      const answer = await fetch(new URL(file, new URL(game.script, location.href)).href);
+      if (!answer.ok) throw new Error(`${file}: ${answer.status}`);
+      const doc = new DOMParser().parseFromString(await answer.text(), "image/svg+xml");
+      const sprites = document.importNode(doc.documentElement, true);
+      Object.assign(sprites.style, { position: "absolute", width: "0", height: "0" });
+      sprites.id = `${game.name}-sprites`;
+      document.body.appendChild(sprites);
+    },
     stylesheet: (file) => {
       const link = document.createElement("link");
       link.rel = "stylesheet";

@@ -5,17 +5,6 @@
 const SCALE = 2;
 const COL_W = 48;
 
-// the sprites are put into the page once, so every drawing can <use> them
-async function loadSprites() {
-  const text = await (await fetch(new URL("hats.svg", import.meta.url))).text();
-  const sprites = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
-  sprites.setAttribute("width", "0");
-  sprites.setAttribute("height", "0");
-  sprites.style.position = "absolute";
-  sprites.id = "hatris-sprites";
-  document.body.appendChild(document.importNode(sprites, true));
-}
-
 function hat(shell, parent, x, yBottom, item, view, role) {
   const h = Math.max(item.h * SCALE, 4);
   const g = shell.svg("g", { "data-role": role, "data-value": item.type, class: `hat ${role}` }, parent);
@@ -92,6 +81,6 @@ function drawPiles(shell, view) {
 
 export function setup(shell) {
   shell.stylesheet("view.css");
-  loadSprites().catch((e) => console.warn(`hat sprites: ${e.message}`));
+  shell.sprites("hats.svg").catch((e) => console.warn(`hat sprites: ${e.message}`));
   shell.drawing("piles", (view) => drawPiles(shell, view));
 }
