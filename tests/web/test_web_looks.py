@@ -61,3 +61,15 @@ def test_yoshis_cookies_in_their_shapes_with_the_unit_cursor_and_meters(page: An
     assert board.locator(".meter-bar").count() == 5  # one Yoshi meter per cookie type
     assert board.locator("table.figures tr[data-key='score']").count() == 1
     shoot(page, "#player", "watch-yoshis_cookie.png")
+
+
+def test_puyo_field_shades_row_13_marks_the_death_cell_and_counts_chains(page: Any) -> None:
+    watch(page, "puyo", "krieg3", 4, 6)  # KRIEG3 builds its 3-chain target over pairs 1-12
+    board = page.locator("#play-board")
+    assert board.locator("rect.hidden-rows").count() == 1
+    cross = board.locator("[data-role='cross']")
+    assert (cross.get_attribute("data-row"), cross.get_attribute("data-col")) == ("4", "2")  # (3, 12), 3 rows down
+    for key in ("score", "chain", "longest chain", "pairs"):
+        assert board.locator(f"table.figures tr[data-key='{key}']").count() == 1
+    assert board.locator("[data-role='ghost']").count() > 0  # KRIEG3's target chain, dim
+    shoot(page, "#player", "watch-puyo.png")

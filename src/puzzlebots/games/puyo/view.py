@@ -16,7 +16,7 @@ from puzzlebots.core.protocols import JSON, Bot, State
 from puzzlebots.core.seeds import bot_seed
 
 from .human import HumanMatch
-from .rules import ROWS, WIDTH
+from .rules import DEATH_X, DEATH_Y, ROWS, WIDTH
 
 if TYPE_CHECKING:
     from .game import PuyoGame
@@ -63,7 +63,9 @@ def field_view(
         "cells": grid,
         "colors": COLOURS,
         "shape": "circle",
-        "hidden_rows": HOVER_ROWS + 1,
+        "open_rows": HOVER_ROWS,
+        "hidden_rows": 1,
+        "crosses": [{"r": HOVER_ROWS + ROWS - 1 - DEATH_Y, "c": DEATH_X, "title": "a puyo here ends the game"}],
         "piece": hover,
         "aside": aside,
         "ghosts": ghosts,
@@ -77,9 +79,19 @@ def target_of(bot: Bot | None) -> list[tuple[int, int, int]]:
 
 
 def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
-    """A solo game's field with its next pairs, and the bot's target chain."""
+    """A solo game's field with its next pairs, the bot's target chain, and the score and chain counter."""
     s: Any = state
-    return field_view(s.field.cells, s.next_pairs(), target=target_of(bot))
+    view = field_view(s.field.cells, s.next_pairs(), target=target_of(bot))
+    view["panel"] = [
+        ["score", s.score],
+        ["chain", f"{s.last.links} links" if s.last.links else "-"],
+        ["longest chain", max(s.chains, default=0)],
+        ["pairs", f"{s.index} of {s.n_pairs}"],
+        ["game over", "yes: cell (3, 12) filled" if s.dead else "no"],
+    ]
+    if view["ghosts"]:
+        view["panel"].append(["target chain", f"{len(view['ghosts'])} puyos to place (dim)"])
+    return view
 
 
 class VersusPage:

@@ -76,18 +76,27 @@ function text(parent, x, y, content, attrs) {
 const CELL = 26;
 
 // grid: {rows, cols, cells[r][c] (0 = empty), colors{value: css}, labels{value: text}, shape ("circle" or
-// squares), title, hidden_rows (shaded on top), piece[{r, c, v}] (outlined), marks[{r, c}] (framed),
-// ghosts[{r, c, v}] (dim), aside[{r, c, v}] (cells right of the well, c >= cols)}
+// squares), title, open_rows (rows on top drawn outside the well, where a piece hovers), hidden_rows (rows under
+// those, shaded), piece[{r, c, v}] (outlined), marks[{r, c}] (framed), ghosts[{r, c, v}] (dim, dashed),
+// crosses[{r, c, title}] (a cell marked with an X, e.g. where the game is lost), aside[{r, c, v}] (cells right
+// of the well, c >= cols), panel[[label, value]] (figures beside the drawing)}
 function drawGrid(view) {
   const top = view.title ? 20 : 0;
+  const open = view.open_rows || 0;
   const cols = Math.max(view.cols, ...(view.aside || []).map((a) => a.c + 1.5));
   const width = Math.max(cols * CELL + 2, view.title ? view.title.length * 7.5 : 0);
   const root = newSvg(width, view.rows * CELL + top + 2);
   if (view.title) text(root, 2, 14, view.title);
   const g = svg("g", { transform: `translate(1 ${top + 1})` }, root);
-  svg("rect", { x: 0, y: 0, width: view.cols * CELL, height: view.rows * CELL, class: "well" }, g);
+  svg("rect", { x: 0, y: open * CELL, width: view.cols * CELL, height: (view.rows - open) * CELL, class: "well" }, g);
   if (view.hidden_rows) {
-    svg("rect", { x: 0, y: 0, width: view.cols * CELL, height: view.hidden_rows * CELL, class: "hidden-rows" }, g);
+    svg("rect", { x: 0, y: open * CELL, width: view.cols * CELL, height: view.hidden_rows * CELL, class: "hidden-rows" }, g);
+  }
+  for (const x of view.crosses || []) {
+    const [x0, y0, d] = [x.c * CELL + 5, x.r * CELL + 5, CELL - 10];
+    const cross = svg("path", { d: `M${x0} ${y0} l${d} ${d} M${x0 + d} ${y0} l${-d} ${d}`, class: "cross", "data-role": "cross",
+      "data-row": x.r, "data-col": x.c }, g);
+    if (x.title) svg("title", {}, cross).textContent = x.title;
   }
   const cell = (r, c, v, role) => {
     const fill = (view.colors || {})[v] || "#888";
@@ -109,7 +118,11 @@ function drawGrid(view) {
     svg("rect", { x: m.c * CELL, y: m.r * CELL, width: CELL, height: CELL, class: "mark" }, g);
   }
   for (const a of view.aside || []) cell(a.r, a.c, a.v, "next");
-  return root;
+  if (!view.panel) return root;
+  const row = document.createElement("div");
+  row.className = "game-row";
+  row.append(root, panel(view.panel));
+  return row;
 }
 
 // a figure as people read it: numbers rounded, lists joined, nested objects as "key value" pairs
