@@ -73,3 +73,16 @@ def test_puyo_field_shades_row_13_marks_the_death_cell_and_counts_chains(page: A
         assert board.locator(f"table.figures tr[data-key='{key}']").count() == 1
     assert board.locator("[data-role='ghost']").count() > 0  # KRIEG3's target chain, dim
     shoot(page, "#player", "watch-puyo.png")
+
+
+def test_the_page_works_from_420_px_wide(page: Any) -> None:
+    page.set_viewport_size({"width": 420, "height": 900})
+    watch(page, "hatris", "searcher", 2, 3)
+    wide = "document.scrollingElement.scrollWidth"
+    assert page.evaluate(wide) <= 420, "the page scrolls sideways at 420 px"
+    box = page.locator("#play-board svg").first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 420
+    for game, bot in (("puyo", "krieg"), ("yoshis_cookie", "greedy")):
+        watch(page, game, bot, 2, 2)
+        assert page.evaluate(wide) <= 420, f"{game} scrolls sideways at 420 px"
+    page.screenshot(path=str(IMG / "narrow-420.png"), full_page=True)
