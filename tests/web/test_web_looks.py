@@ -86,3 +86,19 @@ def test_the_page_works_from_420_px_wide(page: Any) -> None:
         watch(page, game, bot, 2, 2)
         assert page.evaluate(wide) <= 420, f"{game} scrolls sideways at 420 px"
     page.screenshot(path=str(IMG / "narrow-420.png"), full_page=True)
+
+
+def test_a_puyo_chain_pops_link_by_link_with_the_link_count(page: Any) -> None:
+    # slow: each view within a move stays 500 ms
+    page.evaluate("(s => { s.value = 2; s.dispatchEvent(new Event('input')); })(document.getElementById('play-speed'))")
+    page.select_option("#watch-game", "puyo")
+    page.select_option("#watch-bot", "krieg3")
+    page.fill("#watch-seed", "4")  # KRIEG3 fires its 3-chain with pair 13
+    page.click("#watch-start")
+    page.wait_for_selector("#play-board[data-link='2']", timeout=TIMEOUT)
+    assert page.locator("#play-board svg text").first.inner_html() == "2-chain!"
+    assert page.locator("#play-state").inner_text() == "2-chain"
+    shoot(page, "#player", "watch-puyo-chain.png")
+    page.wait_for_selector("#play-board[data-link='3']", timeout=TIMEOUT)
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '13'", timeout=TIMEOUT)
+    assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "3"

@@ -158,3 +158,19 @@ class TextOnly:
 
     def render(self, state: Any, bot: Any = None) -> Any:
         return get_game("puyo").render(state, bot)  # type: ignore[attr-defined]
+
+
+def test_a_one_step_answer_animates_a_puyo_chain_link_by_link() -> None:
+    """KRIEG3 fires a 3-chain with pair 13 of seed 4: the answer carries the landing and two views per link, and
+    the oracle's last view is the engine's field; an answer for several steps, or not asked to, has none."""
+    session = Session(None)
+    session.handle({"op": "watch", "game": "puyo", "bot": "krieg3", "seed": 4, "config": {}})
+    assert session.handle({"op": "step", "n": 12, "animate": True})["steps"] == []
+    frame = session.handle({"op": "step", "animate": True})
+    links = [view.get("link") for view in frame["steps"]]
+    assert links == [None, None, 1, 1, 2, 2, 3, 3] and frame["result"]["max_chain"] == 3
+    assert frame["steps"][-1]["cells"] == frame["view"]["cells"]
+    assert all(view["marks"] for view in frame["steps"][2::2])  # the popping puyos are framed
+    assert session.handle({"op": "step"})["steps"] == []
+    answer = session.handle({"op": "step", "animate": 1})
+    assert answer["type"] == "error" and "animate" in answer["message"]

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from rich.console import Console
 
@@ -90,6 +90,15 @@ def board(game: Game, state: State, bot: Bot | None = None) -> dict[str, Any]:
     return {"kind": "text", "text": buffer.getvalue()}
 
 
+@runtime_checkable
+class Animated(Protocol):
+    """A game whose page view can show what happens within one decision (a chain popping link by link)."""
+
+    def web_animation(self, state: State, action: Any) -> list[dict[str, Any]]:
+        """The views between ``state`` and the state after ``action``, in order (the last view is the frame's)."""
+        ...
+
+
 @dataclass
 class Play:
     """A game being shown: a bot playing it live, or a replay file being stepped through."""
@@ -104,22 +113,30 @@ class Play:
     hashes: dict[int, str] = field(default_factory=dict)
     step: int = 0
     divergence: dict[str, Any] | None = None
+    #: the state before the last decision and the decision, kept only for a one-step answer to animate
+    last_move: tuple[State, Any] | None = None
 
     def done(self) -> bool:
         if self.mode == "replay":
             return self.step >= len(self.actions) or self.divergence is not None
         return self.state.is_terminal()
 
-    def advance(self) -> None:
+    def advance(self, animate: bool = False) -> None:
+        self.last_move = None
         if self.done():
             return
+        before = self.state.clone() if animate and isinstance(self.game, Animated) else None
         if self.bot is not None:
-            self.state.apply(self.bot.act(self.state))
+            action = self.bot.act(self.state)
+            self.state.apply(action)
         else:
             try:
-                self.state.apply(self.game.decode_action(self.actions[self.step]))
+                action = self.game.decode_action(self.actions[self.step])
+                self.state.apply(action)
             except PuzzlebotsError as exc:
                 raise InputError(f"replay action {self.step + 1} cannot be played: {exc}") from exc
+        if before is not None:
+            self.last_move = (before, action)
         self.step += 1
         expected = self.hashes.get(self.step)
         if expected is not None and (got := self.state.state_hash()) != expected:
@@ -138,7 +155,14 @@ class Play:
             "divergence": self.divergence,
             "result": self.state.result(),
             "view": board(self.game, self.state, self.bot),
+            "steps": self.animation(),
         }
+
+    def animation(self) -> list[dict[str, Any]]:
+        """The views within the last decision, if the game draws them and the answer is for one step."""
+        if self.last_move is None or not isinstance(self.game, Animated):
+            return []
+        return self.game.web_animation(*self.last_move)
 
 
 class Session:
@@ -201,8 +225,9 @@ class Session:
     def step(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self.play is None:
             raise ProtocolError("nothing to step: start a game or open a replay first")
-        for _ in range(int_field(msg, "n", 1, MAX_STEPS_PER_MESSAGE, 1)):
-            self.play.advance()
+        n = int_field(msg, "n", 1, MAX_STEPS_PER_MESSAGE, 1)
+        for _ in range(n):
+            self.play.advance(animate=n == 1 and field_of(msg, "animate", bool, False))
         return self.play.frame()
 
     def game_call(self, msg: dict[str, Any]) -> dict[str, Any]:

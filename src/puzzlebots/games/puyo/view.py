@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.messages import field_of, seed_field
 from puzzlebots.core.protocols import JSON, Bot, State
 from puzzlebots.core.seeds import bot_seed
 
+from . import oracle
 from .human import HumanMatch
 from .rules import DEATH_X, DEATH_Y, ROWS, WIDTH
 
@@ -156,3 +159,40 @@ class VersusPage:
             "done": done,
             "status": self.message,
         }
+
+
+def _cells(cols: list[list[int]]) -> Any:
+    """The engine's (column, row) array of oracle columns."""
+    cells = np.zeros((WIDTH, ROWS), dtype=np.uint8)
+    for x, col in enumerate(cols):
+        cells[x, : len(col)] = col
+    return cells
+
+
+def animation(state: State, action: Any) -> list[dict[str, Any]]:
+    """The views between ``state`` and the state after ``action``, for the page to play one after another: the
+    pair over its column, the pair landed, then per chain link the popping puyos framed and the field after they
+    fall (titled with the link count). Computed with the readable oracle from the state before the move."""
+    s: Any = state
+    axis, child = s.current()
+    x, r = action
+    pairs = s.next_pairs()[1:]
+    cols = [[int(v) for v in s.field.cells[c, : int(s.field.heights[c])]] for c in range(WIDTH)]
+    views = [field_view(_cells(cols), pairs, (int(x), int(r), axis, child))]
+    oracle.drop(cols, int(x) - 1, int(r), axis, child)
+    views.append(field_view(_cells(cols), pairs))
+    before = [list(col) for col in cols]
+
+    def on_link(gone: set[tuple[int, int]], after: list[list[int]]) -> None:
+        nonlocal before
+        link = len(views) // 2
+        popping = field_view(_cells(before), pairs, title=f"{link}-chain!")
+        popping["marks"] = [{"r": HOVER_ROWS + ROWS - 1 - y, "c": gx} for gx, y in sorted(gone)]
+        popping["link"] = link
+        fallen = field_view(_cells(after), pairs, title=f"{link}-chain!")
+        fallen["link"] = link
+        views.extend([popping, fallen])
+        before = [list(col) for col in after]
+
+    oracle.resolve(cols, on_link)
+    return views

@@ -353,11 +353,28 @@ function showFrame(frame) {
   if (frame.done) stopPlaying();
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// the views within one decision (a chain popping link by link), each shown a moment before the frame itself
+async function animate(frame) {
+  const board = $("play-board");
+  for (const view of frame.steps || []) {
+    show(board, view, frame.game);
+    board.dataset.link = view.link || "";
+    if (view.link) board.dataset.maxLink = Math.max(Number(board.dataset.maxLink || 0), view.link);
+    $("play-state").textContent = view.link ? `${view.link}-chain` : "";
+    await sleep(Math.min(500, Math.max(60, 2000 / speed())));
+  }
+  board.dataset.link = "";
+}
+
 async function stepOnce() {
   if (busy) return;
   busy = true;
   try {
-    showFrame(await ask({ op: "step" }));
+    const frame = await ask({ op: "step", animate: $("play-animate").checked });
+    await animate(frame);
+    showFrame(frame);
   } catch (e) {
     stopPlaying();
   } finally {
