@@ -7,6 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from puzzlebots.core.registry import get_game
+from puzzlebots.core.replay import write_replay
+from puzzlebots.core.runner import play_episode
+
 TIMEOUT = 60_000
 IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
@@ -23,6 +27,12 @@ def watch(page: Any, game: str, bot: str, seed: int, steps: int) -> None:
     )
     page.click("#play-pause")
     page.wait_for_timeout(300)  # an answer already asked for may still arrive
+
+
+def set_range(page: Any, element: str, value: int, event: str = "change") -> None:
+    """Move a slider as a person lets go of it."""
+    page.evaluate(f"(s => {{ s.value = {value}; s.dispatchEvent(new Event('{event}')); }})"
+                  f"(document.getElementById('{element}'))")
 
 
 def shoot(page: Any, selector: str, name: str) -> None:
@@ -89,8 +99,7 @@ def test_the_page_works_from_420_px_wide(page: Any) -> None:
 
 
 def test_a_puyo_chain_pops_link_by_link_with_the_link_count(page: Any) -> None:
-    # slow: each view within a move stays 500 ms
-    page.evaluate("(s => { s.value = 2; s.dispatchEvent(new Event('input')); })(document.getElementById('play-speed'))")
+    set_range(page, "play-speed", 2, "input")  # slow: each view within a move stays 500 ms
     page.select_option("#watch-game", "puyo")
     page.select_option("#watch-bot", "krieg3")
     page.fill("#watch-seed", "4")  # KRIEG3 fires its 3-chain with pair 13
@@ -102,3 +111,25 @@ def test_a_puyo_chain_pops_link_by_link_with_the_link_count(page: Any) -> None:
     page.wait_for_selector("#play-board[data-link='3']", timeout=TIMEOUT)
     page.wait_for_function("document.getElementById('play-step-count').dataset.step === '13'", timeout=TIMEOUT)
     assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "3"
+
+
+def test_a_replay_is_listed_scrubbed_and_stepped_back(page: Any, replays_dir: Path) -> None:
+    episode = play_episode("puyo", "krieg3", 4, {"pairs": 20}, record=True)
+    write_replay(replays_dir / "puyo-krieg3-4.jsonl", episode, get_game("puyo").rules_version, 5)
+    page.click("nav button[data-tab='replays']")
+    row = page.locator("#replay-table tr", has=page.locator("a[data-replay='puyo-krieg3-4.jsonl']"))
+    cells = row.locator("td")
+    assert [cells.nth(i).inner_text() for i in range(1, 5)] == ["puyo", "krieg3", "4", "20"]
+    assert cells.nth(5).inner_text().endswith("UTC")
+    page.click("a[data-replay='puyo-krieg3-4.jsonl']")
+    page.wait_for_selector("#play-scrub:not(.hidden)", timeout=TIMEOUT)
+    set_range(page, "play-scrub", 14)
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '14'", timeout=TIMEOUT)
+    assert page.locator("#play-step-count").inner_text() == "step 14 / 20"
+    assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "3"  # fired with pair 13
+    shoot(page, "main", "replay-scrubbed.png")
+    page.click("#play-back")
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '13'", timeout=TIMEOUT)
+    page.click("#play-back")
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '12'", timeout=TIMEOUT)
+    assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "0"  # before the chain

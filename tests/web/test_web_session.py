@@ -174,3 +174,22 @@ def test_a_one_step_answer_animates_a_puyo_chain_link_by_link() -> None:
     assert session.handle({"op": "step"})["steps"] == []
     answer = session.handle({"op": "step", "animate": 1})
     assert answer["type"] == "error" and "animate" in answer["message"]
+
+
+def test_the_replay_list_says_game_bot_seed_length_and_date_and_seek_goes_back(tmp_path: Path) -> None:
+    episode = play_episode("puyo", "krieg", 9, {"pairs": 12}, record=True)
+    write_replay(tmp_path / "a.jsonl", episode, get_game("puyo").rules_version, 5)
+    (tmp_path / "broken.jsonl").write_text("not json\n")
+    session = Session(tmp_path)
+    files = {f["name"]: f for f in session.handle({"op": "replays"})["files"]}
+    good = files["a.jsonl"]
+    assert (good["game"], good["bot"], good["seed"], good["length"]) == ("puyo", "krieg", 9, 12)
+    assert good["date"].endswith("UTC") and "error" in files["broken.jsonl"]
+    assert session.handle({"op": "seek", "step": 3})["type"] == "error"  # no replay open
+    session.handle({"op": "replay", "name": "a.jsonl"})
+    late = session.handle({"op": "seek", "step": 9})
+    back = session.handle({"op": "seek", "step": 4})
+    assert (late["step"], back["step"]) == (9, 4)
+    again = session.handle({"op": "seek", "step": 9})
+    assert again["view"] == late["view"] and again["result"] == late["result"]
+    assert session.handle({"op": "seek", "step": 13})["type"] == "error"  # past the end

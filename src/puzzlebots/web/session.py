@@ -17,6 +17,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -35,6 +36,8 @@ from .games import list_games
 log = logging.getLogger(__name__)
 
 MAX_STEPS_PER_MESSAGE = 500
+#: at most this many replay files are listed (each one's header is read for the list)
+MAX_LISTED_REPLAYS = 200
 REPLAY_SUFFIX = ".jsonl"
 #: a message nested deeper than this (lists and objects in each other) is refused before any work
 MAX_NESTING = 32
@@ -171,14 +174,17 @@ class Session:
     def __init__(self, replays_dir: Path | None = None) -> None:
         self.replays_dir = replays_dir
         self.play: Play | None = None
+        #: the replay file open in ``play``, if it is a replay (``seek`` re-reads it)
+        self.replay_name: str | None = None
         #: each game's page-controls session, by game name, made on the first ``game`` message for it
         self.controls: dict[str, WebSession] = {}
         self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "games": lambda msg: {"type": "games", "games": list_games()},
             "watch": self.watch,
             "step": self.step,
-            "replays": lambda msg: {"type": "replays", "replays": self.replay_names()},
+            "replays": self.list_replays,
             "replay": self.open_replay,
+            "seek": self.seek,
             "game": self.game_call,
         }
 
@@ -220,6 +226,7 @@ class Session:
         bot = game.make_bot(bot_name, config, None, bot_seed(seed))
         state = game.new_state(seed, config)
         self.play = Play(game, state, "watch", seed, bot_name, bot=bot)
+        self.replay_name = None
         return self.play.frame()
 
     def step(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -248,6 +255,38 @@ class Session:
             return []
         return sorted(p.name for p in self.replays_dir.iterdir() if p.is_file() and p.suffix == REPLAY_SUFFIX)
 
+    def list_replays(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The replay files, each with its game, bot, seed, length and date (or why it cannot be read)."""
+        names = self.replay_names()[:MAX_LISTED_REPLAYS]
+        return {"type": "replays", "replays": names, "files": [self.replay_entry(name) for name in names]}
+
+    def replay_entry(self, name: str) -> dict[str, Any]:
+        path = safe_file(self.replays_dir, name) if self.replays_dir is not None else None
+        if path is None:
+            return {"name": name, "error": "not a plain file of the replay folder"}
+        try:
+            replay = read_replay(path)
+            date = datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)
+        except (PuzzlebotsError, OSError) as exc:
+            return {"name": name, "error": str(exc)}
+        header = replay.header
+        return {"name": name, "game": str(header["game"]), "bot": str(header["bot"]), "seed": header["seed"],
+                "length": len(replay.actions), "date": date.strftime("%Y-%m-%d %H:%M UTC")}
+
+    def seek(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Jump to any step of the open replay (back by re-running it from its start)."""
+        play = self.play
+        if play is None or play.mode != "replay" or self.replay_name is None:
+            raise ProtocolError("nothing to seek in: open a replay first")
+        target = int_field(msg, "step", 0, len(play.actions), play.step)
+        if target < play.step:
+            self.open_replay({"name": self.replay_name})
+            assert self.play is not None
+            play = self.play
+        while play.step < target and not play.done():
+            play.advance()
+        return play.frame()
+
     def open_replay(self, msg: dict[str, Any]) -> dict[str, Any]:
         name = field_of(msg, "name", str)
         path = safe_file(self.replays_dir, name) if self.replays_dir is not None else None
@@ -260,6 +299,7 @@ class Session:
             game, state, "replay", header["seed"], str(header["bot"]),
             actions=replay.actions, hashes=dict(replay.hashes),
         )
+        self.replay_name = name
         if 0 in self.play.hashes and (got := state.state_hash()) != self.play.hashes[0]:
             self.play.divergence = {"step": 0, "expected": self.play.hashes[0], "got": got}
         return self.play.frame()

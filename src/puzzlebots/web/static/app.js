@@ -345,6 +345,14 @@ function showFrame(frame) {
   show("play-board", frame.view, frame.game);
   $("play-step-count").textContent = frame.total != null ? `step ${frame.step} / ${frame.total}` : `step ${frame.step}`;
   $("play-step-count").dataset.step = frame.step;
+  const replay = frame.mode === "replay";
+  $("play-back").classList.toggle("hidden", !replay);
+  $("play-scrub").classList.toggle("hidden", !replay);
+  if (replay) {
+    $("play-scrub").max = frame.total;
+    $("play-scrub").value = frame.step;
+    $("play-back").disabled = frame.step === 0;
+  }
   let state = frame.done ? "finished" : "";
   if (frame.divergence) state = `diverged at step ${frame.divergence.step}`;
   $("play-state").textContent = state;
@@ -408,26 +416,45 @@ async function startWatch() {
   startPlaying();
 }
 
-async function loadReplays() {
-  const names = (await ask({ op: "replays" })).replays;
-  const list = $("replay-list");
-  if (!names.length) {
-    list.innerHTML = "<li class=\"hint\">no replay files in the replay folder</li>";
-    return;
+async function openReplay(name) {
+  stopPlaying();
+  showFrame(await ask({ op: "replay", name }));
+}
+
+async function seek(step) {
+  stopPlaying();
+  if (busy) return;
+  busy = true;
+  try {
+    showFrame(await ask({ op: "seek", step }));
+  } catch (e) {
+    // shown by ask()
+  } finally {
+    busy = false;
   }
-  list.replaceChildren(...names.map((name) => {
-    const li = document.createElement("li");
+}
+
+// the replay files as a table: game, bot, seed, length (decisions) and date; a name opens the replay
+async function loadReplays() {
+  const files = (await ask({ op: "replays" })).files;
+  const body = $("replay-table").querySelector("tbody");
+  $("replay-none").classList.toggle("hidden", files.length > 0);
+  body.replaceChildren(...files.map((f) => {
+    const tr = document.createElement("tr");
     const a = document.createElement("a");
     a.href = "#";
-    a.textContent = name;
-    a.dataset.replay = name;
-    a.addEventListener("click", async (e) => {
+    a.textContent = f.name;
+    a.dataset.replay = f.name;
+    a.addEventListener("click", (e) => {
       e.preventDefault();
-      stopPlaying();
-      showFrame(await ask({ op: "replay", name }));
+      openReplay(f.name).catch(() => {});
     });
-    li.appendChild(a);
-    return li;
+    const cells = f.error ? [f.error, "", "", "", ""] : [f.game, f.bot, figure(f.seed), figure(f.length), f.date];
+    const first = document.createElement("td");
+    first.appendChild(a);
+    tr.append(first, ...cells.map((c) => Object.assign(document.createElement("td"), { textContent: c })));
+    if (f.error) tr.children[1].colSpan = 5;
+    return tr;
   }));
 }
 
@@ -439,6 +466,8 @@ $("watch-bot").addEventListener("change", updateBotInfo);
 $("watch-start").addEventListener("click", startWatch);
 $("play-pause").addEventListener("click", () => (timer ? stopPlaying() : startPlaying()));
 $("play-step").addEventListener("click", () => { stopPlaying(); stepOnce(); });
+$("play-back").addEventListener("click", () => seek(Number($("play-step-count").dataset.step) - 1));
+$("play-scrub").addEventListener("change", () => seek(Number($("play-scrub").value)));
 $("play-speed").addEventListener("input", () => {
   $("play-speed-label").textContent = `${speed()}/s`;
   if (timer) startPlaying();
