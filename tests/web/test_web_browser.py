@@ -51,6 +51,7 @@ def piece_columns(page: Any) -> list[int]:
 def test_key_press_moves_the_persons_puyo_piece(page: Any) -> None:
     page.click("nav button[data-tab='puyo']")
     page.select_option("#versus-bot", "krieg")
+    page.select_option("#versus-mode", "turn")  # the pair hovers until dropped
     page.click("#versus-start")
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
     assert piece_columns(page) == [2, 2]  # column 3 (index 2), child above the axis

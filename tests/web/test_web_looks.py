@@ -133,3 +133,34 @@ def test_a_replay_is_listed_scrubbed_and_stepped_back(page: Any, replays_dir: Pa
     page.click("#play-back")
     page.wait_for_function("document.getElementById('play-step-count').dataset.step === '12'", timeout=TIMEOUT)
     assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "0"  # before the chain
+
+
+def cells_of(board: Any, role: str, row_attr: str = "data-row") -> set[tuple[int, int]]:
+    cells = board.locator(f"[data-role='{role}']")
+    return {(int(cells.nth(i).get_attribute(row_attr)), int(cells.nth(i).get_attribute("data-col")))
+            for i in range(cells.count())}
+
+
+def test_real_time_puyo_falls_by_gravity_and_lands_where_the_ghost_showed(page: Any) -> None:
+    page.click("nav button[data-tab='puyo']")
+    page.select_option("#versus-bot", "krieg3")
+    page.select_option("#versus-gravity", "2")
+    page.click("#versus-start")
+    you = page.locator("#versus-board svg").first
+    page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
+    page.keyboard.press("ArrowLeft")  # a move and a rotation: the ghost follows
+    page.keyboard.press("x")
+    page.wait_for_function("new Set([...document.querySelectorAll(\"#versus-board svg:first-child "
+                           "[data-role='piece']\")].map(e => e.dataset.col)).size === 2", timeout=TIMEOUT)
+    ghost = cells_of(you, "ghost")
+    assert ghost == {(15, 1), (15, 2)}  # side by side on the empty floor, columns 2 and 3
+    page.wait_for_function("Number(document.getElementById('versus-board').dataset.fall) >= 2", timeout=TIMEOUT)
+    assert page.locator("#versus-board").get_attribute("data-turn") == "0"  # gravity alone, no key yet
+    falling = cells_of(you, "piece", "data-fall-row")
+    assert all(r >= 3 for r, _ in falling)  # two rows below where it hovered (row 1)
+    shoot(page, "#tab-puyo", "play-puyo-falling.png")
+    page.keyboard.down("ArrowDown")  # held: ten times the gravity, until it lands
+    page.wait_for_function("document.getElementById('versus-board').dataset.turn === '1'", timeout=TIMEOUT)
+    page.keyboard.up("ArrowDown")
+    assert cells_of(you, "cell") == ghost  # it landed where the ghost showed
+    assert page.locator("#versus-board svg").nth(1).locator("[data-role='cell']").count() == 2  # the AI's pair

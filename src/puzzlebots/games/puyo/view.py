@@ -75,6 +75,23 @@ def field_view(
     }
 
 
+def landing(heights: Any, x: int, r: int, colours: tuple[int, int]) -> list[dict[str, int]]:
+    """Where the hovering pair (axis column ``x`` 0-based, rotation ``r``) comes to rest, as grid cells with the
+    colour and ``k`` (0 axis, 1 child; the piece's own order): the ghost of the real-time page (a puyo that would
+    rest in row 14 vanishes and has no cell)."""
+    cx = x + CHILD_OFFSET[r][1]
+    if r == 0:
+        rows = [int(heights[x]), int(heights[x]) + 1]
+    elif r == 2:
+        rows = [int(heights[x]) + 1, int(heights[x])]
+    else:
+        rows = [int(heights[x]), int(heights[cx])]
+    cells = zip(rows, (x, cx), colours, strict=True)
+    return [
+        {"r": HOVER_ROWS + ROWS - 1 - y, "c": c, "v": int(v), "k": k} for k, (y, c, v) in enumerate(cells) if y < ROWS
+    ]
+
+
 def target_of(bot: Bot | None) -> list[tuple[int, int, int]]:
     """The chain a bot is building, where it says (KRIEG3's ``target_cells``); none otherwise."""
     cells = getattr(bot, "target_cells", None)
@@ -148,13 +165,17 @@ class VersusPage:
         def title(who: str, p: Any) -> str:
             return f"{who}: {p.score} (chain {p.max_chain}, garbage pending {p.pending})"
 
+        you = field_view(person.field.cells, person.next_pairs(), piece, title("you", person))
+        if piece is not None:
+            you["ghosts"] = landing(person.field.heights, cursor.x, cursor.r, (axis, child))
         boards = [
-            field_view(person.field.cells, person.next_pairs(), piece, title("you", person)),
+            you,
             field_view(ai.field.cells, ai.next_pairs(), None, title(self.bot_name, ai), target_of(match.ai)),
         ]
         return {
             "view": {"kind": "versus", "boards": boards},
             "piece": {"x": cursor.x + 1, "r": cursor.r},
+            "garbage": {"you": person.pending, "ai": ai.pending},
             "turn": match.game.turn,
             "done": done,
             "status": self.message,

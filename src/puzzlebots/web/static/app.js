@@ -221,6 +221,7 @@ function shellFor(game) {
     text,
     fillSelect,
     panel,
+    cell: CELL, // the side of a grid cell in pixels
     draw: (view) => drawView(view, game.name),
     show: (target, view) => show(target, view, game.name),
     drawing: (kind, fn) => own.set(kind, fn),
