@@ -32,7 +32,9 @@ def test_cargo_101_solution_runs_to_a_win_with_stars(page: Any) -> None:
     page.click("nav button[data-tab='cargobot']")
     page.wait_for_function("document.querySelectorAll('#cargo-level option').length >= 40", timeout=TIMEOUT)
     page.select_option("#cargo-level", "Cargo 101")
+    page.click("#tab-cargobot summary")  # the program as text
     page.fill("#cargo-program", "claw R claw")
+    page.click("#cargo-load")
     start = page.locator("#claw").get_attribute("data-pos")
     page.click("#cargo-run")
     page.wait_for_selector("#cargo-status[data-outcome='solved']", timeout=TIMEOUT)

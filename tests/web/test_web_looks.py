@@ -164,3 +164,46 @@ def test_real_time_puyo_falls_by_gravity_and_lands_where_the_ghost_showed(page: 
     page.keyboard.up("ArrowDown")
     assert cells_of(you, "cell") == ghost  # it landed where the ghost showed
     assert page.locator("#versus-board svg").nth(1).locator("[data-role='cell']").count() == 2  # the AI's pair
+
+
+def test_the_cargo_bot_editor_runs_with_the_executing_register_and_solves(page: Any) -> None:
+    page.click("nav button[data-tab='cargobot']")
+    page.wait_for_function("document.querySelectorAll('#cargo-level option').length >= 40", timeout=TIMEOUT)
+    page.select_option("#cargo-level", "Inverter")
+    page.wait_for_function("document.getElementById('cargo-info').textContent.includes('Inverter')", timeout=TIMEOUT)
+    functions = page.locator("#cargo-editor .cargo-function")
+    assert [functions.nth(i).locator(".register").count() for i in range(functions.count())] == [8, 8, 8, 5]
+    tools = page.locator("#cargo-toolbox [data-command]")
+    assert {tools.nth(i).get_attribute("data-command") for i in range(tools.count())} >= {"right", "pickup", "left"}
+    page.click("#tab-cargobot summary")
+    page.fill("#cargo-program", "call2 call2 call2 call2 R call1 prog_2 claw R claw L")
+    page.click("#cargo-load")
+    assert page.locator("#cargo-editor .register[data-cmd]").count() == 10
+    set_range(page, "cargo-speed", 4, "input")
+    page.click("#cargo-run")
+    page.wait_for_function("Number(document.getElementById('cargo-ticks').dataset.tick) >= 6", timeout=TIMEOUT)
+    page.click("#cargo-pause")
+    tick = page.locator("#cargo-ticks").get_attribute("data-tick")
+    executing = page.locator("#cargo-editor .register.executing")
+    assert executing.count() == 1
+    shoot(page, "#tab-cargobot", "cargo-editor-running.png")
+    page.click("#cargo-step")
+    page.wait_for_function(f"document.getElementById('cargo-ticks').dataset.tick === '{int(tick) + 1}'",
+                           timeout=TIMEOUT)
+    set_range(page, "cargo-speed", 60, "input")
+    page.click("#cargo-pause")  # play on to the end
+    page.wait_for_selector("#cargo-status[data-outcome='solved']", timeout=TIMEOUT)
+    assert page.locator("#cargo-ticks").inner_text() == "tick 107 / 107"  # as the result reports them
+    assert page.locator("#cargo-stars").get_attribute("data-stars") == "4"
+    page.select_option("#cargo-level", "Cargo 101")
+    page.wait_for_function("document.getElementById('cargo-info').textContent.includes('Cargo 101')", timeout=TIMEOUT)
+    page.locator("#cargo-editor .register[data-f='0'][data-i='0']").click()
+    page.click("#cargo-toolbox [data-command='erase']")
+    page.click("#cargo-toolbox [data-command='erase']")
+    page.click("#cargo-toolbox [data-command='erase']")
+    assert page.locator("#cargo-editor .register[data-cmd]").count() == 0
+    page.click("#cargo-solve")
+    page.wait_for_selector("#cargo-status[data-outcome='found']", timeout=TIMEOUT)
+    assert page.locator("#cargo-program").input_value() == "claw R claw"
+    assert page.locator("#cargo-editor .register[data-cmd]").count() == 3
+    shoot(page, "#tab-cargobot", "cargo-editor-solved.png")

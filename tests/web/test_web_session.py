@@ -69,6 +69,8 @@ def test_cargo_runs() -> None:
     run = game_call(session, "cargobot", "run", level="Cargo 101", program="claw R claw")
     assert run["solved"] and run["stars"] == 4 and len(run["frames"]) == 4
     assert [f["claw"]["pos"] for f in run["frames"]] == [0, 0, 1, 1]
+    # each frame is the board before a tick with the register that tick executes (F1's three, then the end)
+    assert [(f["tick"], f["register"]) for f in run["frames"]] == [(0, [0, 0]), (1, [0, 1]), (2, [0, 2]), (3, None)]
     run = game_call(session, "cargobot", "run", level="Cargo 101", program="R claw")
     assert not run["solved"] and run["stars"] == 0 and "not solved" in run["message"]
     for program in ["fly away", "claw_red R claw", "prog_9 claw"]:
@@ -76,7 +78,13 @@ def test_cargo_runs() -> None:
         assert answer["type"] == "error", program
     assert game_call(session, "cargobot", "level", level="no such level")["type"] == "error"
     level = game_call(session, "cargobot", "level", level="Cargo 101")
-    assert level["view"] == run["frames"][0] and "Cargo 101" in level["info"]
+    start = {k: v for k, v in run["frames"][0].items() if k not in ("tick", "register")}
+    assert level["view"] == start and "Cargo 101" in level["info"]
+    assert (level["functions"], level["commands"][:3]) == ([8, 8, 8, 5], ["right", "pickup", "left"])
+    found = game_call(session, "cargobot", "solve", level="Cargo 101", seconds=5)
+    assert found["solved"] and found["program"] == "claw R claw" and found["stars"] == 4
+    for seconds in (0, 13, "5"):
+        assert game_call(session, "cargobot", "solve", level="Cargo 101", seconds=seconds)["type"] == "error"
 
 
 def test_a_person_plays_puyo_against_an_ai() -> None:
@@ -103,7 +111,7 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
     cases = {
         ("no-such-game", "run"): "unknown game 'no-such-game'",
         ("hatris", "levels"): "hatris has no page controls of its own",
-        ("cargobot", "versus"): "cargobot has no page call 'versus' (calls: levels, level, run)",
+        ("cargobot", "versus"): "cargobot has no page call 'versus' (calls: levels, level, run, solve)",
         ("puyo", "levels"): "puyo has no page call 'levels' (calls: versus, key)",
     }
     for (game, call), message in cases.items():
@@ -118,7 +126,7 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
 
 def test_the_page_learns_each_games_capabilities_and_web_config() -> None:
     games = {g["name"]: g for g in Session(None).handle({"op": "games"})["games"]}
-    assert games["cargobot"]["controls"] == ["levels", "level", "run"] and not games["cargobot"]["episodic"]
+    assert games["cargobot"]["controls"] == ["levels", "level", "run", "solve"] and not games["cargobot"]["episodic"]
     assert games["puyo"]["controls"] == ["versus", "key"] and games["puyo"]["episodic"]
     assert all(games[name]["script"] == f"/games/{name}/view.js" for name in ("hatris", "yoshis_cookie"))
     assert all(g["view"] for g in games.values())
