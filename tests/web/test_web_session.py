@@ -201,3 +201,11 @@ def test_the_replay_list_says_game_bot_seed_length_and_date_and_seek_goes_back(t
     again = session.handle({"op": "seek", "step": 9})
     assert again["view"] == late["view"] and again["result"] == late["result"]
     assert session.handle({"op": "seek", "step": 13})["type"] == "error"  # past the end
+
+
+def test_every_cargo_example_program_wins_its_level() -> None:
+    from puzzlebots.games.cargobot.view import examples, run
+
+    found = examples()
+    assert len(found) >= 27 and "Cargo 101" in found
+    assert all(run(level, program)["solved"] for level, program in found.items())
