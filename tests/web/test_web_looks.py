@@ -207,3 +207,63 @@ def test_the_cargo_bot_editor_runs_with_the_executing_register_and_solves(page: 
     assert page.locator("#cargo-program").input_value() == "claw R claw"
     assert page.locator("#cargo-editor .register[data-cmd]").count() == 3
     shoot(page, "#tab-cargobot", "cargo-editor-solved.png")
+
+
+def keys_to_a_chain(bot: str, links: int) -> tuple[int, list[list[str]]]:
+    """A seed and the page keys (per pair: rotations, moves, Space) with which a person, placing as KRIEG3 would,
+    fires a chain of ``links`` against ``bot`` in the page's versus game."""
+    from puzzlebots.core.seeds import bot_seed
+    from puzzlebots.games.puyo.human import HumanMatch
+
+    game = get_game("puyo")
+    config = game.check_config({})
+    for seed in range(1, 20):
+        match = HumanMatch(seed, config, game.make_bot(bot, config, None, bot_seed(seed)))
+        brain = game.make_bot("krieg3", config, None, 7)
+        keys: list[list[str]] = []
+        person = match.game.players[0]
+        while not match.game.over() and len(keys) < 40:
+            x, r = brain.act(person)
+            pair_keys = []
+            for _ in range(4):
+                if match.cursor.r != r:
+                    match.press("cw")
+                    pair_keys.append("x")
+            step = "left" if match.cursor.x > x - 1 else "right"
+            while match.cursor.x != x - 1 and len(pair_keys) < 12:
+                match.press(step)
+                pair_keys.append("ArrowLeft" if step == "left" else "ArrowRight")
+            if (match.cursor.x, match.cursor.r) != (x - 1, r):
+                break
+            keys.append([*pair_keys, " "])
+            match.press("drop")
+            if person.max_chain >= links:
+                return seed, keys
+    raise AssertionError(f"no seed gives a {links}-chain")
+
+
+def test_real_time_puyo_mid_chain(page: Any) -> None:
+    seed, keys = keys_to_a_chain("krieg", 2)
+    page.click("nav button[data-tab='puyo']")
+    page.select_option("#versus-bot", "krieg")
+    page.select_option("#versus-gravity", "1")
+    page.fill("#versus-seed", str(seed))
+    page.click("#versus-start")
+    page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
+    answers = "Number(document.getElementById('versus-board').dataset.answers)"
+    for pair_keys in keys[:-1]:
+        for key in pair_keys:
+            before = page.evaluate(answers)
+            page.keyboard.press(key)
+            page.wait_for_function(f"{answers} > {before}", timeout=TIMEOUT)
+    for key in keys[-1]:  # the pair that fires the chain
+        before = page.evaluate(answers)
+        page.keyboard.press(key)
+        if key != " ":
+            page.wait_for_function(f"{answers} > {before}", timeout=TIMEOUT)
+    page.wait_for_function("document.querySelector(\"#versus-board[data-link='2'] svg rect.mark\")",
+                           polling=50, timeout=TIMEOUT)  # the second link's puyos popping
+    shoot(page, "#tab-puyo", "play-puyo-chain.png")
+    assert page.locator("#versus-status").inner_text() == "2-chain!"
+    page.wait_for_function("document.getElementById('versus-board').dataset.link === ''", timeout=TIMEOUT)
+    assert "(chain 2," in page.locator("#versus-board svg text").first.inner_html()

@@ -167,4 +167,4 @@ def test_session_handles_non_dict_and_bad_types_directly() -> None:
     for msg in [None, 3, [], {"op": None}, {"op": "replays", "extra": object()}]:
         answer = session.handle(msg)
         assert answer["type"] in ("error", "replays")
-    assert session.handle({"op": "replays"}) == {"type": "replays", "replays": []}
+    assert session.handle({"op": "replays"}) == {"type": "replays", "replays": [], "files": []}

@@ -122,6 +122,8 @@ class VersusPage:
         self.match: HumanMatch | None = None
         self.bot_name = ""
         self.message = ""
+        #: the person's field as their last pair dropped, link by link (views of the person's field)
+        self.steps: list[dict[str, Any]] = []
 
     def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
         if op == "versus":
@@ -145,14 +147,19 @@ class VersusPage:
         match = self.playing()
         if key not in KEYS:
             raise IllegalActionError(f"unknown key {key!r} (keys: {', '.join(KEYS)})")
+        self.steps = []
         if match.game.over():
             return
+        person = match.game.players[0]
+        before = (person.field.copy(), person.current(), person.next_pairs()[1:], (match.cursor.x + 1, match.cursor.r))
         try:
             match.press(key)
         except IllegalActionError:
             self.message = "that placement cannot be reached: the columns in the way are too tall"
             return
         self.message = OUTCOMES[match.game.result().winner] if match.game.over() else "your move"
+        if key == "drop":
+            self.steps = chain_views(*before)
 
     def frame(self) -> dict[str, JSON]:
         match = self.playing()
@@ -172,8 +179,10 @@ class VersusPage:
             you,
             field_view(ai.field.cells, ai.next_pairs(), None, title(self.bot_name, ai), target_of(match.ai)),
         ]
+        steps = [{"kind": "versus", "boards": [view, boards[1]], "link": view.get("link")} for view in self.steps]
         return {
             "view": {"kind": "versus", "boards": boards},
+            "steps": steps,
             "piece": {"x": cursor.x + 1, "r": cursor.r},
             "garbage": {"you": person.pending, "ai": ai.pending},
             "turn": match.game.turn,
@@ -191,14 +200,18 @@ def _cells(cols: list[list[int]]) -> Any:
 
 
 def animation(state: State, action: Any) -> list[dict[str, Any]]:
-    """The views between ``state`` and the state after ``action``, for the page to play one after another: the
-    pair over its column, the pair landed, then per chain link the popping puyos framed and the field after they
-    fall (titled with the link count). Computed with the readable oracle from the state before the move."""
+    """The views between ``state`` and the state after ``action`` (a solo game's move)."""
     s: Any = state
-    axis, child = s.current()
+    return chain_views(s.field, s.current(), s.next_pairs()[1:], action)
+
+
+def chain_views(field: Any, pair: tuple[int, int], pairs: list[tuple[int, int]], action: Any) -> list[dict[str, Any]]:
+    """The views of ``field`` as ``pair`` is dropped at ``action`` (x 1-6, r), for the page to play one after
+    another: the pair over its column, the pair landed, then per chain link the popping puyos framed and the
+    field after they fall (titled with the link count). Computed with the readable oracle."""
+    axis, child = pair
     x, r = action
-    pairs = s.next_pairs()[1:]
-    cols = [[int(v) for v in s.field.cells[c, : int(s.field.heights[c])]] for c in range(WIDTH)]
+    cols = [[int(v) for v in field.cells[c, : int(field.heights[c])]] for c in range(WIDTH)]
     views = [field_view(_cells(cols), pairs, (int(x), int(r), axis, child))]
     oracle.drop(cols, int(x) - 1, int(r), axis, child)
     views.append(field_view(_cells(cols), pairs))

@@ -9,6 +9,7 @@
 
 const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "cw", x: "cw", X: "cw", z: "ccw", Z: "ccw" };
 const SOFT_DROP = 10; // ↓ held: this many times the gravity
+const LINK_MS = 400; // how long each view of a chain link stays
 
 const TAB = `
   <div class="controls">
@@ -68,6 +69,8 @@ function mountVersus(shell, section) {
     shell.show(board, next.view);
     $("versus-status").textContent = next.status || "";
     board.dataset.turn = next.turn;
+    board.dataset.answers = Number(board.dataset.answers || 0) + 1;
+    board.dataset.link = "";
     const coming = next.garbage ? next.garbage.you : 0;
     $("versus-warning").classList.toggle("hidden", !coming);
     $("versus-warning").dataset.garbage = coming;
@@ -75,12 +78,18 @@ function mountVersus(shell, section) {
     placeFalling();
   };
   const call = (name, fields) => shell.ask({ op: "game", game: shell.game.name, call: name, ...fields });
-  const press = async (key) => {
-    if (busy || !playing()) return;
+  // keys are sent one at a time, in the order pressed (none is lost while an answer is on its way)
+  let queue = Promise.resolve();
+  let queued = 0;
+  const send = async (key) => {
+    if (!playing()) return;
     busy = true;
     try {
       const next = await call("key", { key });
-      if (key === "drop") fall = 0;
+      if (key === "drop") {
+        fall = 0;
+        await chain(next.steps || []);
+      }
       showVersus(next);
     } catch (e) {
       // shown by ask()
@@ -88,9 +97,24 @@ function mountVersus(shell, section) {
       busy = false;
     }
   };
+  const press = (key) => {
+    queued += 1;
+    queue = queue.then(() => send(key)).finally(() => { queued -= 1; });
+  };
+  // the person's chain, link by link (the popping puyos framed, then the field after they fall)
+  const chain = async (steps) => {
+    for (const view of steps.filter((v) => v.link)) {
+      shell.show(board, view);
+      board.dataset.link = view.link;
+      board.dataset.maxLink = Math.max(Number(board.dataset.maxLink || 0), view.link);
+      $("versus-status").textContent = `${view.link}-chain!`;
+      await new Promise((resolve) => setTimeout(resolve, LINK_MS));
+    }
+    board.dataset.link = "";
+  };
   // gravity: one row per tick (ten with ↓ held); at the ghost the pair is dropped
   const tick = () => {
-    if (!playing() || busy || !realTime() || section.classList.contains("hidden")) return;
+    if (!playing() || busy || queued || !realTime() || section.classList.contains("hidden")) return;
     if (fall >= maxFall()) {
       press("drop");
       return;
