@@ -209,3 +209,28 @@ def test_every_cargo_example_program_wins_its_level() -> None:
     found = examples()
     assert len(found) >= 27 and "Cargo 101" in found
     assert all(run(level, program)["solved"] for level, program in found.items())
+
+
+def test_a_hatris_placement_is_animated_falling_then_vanishing() -> None:
+    """The searcher's pairs fall onto the piles the engine puts them on; a 5-run is marked before it vanishes."""
+    session = Session(None)
+    session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 4, "config": {"max_spawns": 60}})
+    vanishes = placements = 0
+    for _ in range(60):
+        used = sum(session.play.state.result()["helpers_used"]) if session.play else 0
+        frame = session.handle({"op": "step", "animate": True})
+        steps = frame["steps"]
+        if sum(frame["result"]["helpers_used"]) > used:
+            assert steps == []  # a helper's use is not animated
+            continue
+        placements += 1
+        assert len(steps) == 4 and steps[0]["falling"][0]["y"] > steps[2]["falling"][0]["y"]
+        landed = steps[-1]["columns"]
+        marked = [h for pile in landed for h in pile if h.get("vanish")]
+        vanishes += bool(marked)
+        kept = [[h for h in pile if not h.get("vanish")] for pile in landed]
+        assert [[h["type"] for h in p] for p in kept] == [[h["type"] for h in p] for p in frame["view"]["columns"]]
+        assert len(marked) % 5 == 0
+        if frame["done"]:
+            break
+    assert vanishes >= 1 and placements >= 50

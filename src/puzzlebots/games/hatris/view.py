@@ -8,7 +8,7 @@ from typing import Any
 
 from puzzlebots.core.protocols import State
 
-from .rules import BAR_FULL, CASH, HAT_NAMES, HEIGHT, HELPER_NAMES, SPAWN_COLUMNS, SPAWN_Y, STAGES_PER_SHOP
+from .rules import BAR_FULL, CASH, HAT_NAMES, HEIGHT, HELPER_NAMES, SPAWN_COLUMNS, SPAWN_Y, STACK, STAGES_PER_SHOP
 
 COLOURS = {1: "#eeeeee", 2: "#c83cc8", 3: "#ebc828", 4: "#3cc8dc", 5: "#dc3c3c", 6: "#46b446"}
 
@@ -58,3 +58,34 @@ def board(state: State) -> dict[str, Any]:
         "panel": panel(s),
         "over": bool(s.game_over),
     }
+
+
+def animation(state: State, action: Any) -> list[dict[str, Any]]:
+    """The views within a placement, from the state before it: the pair over its piles at the spawn height,
+    falling in three steps, then landed with any 5-run of one type marked as vanishing (the frame's own view
+    follows, after the vanish). A helper's use is not animated."""
+    s: Any = state
+    if s.current is None or not action or action[0] != "place":
+        return []
+    a, b = s.current
+    cols = (action[1], action[2]) if a != b else (min(action[1:3]), max(action[1:3]))
+    piles = [list(p) for p in s.piles]
+    landed = []
+    for col, hat in sorted(((cols[0], a), (cols[1], b))):
+        piles[col].append(hat)
+        hats = pile_hats(piles[col], s.rules.nest)
+        landed.append({"col": col, **hats[-1]})
+    views = []
+    for frac in (0.0, 0.35, 0.7):
+        view = board(s)
+        view["falling"] = [{**h, "y": round(SPAWN_Y + (h["y"] - SPAWN_Y) * frac)} for h in landed]
+        views.append(view)
+    view = board(s)
+    view["columns"] = [pile_hats(p, s.rules.nest) for p in piles]
+    view["falling"] = []
+    for col, pile in enumerate(piles):
+        if len(pile) >= STACK and len(set(pile[-STACK:])) == 1:
+            for hat in view["columns"][col][-STACK:]:
+                hat["vanish"] = True
+    views.append(view)
+    return views

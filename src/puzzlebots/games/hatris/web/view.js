@@ -9,6 +9,7 @@ function hat(shell, parent, x, yBottom, item, view, role) {
   const h = Math.max(item.h * SCALE, 4);
   const g = shell.svg("g", { "data-role": role, "data-value": item.type, class: `hat ${role}` }, parent);
   if (item.col !== undefined) g.dataset.col = item.col;
+  if (item.vanish) g.classList.add("vanishing");
   shell.svg("use", { href: `#hat-${view.names[item.type]}`, x, y: yBottom - h, width: COL_W - 4, height: h }, g);
   shell.svg("title", {}, g).textContent = view.names[item.type];
   return g;
