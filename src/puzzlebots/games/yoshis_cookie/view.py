@@ -49,5 +49,5 @@ def board(state: State) -> dict[str, Any]:
             ["Yoshis earned", s.counters.yoshis_earned],
             ["frames to contact", s.frames_to_contact()],
         ],
-        "over": bool(s.done),
+        "over": ("stuck: no line can be made" if s.stuck else "all stages played") if s.done else None,
     }

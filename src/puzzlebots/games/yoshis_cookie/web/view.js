@@ -6,7 +6,7 @@ const CELL = 30;
 
 // cookies: {area, cells[r][c] (top row first), cursor {r, c}, incoming {row_arm, col_arm, corner, y, x} (edges
 // in cells from the matrix's bottom-left corner) or null, names {code: name}, meters [{type, name, count,
-// target}], panel [[label, value]], over}
+// target}], panel [[label, value]], over (why the game ended, or null)}
 function drawMatrix(shell, view) {
   const n = view.area + 1; // one spare cell above and right for the unit as it enters
   const size = n * CELL;
@@ -46,7 +46,7 @@ function drawMatrix(shell, view) {
   }
   if (view.over) {
     shell.svg("rect", { x: 0, y: size / 2 - 18, width: size, height: 28, class: "over-band" }, g);
-    shell.text(g, size / 2, size / 2 + 2, "ALL STAGES PLAYED", { "text-anchor": "middle", class: "over-text" });
+    shell.text(g, size / 2, size / 2 + 2, view.over.toUpperCase(), { "text-anchor": "middle", class: "over-text" });
   }
   return root;
 }
