@@ -5,7 +5,6 @@ Each test leaves a screenshot."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,9 @@ def test_cargo_101_solution_runs_to_a_win_with_stars(page: Any) -> None:
     page.click("nav button[data-tab='cargobot']")
     page.wait_for_function("document.querySelectorAll('#cargo-level option').length >= 40", timeout=TIMEOUT)
     page.select_option("#cargo-level", "Cargo 101")
+    page.click("#tab-cargobot summary")  # the program as text
     page.fill("#cargo-program", "claw R claw")
+    page.click("#cargo-load")
     start = page.locator("#claw").get_attribute("data-pos")
     page.click("#cargo-run")
     page.wait_for_selector("#cargo-status[data-outcome='solved']", timeout=TIMEOUT)
@@ -52,6 +53,7 @@ def piece_columns(page: Any) -> list[int]:
 def test_key_press_moves_the_persons_puyo_piece(page: Any) -> None:
     page.click("nav button[data-tab='puyo']")
     page.select_option("#versus-bot", "krieg")
+    page.select_option("#versus-mode", "turn")  # the pair hovers until dropped
     page.click("#versus-start")
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
     assert piece_columns(page) == [2, 2]  # column 3 (index 2), child above the axis
@@ -105,7 +107,8 @@ def test_a_replay_opens(page: Any, replays_dir: Path) -> None:
     page.click("#play-pause")
     page.wait_for_function("document.getElementById('play-state').textContent === 'finished'", timeout=TIMEOUT)
     assert page.locator("#play-step-count").inner_text() == "step 12 / 12"
-    assert json.dumps(episode.result["score"]) in page.locator("#play-result").inner_text()
+    score = page.locator("#play-result tr[data-key='score'] td").inner_text()
+    assert score == f"{episode.result['score']:,}"  # the figures are a panel, not JSON
 
 
 def test_a_web_config_field_sets_the_game(page: Any) -> None:

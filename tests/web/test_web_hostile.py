@@ -291,7 +291,7 @@ def test_nested_json_directly() -> None:
     for text in ["[" * 120_000, "{" * 50_000, '{"a":' * 5000]:
         answer = json.loads(session.reply(text))
         assert is_one_line_error(answer)
-    assert json.loads(session.reply('{"op": "replays"}')) == {"type": "replays", "replays": []}
+    assert json.loads(session.reply('{"op": "replays"}')) == {"type": "replays", "replays": [], "files": []}
     deepest = MAX_NESTING - 1  # inside the message object itself
     allowed = '{"op": "replays", "x": ' + "[" * deepest + "]" * deepest + "}"
     assert json.loads(session.reply(allowed))["type"] == "replays"

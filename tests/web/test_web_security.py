@@ -82,7 +82,7 @@ ESCAPES = [
     "/games/puyo/.hidden",
     "/games/../web/server.py",
     "/games/%2e%2e/static/app.js",
-    "/games/yoshis_cookie/view.js",
+    "/games/yoshis_cookie/engine.py",  # the game's folder is not served, only its web/ folder
     "/games/no-such-game/view.js",
     "/games/puyo",
 ]
@@ -167,4 +167,4 @@ def test_session_handles_non_dict_and_bad_types_directly() -> None:
     for msg in [None, 3, [], {"op": None}, {"op": "replays", "extra": object()}]:
         answer = session.handle(msg)
         assert answer["type"] in ("error", "replays")
-    assert session.handle({"op": "replays"}) == {"type": "replays", "replays": []}
+    assert session.handle({"op": "replays"}) == {"type": "replays", "replays": [], "files": []}

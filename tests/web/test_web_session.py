@@ -69,6 +69,8 @@ def test_cargo_runs() -> None:
     run = game_call(session, "cargobot", "run", level="Cargo 101", program="claw R claw")
     assert run["solved"] and run["stars"] == 4 and len(run["frames"]) == 4
     assert [f["claw"]["pos"] for f in run["frames"]] == [0, 0, 1, 1]
+    # each frame is the board before a tick with the register that tick executes (F1's three, then the end)
+    assert [(f["tick"], f["register"]) for f in run["frames"]] == [(0, [0, 0]), (1, [0, 1]), (2, [0, 2]), (3, None)]
     run = game_call(session, "cargobot", "run", level="Cargo 101", program="R claw")
     assert not run["solved"] and run["stars"] == 0 and "not solved" in run["message"]
     for program in ["fly away", "claw_red R claw", "prog_9 claw"]:
@@ -76,7 +78,13 @@ def test_cargo_runs() -> None:
         assert answer["type"] == "error", program
     assert game_call(session, "cargobot", "level", level="no such level")["type"] == "error"
     level = game_call(session, "cargobot", "level", level="Cargo 101")
-    assert level["view"] == run["frames"][0] and "Cargo 101" in level["info"]
+    start = {k: v for k, v in run["frames"][0].items() if k not in ("tick", "register")}
+    assert level["view"] == start and "Cargo 101" in level["info"]
+    assert (level["functions"], level["commands"][:3]) == ([8, 8, 8, 5], ["right", "pickup", "left"])
+    found = game_call(session, "cargobot", "solve", level="Cargo 101", seconds=5)
+    assert found["solved"] and found["program"] == "claw R claw" and found["stars"] == 4
+    for seconds in (0, 13, "5"):
+        assert game_call(session, "cargobot", "solve", level="Cargo 101", seconds=seconds)["type"] == "error"
 
 
 def test_a_person_plays_puyo_against_an_ai() -> None:
@@ -103,7 +111,7 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
     cases = {
         ("no-such-game", "run"): "unknown game 'no-such-game'",
         ("hatris", "levels"): "hatris has no page controls of its own",
-        ("cargobot", "versus"): "cargobot has no page call 'versus' (calls: levels, level, run)",
+        ("cargobot", "versus"): "cargobot has no page call 'versus' (calls: levels, level, run, solve)",
         ("puyo", "levels"): "puyo has no page call 'levels' (calls: versus, key)",
     }
     for (game, call), message in cases.items():
@@ -118,9 +126,9 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
 
 def test_the_page_learns_each_games_capabilities_and_web_config() -> None:
     games = {g["name"]: g for g in Session(None).handle({"op": "games"})["games"]}
-    assert games["cargobot"]["controls"] == ["levels", "level", "run"] and not games["cargobot"]["episodic"]
+    assert games["cargobot"]["controls"] == ["levels", "level", "run", "solve"] and not games["cargobot"]["episodic"]
     assert games["puyo"]["controls"] == ["versus", "key"] and games["puyo"]["episodic"]
-    assert games["hatris"]["script"] == "/games/hatris/view.js" and games["yoshis_cookie"]["script"] is None
+    assert all(games[name]["script"] == f"/games/{name}/view.js" for name in ("hatris", "yoshis_cookie"))
     assert all(g["view"] for g in games.values())
     config = {f["key"]: f for f in games["puyo"]["config"]}
     assert set(config) == get_game("puyo").web_config_keys()
@@ -158,3 +166,71 @@ class TextOnly:
 
     def render(self, state: Any, bot: Any = None) -> Any:
         return get_game("puyo").render(state, bot)  # type: ignore[attr-defined]
+
+
+def test_a_one_step_answer_animates_a_puyo_chain_link_by_link() -> None:
+    """KRIEG3 fires a 3-chain with pair 13 of seed 4: the answer carries the landing and two views per link, and
+    the oracle's last view is the engine's field; an answer for several steps, or not asked to, has none."""
+    session = Session(None)
+    session.handle({"op": "watch", "game": "puyo", "bot": "krieg3", "seed": 4, "config": {}})
+    assert session.handle({"op": "step", "n": 12, "animate": True})["steps"] == []
+    frame = session.handle({"op": "step", "animate": True})
+    links = [view.get("link") for view in frame["steps"]]
+    assert links == [None, None, 1, 1, 2, 2, 3, 3] and frame["result"]["max_chain"] == 3
+    assert frame["steps"][-1]["cells"] == frame["view"]["cells"]
+    assert all(view["marks"] for view in frame["steps"][2::2])  # the popping puyos are framed
+    assert session.handle({"op": "step"})["steps"] == []
+    answer = session.handle({"op": "step", "animate": 1})
+    assert answer["type"] == "error" and "animate" in answer["message"]
+
+
+def test_the_replay_list_says_game_bot_seed_length_and_date_and_seek_goes_back(tmp_path: Path) -> None:
+    episode = play_episode("puyo", "krieg", 9, {"pairs": 12}, record=True)
+    write_replay(tmp_path / "a.jsonl", episode, get_game("puyo").rules_version, 5)
+    (tmp_path / "broken.jsonl").write_text("not json\n")
+    session = Session(tmp_path)
+    files = {f["name"]: f for f in session.handle({"op": "replays"})["files"]}
+    good = files["a.jsonl"]
+    assert (good["game"], good["bot"], good["seed"], good["length"]) == ("puyo", "krieg", 9, 12)
+    assert good["date"].endswith("UTC") and "error" in files["broken.jsonl"]
+    assert session.handle({"op": "seek", "step": 3})["type"] == "error"  # no replay open
+    session.handle({"op": "replay", "name": "a.jsonl"})
+    late = session.handle({"op": "seek", "step": 9})
+    back = session.handle({"op": "seek", "step": 4})
+    assert (late["step"], back["step"]) == (9, 4)
+    again = session.handle({"op": "seek", "step": 9})
+    assert again["view"] == late["view"] and again["result"] == late["result"]
+    assert session.handle({"op": "seek", "step": 13})["type"] == "error"  # past the end
+
+
+def test_every_cargo_example_program_wins_its_level() -> None:
+    from puzzlebots.games.cargobot.view import examples, run
+
+    found = examples()
+    assert len(found) >= 27 and "Cargo 101" in found
+    assert all(run(level, program)["solved"] for level, program in found.items())
+
+
+def test_a_hatris_placement_is_animated_falling_then_vanishing() -> None:
+    """The searcher's pairs fall onto the piles the engine puts them on; a 5-run is marked before it vanishes."""
+    session = Session(None)
+    session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 4, "config": {"max_spawns": 60}})
+    vanishes = placements = 0
+    for _ in range(60):
+        used = sum(session.play.state.result()["helpers_used"]) if session.play else 0
+        frame = session.handle({"op": "step", "animate": True})
+        steps = frame["steps"]
+        if sum(frame["result"]["helpers_used"]) > used:
+            assert steps == []  # a helper's use is not animated
+            continue
+        placements += 1
+        assert len(steps) == 4 and steps[0]["falling"][0]["y"] > steps[2]["falling"][0]["y"]
+        landed = steps[-1]["columns"]
+        marked = [h for pile in landed for h in pile if h.get("vanish")]
+        vanishes += bool(marked)
+        kept = [[h for h in pile if not h.get("vanish")] for pile in landed]
+        assert [[h["type"] for h in p] for p in kept] == [[h["type"] for h in p] for p in frame["view"]["columns"]]
+        assert len(marked) % 5 == 0
+        if frame["done"]:
+            break
+    assert vanishes >= 1 and placements >= 50

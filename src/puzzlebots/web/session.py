@@ -17,8 +17,9 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from rich.console import Console
 
@@ -35,6 +36,8 @@ from .games import list_games
 log = logging.getLogger(__name__)
 
 MAX_STEPS_PER_MESSAGE = 500
+#: at most this many replay files are listed (each one's header is read for the list)
+MAX_LISTED_REPLAYS = 200
 REPLAY_SUFFIX = ".jsonl"
 #: a message nested deeper than this (lists and objects in each other) is refused before any work
 MAX_NESTING = 32
@@ -90,6 +93,15 @@ def board(game: Game, state: State, bot: Bot | None = None) -> dict[str, Any]:
     return {"kind": "text", "text": buffer.getvalue()}
 
 
+@runtime_checkable
+class Animated(Protocol):
+    """A game whose page view can show what happens within one decision (a chain popping link by link)."""
+
+    def web_animation(self, state: State, action: Any) -> list[dict[str, Any]]:
+        """The views between ``state`` and the state after ``action``, in order (the last view is the frame's)."""
+        ...
+
+
 @dataclass
 class Play:
     """A game being shown: a bot playing it live, or a replay file being stepped through."""
@@ -104,22 +116,30 @@ class Play:
     hashes: dict[int, str] = field(default_factory=dict)
     step: int = 0
     divergence: dict[str, Any] | None = None
+    #: the state before the last decision and the decision, kept only for a one-step answer to animate
+    last_move: tuple[State, Any] | None = None
 
     def done(self) -> bool:
         if self.mode == "replay":
             return self.step >= len(self.actions) or self.divergence is not None
         return self.state.is_terminal()
 
-    def advance(self) -> None:
+    def advance(self, animate: bool = False) -> None:
+        self.last_move = None
         if self.done():
             return
+        before = self.state.clone() if animate and isinstance(self.game, Animated) else None
         if self.bot is not None:
-            self.state.apply(self.bot.act(self.state))
+            action = self.bot.act(self.state)
+            self.state.apply(action)
         else:
             try:
-                self.state.apply(self.game.decode_action(self.actions[self.step]))
+                action = self.game.decode_action(self.actions[self.step])
+                self.state.apply(action)
             except PuzzlebotsError as exc:
                 raise InputError(f"replay action {self.step + 1} cannot be played: {exc}") from exc
+        if before is not None:
+            self.last_move = (before, action)
         self.step += 1
         expected = self.hashes.get(self.step)
         if expected is not None and (got := self.state.state_hash()) != expected:
@@ -138,7 +158,14 @@ class Play:
             "divergence": self.divergence,
             "result": self.state.result(),
             "view": board(self.game, self.state, self.bot),
+            "steps": self.animation(),
         }
+
+    def animation(self) -> list[dict[str, Any]]:
+        """The views within the last decision, if the game draws them and the answer is for one step."""
+        if self.last_move is None or not isinstance(self.game, Animated):
+            return []
+        return self.game.web_animation(*self.last_move)
 
 
 class Session:
@@ -147,14 +174,17 @@ class Session:
     def __init__(self, replays_dir: Path | None = None) -> None:
         self.replays_dir = replays_dir
         self.play: Play | None = None
+        #: the replay file open in ``play``, if it is a replay (``seek`` re-reads it)
+        self.replay_name: str | None = None
         #: each game's page-controls session, by game name, made on the first ``game`` message for it
         self.controls: dict[str, WebSession] = {}
         self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "games": lambda msg: {"type": "games", "games": list_games()},
             "watch": self.watch,
             "step": self.step,
-            "replays": lambda msg: {"type": "replays", "replays": self.replay_names()},
+            "replays": self.list_replays,
             "replay": self.open_replay,
+            "seek": self.seek,
             "game": self.game_call,
         }
 
@@ -196,13 +226,15 @@ class Session:
         bot = game.make_bot(bot_name, config, None, bot_seed(seed))
         state = game.new_state(seed, config)
         self.play = Play(game, state, "watch", seed, bot_name, bot=bot)
+        self.replay_name = None
         return self.play.frame()
 
     def step(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self.play is None:
             raise ProtocolError("nothing to step: start a game or open a replay first")
-        for _ in range(int_field(msg, "n", 1, MAX_STEPS_PER_MESSAGE, 1)):
-            self.play.advance()
+        n = int_field(msg, "n", 1, MAX_STEPS_PER_MESSAGE, 1)
+        for _ in range(n):
+            self.play.advance(animate=n == 1 and field_of(msg, "animate", bool, False))
         return self.play.frame()
 
     def game_call(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -223,6 +255,38 @@ class Session:
             return []
         return sorted(p.name for p in self.replays_dir.iterdir() if p.is_file() and p.suffix == REPLAY_SUFFIX)
 
+    def list_replays(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The replay files, each with its game, bot, seed, length and date (or why it cannot be read)."""
+        names = self.replay_names()[:MAX_LISTED_REPLAYS]
+        return {"type": "replays", "replays": names, "files": [self.replay_entry(name) for name in names]}
+
+    def replay_entry(self, name: str) -> dict[str, Any]:
+        path = safe_file(self.replays_dir, name) if self.replays_dir is not None else None
+        if path is None:
+            return {"name": name, "error": "not a plain file of the replay folder"}
+        try:
+            replay = read_replay(path)
+            date = datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)
+        except (PuzzlebotsError, OSError) as exc:
+            return {"name": name, "error": str(exc)}
+        header = replay.header
+        return {"name": name, "game": str(header["game"]), "bot": str(header["bot"]), "seed": header["seed"],
+                "length": len(replay.actions), "date": date.strftime("%Y-%m-%d %H:%M UTC")}
+
+    def seek(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Jump to any step of the open replay (back by re-running it from its start)."""
+        play = self.play
+        if play is None or play.mode != "replay" or self.replay_name is None:
+            raise ProtocolError("nothing to seek in: open a replay first")
+        target = int_field(msg, "step", 0, len(play.actions), play.step)
+        if target < play.step:
+            self.open_replay({"name": self.replay_name})
+            assert self.play is not None
+            play = self.play
+        while play.step < target and not play.done():
+            play.advance()
+        return play.frame()
+
     def open_replay(self, msg: dict[str, Any]) -> dict[str, Any]:
         name = field_of(msg, "name", str)
         path = safe_file(self.replays_dir, name) if self.replays_dir is not None else None
@@ -235,6 +299,7 @@ class Session:
             game, state, "replay", header["seed"], str(header["bot"]),
             actions=replay.actions, hashes=dict(replay.hashes),
         )
+        self.replay_name = name
         if 0 in self.play.hashes and (got := state.state_hash()) != self.play.hashes[0]:
             self.play.divergence = {"step": 0, "expected": self.play.hashes[0], "got": got}
         return self.play.frame()

@@ -46,8 +46,9 @@ class CargoBotGame(GameBase):
         return Path(__file__).with_name("web")
 
     def web_ops(self) -> Sequence[str]:
-        """The program editor: ``levels`` lists them, ``level`` draws one, ``run`` animates a program on it."""
-        return ("levels", "level", "run")
+        """The program editor: ``levels`` lists them, ``level`` draws one, ``run`` animates a program on it,
+        ``solve`` runs the synthesizer with a time limit."""
+        return ("levels", "level", "run", "solve")
 
     def web_session(self) -> CargoPage:
         from .view import CargoPage

@@ -98,8 +98,10 @@ def run_game(
     claw: int = 1,
     tick_limit: int = 10_000_000,
     on_step: Callable[[list[list[str]], int, str | None], None] | None = None,
+    on_register: Callable[[int, int], None] | None = None,
 ) -> RunReport:
-    """The original game (reference §3): ``Level:run`` with ``Program:nextMove``."""
+    """The original game (reference §3): ``Level:run`` with ``Program:nextMove``. ``on_register(function,
+    index)``, if given, sees the register each tick executes (0-based; the page highlights it)."""
     piles = [list(p) for p in stacks]
     functions = [list(program[i]) if i < len(program) else [] for i in range(len(slots))]
     for i, n in enumerate(slots):
@@ -142,6 +144,8 @@ def run_game(
         if finished:
             outcome = "finished"
             break
+        if on_register is not None:
+            on_register(*(stack[-1] if move is not None and move.startswith("f") else (func, index)))
         ticks += 1
         if move is None or move.startswith("f"):
             continue  # an idle tick of the guard, or a call

@@ -3,26 +3,34 @@ frames of the claw's work so the page (``web/view.js``, the ``cargo`` drawing) c
 the program earns.
 
 Cargo-Bot has no seeded episodes, so what the page draws is a :class:`Snapshot`: a level's board at one tick.
-The game's machine reports only the end of a run, so the frames come from re-running the program with a
-tick budget of 1, 2, 3, ... ticks (each run stops after that many ticks and reports the board): the page
-shows exactly what the engine computes, and no second interpreter exists to disagree with it.
+The engine (numba) reports only the end of a run, so the frames, each with the register that tick executes,
+come from the readable oracle (``oracle.run_game``, tested tick for tick against the engine); the outcome,
+ticks and stars the page shows are the engine's. ``solve`` runs the synthesizer with a time limit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from puzzlebots.core.messages import field_of
+from puzzlebots.core.jsonio import read_json
+from puzzlebots.core.messages import field_of, int_field
 from puzzlebots.core.protocols import JSON
 
+from . import oracle
 from .engine import run_level
-from .language import parse_registers, register_count
+from .language import format_registers, parse_registers, register_count
 from .levels import Level, find_level, load_levels
 
 #: runs longer than this many ticks are shown as their first frames and the end
 MAX_TRACE_TICKS = 1500
+#: the Solve button's time limit in seconds: its default and the most a page may ask (the page's time budget
+#: is 20 s)
+SOLVE_SECONDS, SOLVE_MAX_SECONDS = 5, 12
+#: a program per level that wins it, found by ``puzzlebots cargobot solve --all`` (docs/web.md)
+EXAMPLES = Path(__file__).with_name("web") / "examples.json"
 COLOURS = {"red": "#d33", "green": "#3a3", "blue": "#36d", "yellow": "#eb2", "orange": "#f80", "purple": "#93c"}
 STAR_NOTES = {4: "the designer's solution size", 5: "shorter than the designer's solution"}
 
@@ -56,13 +64,48 @@ def level_list() -> dict[str, Any]:
     return {"levels": [{"name": lv.name, "title": f"{lv.label}: {lv.name}", "pack": lv.pack} for lv in load_levels()]}
 
 
+def examples() -> dict[str, str]:
+    """The example program of each level that has one."""
+    data = read_json(EXAMPLES, "Cargo-Bot examples") if EXAMPLES.is_file() else {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
 def level_frame(name: str) -> dict[str, Any]:
     level = find_level(name)
     stars = "/".join(str(s) for s in level.stars)
     info = f"{level.label}: {level.name}. Registers for 1/2/3 stars: {stars}."
     if level.hint:
-        info += f" Hint: {level.hint}."
-    return {"view": board(Snapshot.start(level)), "info": info, "example": ""}
+        info += f" Hint: {level.hint.strip().rstrip('.')}."
+    return {
+        "view": board(Snapshot.start(level)),
+        "info": info,
+        "example": examples().get(level.name, ""),
+        "functions": list(level.functions),
+        "commands": list(level.commands),
+        "conditions": list(level.conditions),
+        "stars": list(level.stars),
+    }
+
+
+def trace(level: Level, program: Any, ticks: int) -> list[dict[str, Any]]:
+    """The board before each tick (at most ``MAX_TRACE_TICKS``) with the register that tick executes
+    (``[function, index]``, 0-based) and the tick count, then the board at the end."""
+    frames: list[dict[str, Any]] = []
+    registers: list[list[int]] = []
+
+    def on_step(piles: list[list[str]], pos: int, holding: str | None) -> None:
+        if len(frames) <= MAX_TRACE_TICKS:
+            frames.append(board(Snapshot(level, [list(p) for p in piles], pos, holding)))
+
+    def on_register(function: int, index: int) -> None:
+        registers.append([function, index])
+
+    oracle.run_game(program, level.functions, level.board(), level.goal_board(), level.claw, ticks,
+                    on_step, on_register)
+    for tick, frame in enumerate(frames):
+        frame["tick"] = tick
+        frame["register"] = registers[tick] if tick < len(registers) else None
+    return frames
 
 
 def run(name: str, program_text: str) -> dict[str, Any]:
@@ -70,14 +113,10 @@ def run(name: str, program_text: str) -> dict[str, Any]:
     level = find_level(name)
     program = parse_registers(program_text)
     final = run_level(level, program)
-    frames = [board(Snapshot.start(level))]
-    for ticks in range(1, min(final.steps, MAX_TRACE_TICKS) + 1):
-        report = run_level(level, program, step_limit=ticks)
-        view = board(Snapshot(level, report.stacks, report.claw, report.holding))
-        if view != frames[-1]:
-            frames.append(view)
+    frames = trace(level, program, final.steps)
     last = board(Snapshot(level, final.stacks, final.claw, final.holding))
-    if last != frames[-1]:
+    if {**frames[-1], "tick": 0, "register": None} != {**last, "tick": 0, "register": None}:
+        last.update(tick=final.steps, register=None)
         frames.append(last)
     registers = register_count(program)
     stars = level.stars_for(program) if final.solved else 0
@@ -98,12 +137,30 @@ def run(name: str, program_text: str) -> dict[str, Any]:
     }
 
 
+def solve_level(name: str, seconds: int) -> dict[str, Any]:
+    """The synthesizer on level ``name`` for at most ``seconds``: the smallest program it finds, if any."""
+    from .bots.solve import solve
+
+    level = find_level(name)
+    found = solve(level, jobs=1, time_limit=seconds)
+    if not found.solved or found.program is None:
+        return {"solved": False, "program": "", "message": f"no program found in {seconds} s "
+                f"(every program of up to {found.searched_to} registers was tried)"}
+    return {"solved": True, "program": format_registers(found.program), "size": found.size, "stars": found.stars,
+            "message": f"found a {found.size}-register program ({min(found.stars or 0, 3)} stars) "
+            f"in {found.seconds:.1f} s"}
+
+
 class CargoPage:
-    """One page's Cargo-Bot editor: ``levels``, ``level`` (its board) and ``run`` (a program on a level)."""
+    """One page's Cargo-Bot editor: ``levels``, ``level`` (its board and toolbox), ``run`` (a program on a
+    level) and ``solve`` (the synthesizer, with a time limit)."""
 
     def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
         if op == "levels":
             return level_list()
         if op == "level":
             return level_frame(field_of(msg, "level", str))
+        if op == "solve":
+            seconds = int_field(msg, "seconds", 1, SOLVE_MAX_SECONDS, SOLVE_SECONDS)
+            return solve_level(field_of(msg, "level", str), seconds)
         return run(field_of(msg, "level", str), field_of(msg, "program", str))

@@ -108,6 +108,10 @@ class HatrisGame(EpisodicBase):
         """The page's board: the ``piles`` drawing of ``web/view.js``."""
         return view.board(state)
 
+    def web_animation(self, state: State, action: Any) -> list[dict[str, JSON]]:
+        """The page's views within a placement: the pair falling onto its piles, a 5-run vanishing."""
+        return view.animation(state, action)
+
     def web_folder(self) -> Path:
         return Path(__file__).with_name("web")
 

@@ -117,6 +117,13 @@ class PuyoGame(EpisodicBase):
 
         return board(state, bot)
 
+    def web_animation(self, state: State, action: Any) -> list[dict[str, JSON]]:
+        """The page's views between ``state`` and the state after ``action``: the pair landing, then each chain
+        link popping and falling (``view.animation``)."""
+        from .view import animation
+
+        return animation(state, action)
+
     def web_folder(self) -> Path:
         return Path(__file__).with_name("web")
 

@@ -9,6 +9,8 @@ cell values bottom-up (0 never stored).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .rules import CHILD_DX, COLOUR_LETTERS, GARBAGE, ROWS, VISIBLE_ROWS, WIDTH, link_score
 
 
@@ -32,8 +34,11 @@ def drop(cols: list[list[int]], x: int, r: int, axis: int, child: int) -> None:
             cols[cx].append(colour)
 
 
-def resolve(cols: list[list[int]]) -> tuple[int, int, list[int]]:
-    """Resolve chains; return (links, total score, per-link scores)."""
+def resolve(
+    cols: list[list[int]], on_link: Callable[[set[tuple[int, int]], list[list[int]]], None] | None = None
+) -> tuple[int, int, list[int]]:
+    """Resolve chains; return (links, total score, per-link scores). ``on_link(gone, cols)``, if given, sees each
+    link's popped cells (x, y) before they go and the columns after gravity (the page's chain animation)."""
     links = 0
     total = 0
     per_link: list[int] = []
@@ -74,3 +79,5 @@ def resolve(cols: list[list[int]]) -> tuple[int, int, list[int]]:
         gone = popping | garbage
         for x in range(WIDTH):
             cols[x] = [c for y, c in enumerate(cols[x]) if (x, y) not in gone]
+        if on_link is not None:
+            on_link(gone, cols)

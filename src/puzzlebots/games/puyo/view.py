@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.messages import field_of, seed_field
 from puzzlebots.core.protocols import JSON, Bot, State
 from puzzlebots.core.seeds import bot_seed
 
+from . import oracle
 from .human import HumanMatch
-from .rules import ROWS, WIDTH
+from .rules import DEATH_X, DEATH_Y, ROWS, WIDTH
 
 if TYPE_CHECKING:
     from .game import PuyoGame
@@ -63,11 +66,30 @@ def field_view(
         "cells": grid,
         "colors": COLOURS,
         "shape": "circle",
-        "hidden_rows": HOVER_ROWS + 1,
+        "open_rows": HOVER_ROWS,
+        "hidden_rows": 1,
+        "crosses": [{"r": HOVER_ROWS + ROWS - 1 - DEATH_Y, "c": DEATH_X, "title": "a puyo here ends the game"}],
         "piece": hover,
         "aside": aside,
         "ghosts": ghosts,
     }
+
+
+def landing(heights: Any, x: int, r: int, colours: tuple[int, int]) -> list[dict[str, int]]:
+    """Where the hovering pair (axis column ``x`` 0-based, rotation ``r``) comes to rest, as grid cells with the
+    colour and ``k`` (0 axis, 1 child; the piece's own order): the ghost of the real-time page (a puyo that would
+    rest in row 14 vanishes and has no cell)."""
+    cx = x + CHILD_OFFSET[r][1]
+    if r == 0:
+        rows = [int(heights[x]), int(heights[x]) + 1]
+    elif r == 2:
+        rows = [int(heights[x]) + 1, int(heights[x])]
+    else:
+        rows = [int(heights[x]), int(heights[cx])]
+    cells = zip(rows, (x, cx), colours, strict=True)
+    return [
+        {"r": HOVER_ROWS + ROWS - 1 - y, "c": c, "v": int(v), "k": k} for k, (y, c, v) in enumerate(cells) if y < ROWS
+    ]
 
 
 def target_of(bot: Bot | None) -> list[tuple[int, int, int]]:
@@ -77,9 +99,19 @@ def target_of(bot: Bot | None) -> list[tuple[int, int, int]]:
 
 
 def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
-    """A solo game's field with its next pairs, and the bot's target chain."""
+    """A solo game's field with its next pairs, the bot's target chain, and the score and chain counter."""
     s: Any = state
-    return field_view(s.field.cells, s.next_pairs(), target=target_of(bot))
+    view = field_view(s.field.cells, s.next_pairs(), target=target_of(bot))
+    view["panel"] = [
+        ["score", s.score],
+        ["chain", f"{s.last.links} links" if s.last.links else "-"],
+        ["longest chain", max(s.chains, default=0)],
+        ["pairs", f"{s.index} of {s.n_pairs}"],
+        ["game over", "yes: cell (3, 12) filled" if s.dead else "no"],
+    ]
+    if view["ghosts"]:
+        view["panel"].append(["target chain", f"{len(view['ghosts'])} puyos to place (dim)"])
+    return view
 
 
 class VersusPage:
@@ -90,6 +122,8 @@ class VersusPage:
         self.match: HumanMatch | None = None
         self.bot_name = ""
         self.message = ""
+        #: the person's field as their last pair dropped, link by link (views of the person's field)
+        self.steps: list[dict[str, Any]] = []
 
     def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
         if op == "versus":
@@ -113,14 +147,19 @@ class VersusPage:
         match = self.playing()
         if key not in KEYS:
             raise IllegalActionError(f"unknown key {key!r} (keys: {', '.join(KEYS)})")
+        self.steps = []
         if match.game.over():
             return
+        person = match.game.players[0]
+        before = (person.field.copy(), person.current(), person.next_pairs()[1:], (match.cursor.x + 1, match.cursor.r))
         try:
             match.press(key)
         except IllegalActionError:
             self.message = "that placement cannot be reached: the columns in the way are too tall"
             return
         self.message = OUTCOMES[match.game.result().winner] if match.game.over() else "your move"
+        if key == "drop":
+            self.steps = chain_views(*before)
 
     def frame(self) -> dict[str, JSON]:
         match = self.playing()
@@ -133,14 +172,61 @@ class VersusPage:
         def title(who: str, p: Any) -> str:
             return f"{who}: {p.score} (chain {p.max_chain}, garbage pending {p.pending})"
 
+        you = field_view(person.field.cells, person.next_pairs(), piece, title("you", person))
+        if piece is not None:
+            you["ghosts"] = landing(person.field.heights, cursor.x, cursor.r, (axis, child))
         boards = [
-            field_view(person.field.cells, person.next_pairs(), piece, title("you", person)),
+            you,
             field_view(ai.field.cells, ai.next_pairs(), None, title(self.bot_name, ai), target_of(match.ai)),
         ]
+        steps = [{"kind": "versus", "boards": [view, boards[1]], "link": view.get("link")} for view in self.steps]
         return {
             "view": {"kind": "versus", "boards": boards},
+            "steps": steps,
             "piece": {"x": cursor.x + 1, "r": cursor.r},
+            "garbage": {"you": person.pending, "ai": ai.pending},
             "turn": match.game.turn,
             "done": done,
             "status": self.message,
         }
+
+
+def _cells(cols: list[list[int]]) -> Any:
+    """The engine's (column, row) array of oracle columns."""
+    cells = np.zeros((WIDTH, ROWS), dtype=np.uint8)
+    for x, col in enumerate(cols):
+        cells[x, : len(col)] = col
+    return cells
+
+
+def animation(state: State, action: Any) -> list[dict[str, Any]]:
+    """The views between ``state`` and the state after ``action`` (a solo game's move)."""
+    s: Any = state
+    return chain_views(s.field, s.current(), s.next_pairs()[1:], action)
+
+
+def chain_views(field: Any, pair: tuple[int, int], pairs: list[tuple[int, int]], action: Any) -> list[dict[str, Any]]:
+    """The views of ``field`` as ``pair`` is dropped at ``action`` (x 1-6, r), for the page to play one after
+    another: the pair over its column, the pair landed, then per chain link the popping puyos framed and the
+    field after they fall (titled with the link count). Computed with the readable oracle."""
+    axis, child = pair
+    x, r = action
+    cols = [[int(v) for v in field.cells[c, : int(field.heights[c])]] for c in range(WIDTH)]
+    views = [field_view(_cells(cols), pairs, (int(x), int(r), axis, child))]
+    oracle.drop(cols, int(x) - 1, int(r), axis, child)
+    views.append(field_view(_cells(cols), pairs))
+    before = [list(col) for col in cols]
+
+    def on_link(gone: set[tuple[int, int]], after: list[list[int]]) -> None:
+        nonlocal before
+        link = len(views) // 2
+        popping = field_view(_cells(before), pairs, title=f"{link}-chain!")
+        popping["marks"] = [{"r": HOVER_ROWS + ROWS - 1 - y, "c": gx} for gx, y in sorted(gone)]
+        popping["link"] = link
+        fallen = field_view(_cells(after), pairs, title=f"{link}-chain!")
+        fallen["link"] = link
+        views.extend([popping, fallen])
+        before = [list(col) for col in after]
+
+    oracle.resolve(cols, on_link)
+    return views

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -106,12 +107,12 @@ class YoshisCookieGame(EpisodicBase):
         return render_state(state, bot)
 
     def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
-        """The page's board, drawn by the shell's generic ``grid``."""
+        """The page's board: the ``cookies`` drawing of ``web/view.js``."""
         return view.board(state)
 
-    def web_folder(self) -> None:
-        """No page files: the generic grid draws it all."""
-        return None
+    def web_folder(self) -> Path:
+        """The cookie sprites and the ``cookies`` drawing."""
+        return Path(__file__).with_name("web")
 
 
 GAME = YoshisCookieGame()

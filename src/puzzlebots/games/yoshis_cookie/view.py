@@ -1,5 +1,7 @@
-"""Yoshi's Cookie board JSON for the page: the matrix, the cursor's row and column, and the falling L-shaped unit
-(its row arm drawn above the matrix, its column arm to the right), as the shell's generic ``grid`` drawing."""
+"""Yoshi's Cookie board JSON for the page: the matrix, the cursor, the falling L-shaped unit at its true distance
+from the matrix's edges (row arm above, column arm to the right, corner between), the Yoshi meters and the
+figures, as the ``cookies`` drawing of ``web/view.js`` (each cookie drawn with its sprite from
+``web/cookies.svg``)."""
 
 from __future__ import annotations
 
@@ -7,33 +9,45 @@ from typing import Any
 
 from puzzlebots.core.protocols import State
 
-from .rules import AREA, CELL_LETTERS
+from .rules import AREA, NORMAL_NAMES, NORMAL_TYPES, SHELL, UNITS_PER_CELL, YOSHI
 
-COLOURS = {1: "#e6466e", 2: "#f0c832", 3: "#50aaf0", 4: "#5abe5a", 5: "#f08c32", 6: "#78dc78", 7: "#aa7850"}
+NAMES = {**NORMAL_NAMES, YOSHI: "yoshi", SHELL: "shell"}
+
+
+def incoming(s: Any) -> dict[str, Any] | None:
+    """The falling unit: each arm's cells and its leading edge in cells from the matrix's bottom-left corner."""
+    inc = s.incoming
+    if inc.row_arm is None and inc.col_arm is None:
+        return None
+    return {
+        "row_arm": [int(v) for v in inc.row_arm] if inc.row_arm is not None else None,
+        "col_arm": [int(v) for v in inc.col_arm] if inc.col_arm is not None else None,
+        "corner": int(inc.corner),
+        "y": inc.y / UNITS_PER_CELL,
+        "x": inc.x / UNITS_PER_CELL,
+    }
 
 
 def board(state: State) -> dict[str, Any]:
     s: Any = state
     grid = [[int(v) for v in row] for row in s.grid]
-    rows, cols = len(grid), len(grid[0]) if grid else 0
-    cells = [[0] * (AREA + 1) for _ in range(AREA + 1)]  # row 0: incoming row arm; column AREA: column arm
-    for r in range(rows):
-        cells[r + 1][:cols] = grid[r]
-    inc = s.incoming
-    for c, v in enumerate((inc.row_arm or [])[:AREA]):
-        cells[0][c] = int(v)
-    for r, v in enumerate((inc.col_arm or [])[:AREA]):
-        cells[r + 1][AREA] = int(v)
     cr, cc = s.cursor
-    marks = [{"r": cr + 1, "c": c} for c in range(cols)] + [{"r": r + 1, "c": cc} for r in range(rows) if r != cr]
+    target = s.config["meter_target"]
     return {
-        "kind": "grid",
-        "rows": AREA + 1,
-        "cols": AREA + 1,
-        "cells": cells,
-        "colors": COLOURS,
-        "labels": dict(enumerate(CELL_LETTERS)),
-        "shape": "square",
-        "marks": marks,
-        "title": f"round {s.round} stage {s.stage}  matrix {rows}x{cols}  frames to contact {s.frames_to_contact()}",
+        "kind": "cookies",
+        "area": AREA,
+        "cells": grid,
+        "cursor": {"r": cr, "c": cc},
+        "incoming": incoming(s),
+        "names": NAMES,
+        "meters": [{"type": t, "name": NAMES[t], "count": s.meters[t], "target": target} for t in NORMAL_TYPES],
+        "panel": [
+            ["round", f"{s.round}{' (expert)' if s.expert else ''}"],
+            ["stage", s.stage],
+            ["score", s.counters.score],
+            ["lines", s.counters.lines],
+            ["Yoshis earned", s.counters.yoshis_earned],
+            ["frames to contact", s.frames_to_contact()],
+        ],
+        "over": ("stuck: no line can be made" if s.stuck else "all stages played") if s.done else None,
     }

@@ -76,18 +76,27 @@ function text(parent, x, y, content, attrs) {
 const CELL = 26;
 
 // grid: {rows, cols, cells[r][c] (0 = empty), colors{value: css}, labels{value: text}, shape ("circle" or
-// squares), title, hidden_rows (shaded on top), piece[{r, c, v}] (outlined), marks[{r, c}] (framed),
-// ghosts[{r, c, v}] (dim), aside[{r, c, v}] (cells right of the well, c >= cols)}
+// squares), title, open_rows (rows on top drawn outside the well, where a piece hovers), hidden_rows (rows under
+// those, shaded), piece[{r, c, v}] (outlined), marks[{r, c}] (framed), ghosts[{r, c, v}] (dim, dashed),
+// crosses[{r, c, title}] (a cell marked with an X, e.g. where the game is lost), aside[{r, c, v}] (cells right
+// of the well, c >= cols), panel[[label, value]] (figures beside the drawing)}
 function drawGrid(view) {
   const top = view.title ? 20 : 0;
+  const open = view.open_rows || 0;
   const cols = Math.max(view.cols, ...(view.aside || []).map((a) => a.c + 1.5));
   const width = Math.max(cols * CELL + 2, view.title ? view.title.length * 7.5 : 0);
   const root = newSvg(width, view.rows * CELL + top + 2);
   if (view.title) text(root, 2, 14, view.title);
   const g = svg("g", { transform: `translate(1 ${top + 1})` }, root);
-  svg("rect", { x: 0, y: 0, width: view.cols * CELL, height: view.rows * CELL, class: "well" }, g);
+  svg("rect", { x: 0, y: open * CELL, width: view.cols * CELL, height: (view.rows - open) * CELL, class: "well" }, g);
   if (view.hidden_rows) {
-    svg("rect", { x: 0, y: 0, width: view.cols * CELL, height: view.hidden_rows * CELL, class: "hidden-rows" }, g);
+    svg("rect", { x: 0, y: open * CELL, width: view.cols * CELL, height: view.hidden_rows * CELL, class: "hidden-rows" }, g);
+  }
+  for (const x of view.crosses || []) {
+    const [x0, y0, d] = [x.c * CELL + 5, x.r * CELL + 5, CELL - 10];
+    const cross = svg("path", { d: `M${x0} ${y0} l${d} ${d} M${x0 + d} ${y0} l${-d} ${d}`, class: "cross", "data-role": "cross",
+      "data-row": x.r, "data-col": x.c }, g);
+    if (x.title) svg("title", {}, cross).textContent = x.title;
   }
   const cell = (r, c, v, role) => {
     const fill = (view.colors || {})[v] || "#888";
@@ -109,7 +118,38 @@ function drawGrid(view) {
     svg("rect", { x: m.c * CELL, y: m.r * CELL, width: CELL, height: CELL, class: "mark" }, g);
   }
   for (const a of view.aside || []) cell(a.r, a.c, a.v, "next");
-  return root;
+  if (!view.panel) return root;
+  const row = document.createElement("div");
+  row.className = "game-row";
+  row.append(root, panel(view.panel));
+  return row;
+}
+
+// a figure as people read it: numbers rounded, lists joined, nested objects as "key value" pairs
+function figure(value) {
+  if (typeof value === "number") return Number.isInteger(value) ? value.toLocaleString("en") : value.toFixed(2);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (value === null || value === undefined) return "-";
+  if (Array.isArray(value)) return value.map(figure).join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${figure(v)}`).join(", ");
+  return String(value);
+}
+
+// rows: [[label, value]] -> a two-column table of figures
+function panel(rows) {
+  const table = document.createElement("table");
+  table.className = "figures";
+  for (const [label, value] of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.key = label;
+    const th = document.createElement("th");
+    th.textContent = String(label).replaceAll("_", " ");
+    const td = document.createElement("td");
+    td.textContent = figure(value);
+    tr.append(th, td);
+    table.appendChild(tr);
+  }
+  return table;
 }
 
 function drawText(view) {
@@ -180,11 +220,23 @@ function shellFor(game) {
     newSvg,
     text,
     fillSelect,
+    panel,
+    cell: CELL, // the side of a grid cell in pixels
     draw: (view) => drawView(view, game.name),
     show: (target, view) => show(target, view, game.name),
     drawing: (kind, fn) => own.set(kind, fn),
     // build(section) fills the tab's section and may return a function run each time the tab is shown
     tab: (title, build) => addTab(game.name, title, build),
+    // an SVG file of <symbol>s from its folder, put into the page once so its drawings can <use href="#id">
+    sprites: async (file) => {
+      const answer = await fetch(new URL(file, new URL(game.script, location.href)).href);
+      if (!answer.ok) throw new Error(`${file}: ${answer.status}`);
+      const doc = new DOMParser().parseFromString(await answer.text(), "image/svg+xml");
+      const sprites = document.importNode(doc.documentElement, true);
+      Object.assign(sprites.style, { position: "absolute", width: "0", height: "0" });
+      sprites.id = `${game.name}-sprites`;
+      document.body.appendChild(sprites);
+    },
     stylesheet: (file) => {
       const link = document.createElement("link");
       link.rel = "stylesheet";
@@ -294,18 +346,44 @@ function showFrame(frame) {
   show("play-board", frame.view, frame.game);
   $("play-step-count").textContent = frame.total != null ? `step ${frame.step} / ${frame.total}` : `step ${frame.step}`;
   $("play-step-count").dataset.step = frame.step;
+  const replay = frame.mode === "replay";
+  $("play-back").classList.toggle("hidden", !replay);
+  $("play-scrub").classList.toggle("hidden", !replay);
+  if (replay) {
+    $("play-scrub").max = frame.total;
+    $("play-scrub").value = frame.step;
+    $("play-back").disabled = frame.step === 0;
+  }
   let state = frame.done ? "finished" : "";
   if (frame.divergence) state = `diverged at step ${frame.divergence.step}`;
   $("play-state").textContent = state;
-  $("play-result").textContent = `${frame.game} · ${frame.bot} · seed ${frame.seed}\n${JSON.stringify(frame.result).replaceAll(",", ", ")}`;
+  $("play-title").textContent = `${frame.game} · ${frame.bot} · seed ${frame.seed}`;
+  $("play-result").replaceChildren(panel(Object.entries(frame.result || {})));
   if (frame.done) stopPlaying();
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// the views within one decision (a chain popping link by link), each shown a moment before the frame itself
+async function animate(frame) {
+  const board = $("play-board");
+  for (const view of frame.steps || []) {
+    show(board, view, frame.game);
+    board.dataset.link = view.link || "";
+    if (view.link) board.dataset.maxLink = Math.max(Number(board.dataset.maxLink || 0), view.link);
+    $("play-state").textContent = view.link ? `${view.link}-chain` : "";
+    await sleep(Math.min(500, Math.max(60, 2000 / speed())));
+  }
+  board.dataset.link = "";
 }
 
 async function stepOnce() {
   if (busy) return;
   busy = true;
   try {
-    showFrame(await ask({ op: "step" }));
+    const frame = await ask({ op: "step", animate: $("play-animate").checked });
+    await animate(frame);
+    showFrame(frame);
   } catch (e) {
     stopPlaying();
   } finally {
@@ -339,26 +417,45 @@ async function startWatch() {
   startPlaying();
 }
 
-async function loadReplays() {
-  const names = (await ask({ op: "replays" })).replays;
-  const list = $("replay-list");
-  if (!names.length) {
-    list.innerHTML = "<li class=\"hint\">no replay files in the replay folder</li>";
-    return;
+async function openReplay(name) {
+  stopPlaying();
+  showFrame(await ask({ op: "replay", name }));
+}
+
+async function seek(step) {
+  stopPlaying();
+  if (busy) return;
+  busy = true;
+  try {
+    showFrame(await ask({ op: "seek", step }));
+  } catch (e) {
+    // shown by ask()
+  } finally {
+    busy = false;
   }
-  list.replaceChildren(...names.map((name) => {
-    const li = document.createElement("li");
+}
+
+// the replay files as a table: game, bot, seed, length (decisions) and date; a name opens the replay
+async function loadReplays() {
+  const files = (await ask({ op: "replays" })).files;
+  const body = $("replay-table").querySelector("tbody");
+  $("replay-none").classList.toggle("hidden", files.length > 0);
+  body.replaceChildren(...files.map((f) => {
+    const tr = document.createElement("tr");
     const a = document.createElement("a");
     a.href = "#";
-    a.textContent = name;
-    a.dataset.replay = name;
-    a.addEventListener("click", async (e) => {
+    a.textContent = f.name;
+    a.dataset.replay = f.name;
+    a.addEventListener("click", (e) => {
       e.preventDefault();
-      stopPlaying();
-      showFrame(await ask({ op: "replay", name }));
+      openReplay(f.name).catch(() => {});
     });
-    li.appendChild(a);
-    return li;
+    const cells = f.error ? [f.error, "", "", "", ""] : [f.game, f.bot, figure(f.seed), figure(f.length), f.date];
+    const first = document.createElement("td");
+    first.appendChild(a);
+    tr.append(first, ...cells.map((c) => Object.assign(document.createElement("td"), { textContent: c })));
+    if (f.error) tr.children[1].colSpan = 5;
+    return tr;
   }));
 }
 
@@ -370,6 +467,8 @@ $("watch-bot").addEventListener("change", updateBotInfo);
 $("watch-start").addEventListener("click", startWatch);
 $("play-pause").addEventListener("click", () => (timer ? stopPlaying() : startPlaying()));
 $("play-step").addEventListener("click", () => { stopPlaying(); stepOnce(); });
+$("play-back").addEventListener("click", () => seek(Number($("play-step-count").dataset.step) - 1));
+$("play-scrub").addEventListener("change", () => seek(Number($("play-scrub").value)));
 $("play-speed").addEventListener("input", () => {
   $("play-speed-label").textContent = `${speed()}/s`;
   if (timer) startPlaying();

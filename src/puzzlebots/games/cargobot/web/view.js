@@ -1,19 +1,44 @@
-// Cargo-Bot on the page: the `cargo` drawing (stacks, claw, the goal beneath) and the "Cargo-Bot" tab, which
-// runs a program on a level (the game's page calls `levels`, `level`, `run`), animates the claw and shows the stars.
+// Cargo-Bot on the page: the `cargo` drawing (stacks, claw, the goal beneath) and the "Cargo-Bot" tab, a register
+// editor shaped like the game's: functions F1-F4 with the level's slot counts, the level's commands and
+// condition colours as a toolbox, an example program per level, Run / Pause / Step with the executing register
+// highlighted and the ticks counted as the result reports them, the stars, and Solve (the synthesizer with a
+// time limit, filling the editor). The page calls are `levels`, `level`, `run` and `solve`.
 
 const TAB = `
   <div class="controls">
     <label>Level <select id="cargo-level"></select></label>
-    <button id="cargo-run">Run</button>
-    <label>Speed <input id="cargo-speed" type="range" min="1" max="60" value="20"></label>
+    <button id="cargo-example" title="the level's example program">Example</button>
+    <button id="cargo-solve" title="search for a smallest program (the synthesizer)">Solve</button>
+    <label>within <select id="cargo-solve-seconds"><option>2</option><option selected>5</option>
+      <option>10</option></select> s</label>
   </div>
-  <p class="hint">Program: registers <code>claw R L call1..call4</code>, each with an optional condition
-    suffix (<code>claw_red</code>, <code>R_none</code>, <code>call2_any</code>); <code>prog_2</code> starts
-    function F2. Example for Cargo 101: <code>claw R claw</code>.</p>
-  <textarea id="cargo-program" rows="4" cols="70" spellcheck="false"></textarea>
-  <div id="cargo-status" class="status-line"></div>
-  <div id="cargo-stars" class="stars"></div>
-  <div id="cargo-board" class="board"></div>`;
+  <div id="cargo-info" class="hint"></div>
+  <div class="cargo-layout">
+    <div>
+      <div id="cargo-editor" class="cargo-editor"></div>
+      <div id="cargo-toolbox" class="cargo-toolbox"></div>
+      <div class="controls">
+        <button id="cargo-run">Run</button>
+        <button id="cargo-pause">Pause</button>
+        <button id="cargo-step">Step</button>
+        <label>Speed <input id="cargo-speed" type="range" min="1" max="60" value="20"></label>
+        <span id="cargo-ticks" class="status"></span>
+      </div>
+      <details><summary>program as text</summary>
+        <p class="hint">Registers <code>claw R L call1..call4</code>, each with an optional condition suffix
+          (<code>claw_red</code>, <code>R_none</code>, <code>call2_any</code>); <code>prog_2</code> starts
+          function F2. <button id="cargo-load">Load into the editor</button></p>
+        <textarea id="cargo-program" rows="3" cols="60" spellcheck="false"></textarea>
+      </details>
+      <div id="cargo-status" class="status-line"></div>
+      <div id="cargo-stars" class="stars"></div>
+    </div>
+    <div id="cargo-board" class="board"></div>
+  </div>`;
+
+const TOKENS = { pickup: "claw", right: "R", left: "L" };
+const ICONS = { pickup: "⇅", right: "→", left: "←" };
+const COMMANDS = { claw: "pickup", R: "right", L: "left" };
 
 // cargo: {stacks: [[color]], claw: {pos, holding}, goal: [[color]], colors}
 function drawCargo(shell, view) {
@@ -57,56 +82,212 @@ function drawCargo(shell, view) {
   return root;
 }
 
+// the program as text (the CLI's syntax), and back: a list of functions, each a list of {cmd, cond}
+function toText(functions) {
+  const parts = [];
+  functions.forEach((regs, f) => {
+    const tokens = regs.map((r) => (TOKENS[r.cmd] || `call${r.cmd.slice(1)}`) + (r.cond ? `_${r.cond}` : ""));
+    if (f > 0 && tokens.length) parts.push(`prog_${f + 1}`);
+    parts.push(...tokens);
+  });
+  return parts.join(" ");
+}
+
+function fromText(text, slots) {
+  const functions = slots.map(() => []);
+  let f = 0;
+  for (const token of text.split(/\s+/).filter(Boolean)) {
+    const prog = /^prog_(\d)$/.exec(token);
+    if (prog) {
+      f = Number(prog[1]) - 1;
+      continue;
+    }
+    const m = /^(claw|R|L|call(\d))(?:_([A-Za-z]+))?$/.exec(token);
+    if (!m || !functions[f]) throw new Error(`cannot read ${token}`);
+    functions[f].push({ cmd: m[2] ? `f${m[2]}` : COMMANDS[m[1]], cond: m[3] || null });
+  }
+  return functions;
+}
+
 function mountEditor(shell, section) {
   section.innerHTML = TAB;
   const $ = (id) => section.querySelector(`#${id}`);
   const call = (name, fields) => shell.ask({ op: "game", game: shell.game.name, call: name, ...fields });
+  const colors = {};
   let levels = null;
+  let level = null; // the level's answer: view, info, example, functions (slot counts), commands, conditions
+  let program = [];
+  let selected = [0, 0];
+  let result = null; // the last run's answer
+  let frame = 0;
   let timer = null;
 
-  const levelChanged = async () => {
-    const frame = await call("level", { level: $("cargo-level").value });
-    if (!$("cargo-program").value || $("cargo-program").dataset.auto === "1") {
-      $("cargo-program").value = frame.example || "";
-      $("cargo-program").dataset.auto = "1";
-    }
-    $("cargo-status").textContent = frame.info || "";
-    $("cargo-stars").textContent = "";
-    shell.show($("cargo-board"), frame.view);
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  };
+  const setText = () => { $("cargo-program").value = toText(program); };
+
+  const drawEditor = (executing) => {
+    const box = $("cargo-editor");
+    box.replaceChildren(...level.functions.map((n, f) => {
+      const row = document.createElement("div");
+      row.className = "cargo-function";
+      row.append(Object.assign(document.createElement("span"), { className: "fname", textContent: `F${f + 1}` }));
+      for (let i = 0; i < n; i++) {
+        const reg = program[f][i];
+        const cell = document.createElement("button");
+        cell.className = "register";
+        cell.dataset.f = f;
+        cell.dataset.i = i;
+        if (reg) {
+          cell.textContent = ICONS[reg.cmd] || `F${reg.cmd.slice(1)}`;
+          cell.dataset.cmd = reg.cmd;
+          if (reg.cond) {
+            cell.dataset.cond = reg.cond;
+            cell.style.borderBottomColor = colors[reg.cond] || (reg.cond === "none" ? "#fff" : "#999");
+            cell.title = `${reg.cmd} if ${reg.cond === "none" ? "holding nothing" : reg.cond === "any" ? "holding any" : `holding ${reg.cond}`}`;
+          }
+        }
+        if (selected[0] === f && selected[1] === i) cell.classList.add("selected");
+        if (executing && executing[0] === f && executing[1] === i) cell.classList.add("executing");
+        cell.addEventListener("click", () => {
+          selected = [f, Math.min(i, program[f].length)];
+          drawEditor();
+        });
+        row.appendChild(cell);
+      }
+      row.append(Object.assign(document.createElement("span"), { className: "hint", textContent: `${program[f].length}/${n}` }));
+      return row;
+    }));
   };
 
-  const run = async () => {
-    if (timer) clearInterval(timer);
-    $("cargo-stars").textContent = "";
-    const result = await call("run", { level: $("cargo-level").value, program: $("cargo-program").value });
-    let i = 0;
-    $("cargo-status").textContent = "running…";
-    const tick = () => {
-      if (i < result.frames.length) {
-        shell.show($("cargo-board"), result.frames[i]);
-        $("cargo-status").textContent = `step ${i} / ${result.frames.length - 1}`;
-        i += 1;
-        return;
-      }
-      clearInterval(timer);
-      timer = null;
-      $("cargo-status").textContent = result.message;
-      $("cargo-status").dataset.outcome = result.solved ? "solved" : "failed";
-      const shown = Math.min(result.stars, 3);
-      $("cargo-stars").textContent = result.solved ? "★".repeat(shown) + "☆".repeat(3 - shown) : "";
-      $("cargo-stars").dataset.stars = result.solved ? result.stars : 0;
+  const put = (change) => {
+    const [f, i] = selected;
+    const regs = program[f];
+    if (change === null) regs.splice(i, 1);
+    else if (i < regs.length) Object.assign(regs[i], change);
+    else if ("cmd" in change && regs.length < level.functions[f]) regs.push({ cmd: change.cmd, cond: null });
+    if (change && "cmd" in change) selected = [f, Math.min(i + 1, level.functions[f] - 1)];
+    setText();
+    drawEditor();
+  };
+
+  const drawToolbox = () => {
+    const box = $("cargo-toolbox");
+    const button = (label, title, data, onClick) => {
+      const b = document.createElement("button");
+      b.textContent = label;
+      b.title = title;
+      Object.assign(b.dataset, data);
+      b.addEventListener("click", onClick);
+      return b;
     };
-    timer = setInterval(tick, 1000 / Number($("cargo-speed").value));
+    const commands = level.commands.map((c) => button(ICONS[c] || `F${c.slice(1)}`, c, { command: c }, () => put({ cmd: c })));
+    const conditions = level.conditions.map((c) => {
+      const b = button(c === "none" ? "∅" : c === "any" ? "any" : "", `only if holding ${c}`, { condition: c },
+        () => {
+          const reg = program[selected[0]][selected[1]];
+          if (reg) put({ cond: reg.cond === c ? null : c });
+        });
+      if (colors[c]) b.style.background = colors[c];
+      b.className = "condition";
+      return b;
+    });
+    const erase = button("✕", "empty the selected register", { command: "erase" }, () => put(null));
+    box.replaceChildren(...commands, ...(conditions.length ? [document.createTextNode(" if: "), ...conditions] : []), erase);
+  };
+
+  const showFrame = () => {
+    const view = result.frames[frame];
+    shell.show($("cargo-board"), view);
+    drawEditor(view.register);
+    $("cargo-ticks").textContent = `tick ${view.tick} / ${result.ticks}`;
+    $("cargo-ticks").dataset.tick = view.tick;
+    if (frame < result.frames.length - 1) return;
+    stop();
+    $("cargo-status").textContent = result.message;
+    $("cargo-status").dataset.outcome = result.solved ? "solved" : "failed";
+    const shown = Math.min(result.stars, 3);
+    $("cargo-stars").textContent = result.solved ? "★".repeat(shown) + "☆".repeat(3 - shown) : "";
+    $("cargo-stars").dataset.stars = result.solved ? result.stars : 0;
+  };
+  const advance = () => {
+    if (result && frame < result.frames.length - 1) {
+      frame += 1;
+      showFrame();
+    } else stop();
+  };
+  const play = () => {
+    stop();
+    timer = setInterval(advance, 1000 / Number($("cargo-speed").value));
+  };
+  const startRun = async () => {
+    stop();
+    $("cargo-stars").textContent = "";
+    $("cargo-status").dataset.outcome = "";
+    result = await call("run", { level: $("cargo-level").value, program: $("cargo-program").value });
+    frame = 0;
+    $("cargo-status").textContent = "running…";
+    showFrame();
+  };
+
+  const levelChanged = async () => {
+    stop();
+    result = null;
+    level = await call("level", { level: $("cargo-level").value });
+    Object.assign(colors, level.view.colors || {});
+    program = fromText(level.example || "", level.functions);
+    selected = [0, 0];
+    setText();
+    $("cargo-info").textContent = level.info || "";
+    $("cargo-status").textContent = level.example ? "the level's example program is loaded" : "no example for this level: try Solve";
+    $("cargo-status").dataset.outcome = "";
+    $("cargo-stars").textContent = "";
+    $("cargo-ticks").textContent = "";
+    shell.show($("cargo-board"), level.view);
+    drawToolbox();
+    drawEditor();
   };
 
   $("cargo-level").addEventListener("change", levelChanged);
-  $("cargo-program").addEventListener("input", () => { $("cargo-program").dataset.auto = "0"; });
-  $("cargo-run").addEventListener("click", run);
+  $("cargo-example").addEventListener("click", levelChanged);
+  $("cargo-load").addEventListener("click", () => {
+    try {
+      program = fromText($("cargo-program").value, level.functions);
+      drawEditor();
+    } catch (e) {
+      $("cargo-status").textContent = e.message;
+    }
+  });
+  $("cargo-run").addEventListener("click", async () => {
+    await startRun();
+    play();
+  });
+  $("cargo-pause").addEventListener("click", () => (timer ? stop() : result && play()));
+  $("cargo-step").addEventListener("click", async () => {
+    stop();
+    if (!result) await startRun();
+    else advance();
+  });
+  $("cargo-solve").addEventListener("click", async () => {
+    stop();
+    $("cargo-status").textContent = "solving…";
+    $("cargo-status").dataset.outcome = "solving";
+    const found = await call("solve", { level: $("cargo-level").value, seconds: Number($("cargo-solve-seconds").value) });
+    $("cargo-status").textContent = found.message;
+    $("cargo-status").dataset.outcome = found.solved ? "found" : "not-found";
+    if (found.solved) {
+      program = fromText(found.program, level.functions);
+      setText();
+      drawEditor();
+    }
+  });
   return async () => {
     if (levels) return;
     levels = (await call("levels", {})).levels;
     shell.fillSelect($("cargo-level"), levels.map((l) => ({ value: l.name, title: l.title })), (i) => i.title);
-    levelChanged();
+    await levelChanged();
   };
 }
 

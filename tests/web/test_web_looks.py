@@ -1,0 +1,269 @@
+"""The page looks like the games (issue 13): Hatris's hats are drawn with their sprites, with the falling and next
+pairs, a legend and the level/cash/helpers panel; the figures are a panel, not JSON. Each test saves the
+screenshot docs/web.md shows, under docs/img/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from puzzlebots.core.registry import get_game
+from puzzlebots.core.replay import write_replay
+from puzzlebots.core.runner import play_episode
+
+TIMEOUT = 60_000
+IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def watch(page: Any, game: str, bot: str, seed: int, steps: int) -> None:
+    """Start a bot's game, let it reach ``steps`` decisions, and pause."""
+    page.select_option("#watch-game", game)
+    page.select_option("#watch-bot", bot)
+    page.fill("#watch-seed", str(seed))
+    page.click("#watch-start")
+    page.wait_for_selector("#play-board svg", timeout=TIMEOUT)
+    page.wait_for_function(
+        f"Number(document.getElementById('play-step-count').dataset.step) >= {steps}", timeout=TIMEOUT
+    )
+    page.click("#play-pause")
+    page.wait_for_timeout(300)  # an answer already asked for may still arrive
+
+
+def set_range(page: Any, element: str, value: int, event: str = "change") -> None:
+    """Move a slider as a person lets go of it."""
+    page.evaluate(f"(s => {{ s.value = {value}; s.dispatchEvent(new Event('{event}')); }})"
+                  f"(document.getElementById('{element}'))")
+
+
+def shoot(page: Any, selector: str, name: str) -> None:
+    IMG.mkdir(exist_ok=True)
+    page.locator(selector).screenshot(path=str(IMG / name))
+
+
+def test_hatris_hats_are_drawn_as_hats(page: Any) -> None:
+    watch(page, "hatris", "searcher", 4, 12)
+    board = page.locator("#play-board")
+    assert page.locator("#hatris-sprites symbol").count() == 6  # top, wizard, crown, cap, derby, cowboy
+    hats = board.locator("g[data-role='cell'] use")
+    assert hats.count() > 0
+    assert all(hats.nth(i).get_attribute("href").startswith("#hat-") for i in range(hats.count()))
+    assert board.locator("g[data-role='piece']").count() == 2  # the falling pair
+    assert board.locator("g[data-role='next']").count() == 2  # the next pair
+    assert board.locator(".hat-legend span").count() == 6
+    for key in ("level", "cash", "helper bars", "helpers (next first)"):
+        assert board.locator(f"table.figures tr[data-key='{key}']").count() == 1
+    result = page.locator("#play-result")
+    assert result.locator("tr[data-key='spawns'] td").inner_text().replace(",", "").isdigit()
+    assert "{" not in result.inner_text()  # figures, not JSON
+    shoot(page, "#player", "watch-hatris.png")
+
+
+def test_yoshis_cookies_in_their_shapes_with_the_unit_cursor_and_meters(page: Any) -> None:
+    watch(page, "yoshis_cookie", "greedy", 4, 6)
+    board = page.locator("#play-board")
+    assert page.locator("#yoshis_cookie-sprites symbol").count() == 7  # five cookies, the Yoshi, the shell
+    cookies = board.locator("g[data-role='cell'] use")
+    assert cookies.count() > 0
+    assert all(cookies.nth(i).get_attribute("href").startswith("#cookie-") for i in range(cookies.count()))
+    assert board.locator("g[data-role='incoming']").count() > 0  # the falling unit at the matrix's edges
+    assert board.locator("[data-role='cursor']").count() == 1
+    assert board.locator("[data-role='cursor-row']").count() == 1
+    assert board.locator(".meter-bar").count() == 5  # one Yoshi meter per cookie type
+    assert board.locator("table.figures tr[data-key='score']").count() == 1
+    shoot(page, "#player", "watch-yoshis_cookie.png")
+
+
+def test_puyo_field_shades_row_13_marks_the_death_cell_and_counts_chains(page: Any) -> None:
+    watch(page, "puyo", "krieg3", 4, 6)  # KRIEG3 builds its 3-chain target over pairs 1-12
+    board = page.locator("#play-board")
+    assert board.locator("rect.hidden-rows").count() == 1
+    cross = board.locator("[data-role='cross']")
+    assert (cross.get_attribute("data-row"), cross.get_attribute("data-col")) == ("4", "2")  # (3, 12), 3 rows down
+    for key in ("score", "chain", "longest chain", "pairs"):
+        assert board.locator(f"table.figures tr[data-key='{key}']").count() == 1
+    assert board.locator("[data-role='ghost']").count() > 0  # KRIEG3's target chain, dim
+    shoot(page, "#player", "watch-puyo.png")
+
+
+def test_the_page_works_from_420_px_wide(page: Any) -> None:
+    page.set_viewport_size({"width": 420, "height": 900})
+    watch(page, "hatris", "searcher", 2, 3)
+    wide = "document.scrollingElement.scrollWidth"
+    assert page.evaluate(wide) <= 420, "the page scrolls sideways at 420 px"
+    box = page.locator("#play-board svg").first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 420
+    for game, bot in (("puyo", "krieg"), ("yoshis_cookie", "greedy")):
+        watch(page, game, bot, 2, 2)
+        assert page.evaluate(wide) <= 420, f"{game} scrolls sideways at 420 px"
+    page.screenshot(path=str(IMG / "narrow-420.png"), full_page=True)
+
+
+def test_a_puyo_chain_pops_link_by_link_with_the_link_count(page: Any) -> None:
+    set_range(page, "play-speed", 2, "input")  # slow: each view within a move stays 500 ms
+    page.select_option("#watch-game", "puyo")
+    page.select_option("#watch-bot", "krieg3")
+    page.fill("#watch-seed", "4")  # KRIEG3 fires its 3-chain with pair 13
+    page.click("#watch-start")
+    page.wait_for_selector("#play-board[data-link='2']", timeout=TIMEOUT)
+    assert page.locator("#play-board svg text").first.inner_html() == "2-chain!"
+    assert page.locator("#play-state").inner_text() == "2-chain"
+    shoot(page, "#player", "watch-puyo-chain.png")
+    page.wait_for_selector("#play-board[data-link='3']", timeout=TIMEOUT)
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '13'", timeout=TIMEOUT)
+    assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "3"
+
+
+def test_a_replay_is_listed_scrubbed_and_stepped_back(page: Any, replays_dir: Path) -> None:
+    episode = play_episode("puyo", "krieg3", 4, {"pairs": 20}, record=True)
+    write_replay(replays_dir / "puyo-krieg3-4.jsonl", episode, get_game("puyo").rules_version, 5)
+    page.click("nav button[data-tab='replays']")
+    row = page.locator("#replay-table tr", has=page.locator("a[data-replay='puyo-krieg3-4.jsonl']"))
+    cells = row.locator("td")
+    assert [cells.nth(i).inner_text() for i in range(1, 5)] == ["puyo", "krieg3", "4", "20"]
+    assert cells.nth(5).inner_text().endswith("UTC")
+    page.click("a[data-replay='puyo-krieg3-4.jsonl']")
+    page.wait_for_selector("#play-scrub:not(.hidden)", timeout=TIMEOUT)
+    set_range(page, "play-scrub", 14)
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '14'", timeout=TIMEOUT)
+    assert page.locator("#play-step-count").inner_text() == "step 14 / 20"
+    assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "3"  # fired with pair 13
+    shoot(page, "main", "replay-scrubbed.png")
+    page.click("#play-back")
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '13'", timeout=TIMEOUT)
+    page.click("#play-back")
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '12'", timeout=TIMEOUT)
+    assert page.locator("#play-result tr[data-key='max_chain'] td").inner_text() == "0"  # before the chain
+
+
+def cells_of(board: Any, role: str, row_attr: str = "data-row") -> set[tuple[int, int]]:
+    cells = board.locator(f"[data-role='{role}']")
+    return {(int(cells.nth(i).get_attribute(row_attr)), int(cells.nth(i).get_attribute("data-col")))
+            for i in range(cells.count())}
+
+
+def test_real_time_puyo_falls_by_gravity_and_lands_where_the_ghost_showed(page: Any) -> None:
+    page.click("nav button[data-tab='puyo']")
+    page.select_option("#versus-bot", "krieg3")
+    page.select_option("#versus-gravity", "2")
+    page.click("#versus-start")
+    you = page.locator("#versus-board svg").first
+    page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
+    page.keyboard.press("ArrowLeft")  # a move and a rotation: the ghost follows
+    page.keyboard.press("x")
+    page.wait_for_function("new Set([...document.querySelectorAll(\"#versus-board svg:first-child "
+                           "[data-role='piece']\")].map(e => e.dataset.col)).size === 2", timeout=TIMEOUT)
+    ghost = cells_of(you, "ghost")
+    assert ghost == {(15, 1), (15, 2)}  # side by side on the empty floor, columns 2 and 3
+    page.wait_for_function("Number(document.getElementById('versus-board').dataset.fall) >= 2", timeout=TIMEOUT)
+    assert page.locator("#versus-board").get_attribute("data-turn") == "0"  # gravity alone, no key yet
+    falling = cells_of(you, "piece", "data-fall-row")
+    assert all(r >= 3 for r, _ in falling)  # two rows below where it hovered (row 1)
+    shoot(page, "#tab-puyo", "play-puyo-falling.png")
+    page.keyboard.down("ArrowDown")  # held: ten times the gravity, until it lands
+    page.wait_for_function("document.getElementById('versus-board').dataset.turn === '1'", timeout=TIMEOUT)
+    page.keyboard.up("ArrowDown")
+    assert cells_of(you, "cell") == ghost  # it landed where the ghost showed
+    assert page.locator("#versus-board svg").nth(1).locator("[data-role='cell']").count() == 2  # the AI's pair
+
+
+def test_the_cargo_bot_editor_runs_with_the_executing_register_and_solves(page: Any) -> None:
+    page.click("nav button[data-tab='cargobot']")
+    page.wait_for_function("document.querySelectorAll('#cargo-level option').length >= 40", timeout=TIMEOUT)
+    page.select_option("#cargo-level", "Inverter")
+    page.wait_for_function("document.getElementById('cargo-info').textContent.includes('Inverter')", timeout=TIMEOUT)
+    functions = page.locator("#cargo-editor .cargo-function")
+    assert [functions.nth(i).locator(".register").count() for i in range(functions.count())] == [8, 8, 8, 5]
+    tools = page.locator("#cargo-toolbox [data-command]")
+    assert {tools.nth(i).get_attribute("data-command") for i in range(tools.count())} >= {"right", "pickup", "left"}
+    page.click("#tab-cargobot summary")
+    page.fill("#cargo-program", "call2 call2 call2 call2 R call1 prog_2 claw R claw L")
+    page.click("#cargo-load")
+    assert page.locator("#cargo-editor .register[data-cmd]").count() == 10
+    set_range(page, "cargo-speed", 4, "input")
+    page.click("#cargo-run")
+    page.wait_for_function("Number(document.getElementById('cargo-ticks').dataset.tick) >= 6", timeout=TIMEOUT)
+    page.click("#cargo-pause")
+    tick = page.locator("#cargo-ticks").get_attribute("data-tick")
+    executing = page.locator("#cargo-editor .register.executing")
+    assert executing.count() == 1
+    shoot(page, "#tab-cargobot", "cargo-editor-running.png")
+    page.click("#cargo-step")
+    page.wait_for_function(f"document.getElementById('cargo-ticks').dataset.tick === '{int(tick) + 1}'",
+                           timeout=TIMEOUT)
+    set_range(page, "cargo-speed", 60, "input")
+    page.click("#cargo-pause")  # play on to the end
+    page.wait_for_selector("#cargo-status[data-outcome='solved']", timeout=TIMEOUT)
+    assert page.locator("#cargo-ticks").inner_text() == "tick 107 / 107"  # as the result reports them
+    assert page.locator("#cargo-stars").get_attribute("data-stars") == "4"
+    page.select_option("#cargo-level", "Cargo 101")
+    page.wait_for_function("document.getElementById('cargo-info').textContent.includes('Cargo 101')", timeout=TIMEOUT)
+    page.locator("#cargo-editor .register[data-f='0'][data-i='0']").click()
+    page.click("#cargo-toolbox [data-command='erase']")
+    page.click("#cargo-toolbox [data-command='erase']")
+    page.click("#cargo-toolbox [data-command='erase']")
+    assert page.locator("#cargo-editor .register[data-cmd]").count() == 0
+    page.click("#cargo-solve")
+    page.wait_for_selector("#cargo-status[data-outcome='found']", timeout=TIMEOUT)
+    assert page.locator("#cargo-program").input_value() == "claw R claw"
+    assert page.locator("#cargo-editor .register[data-cmd]").count() == 3
+    shoot(page, "#tab-cargobot", "cargo-editor-solved.png")
+
+
+def keys_to_a_chain(bot: str, links: int) -> tuple[int, list[list[str]]]:
+    """A seed and the page keys (per pair: rotations, moves, Space) with which a person, placing as KRIEG3 would,
+    fires a chain of ``links`` against ``bot`` in the page's versus game."""
+    from puzzlebots.core.seeds import bot_seed
+    from puzzlebots.games.puyo.human import HumanMatch
+
+    game = get_game("puyo")
+    config = game.check_config({})
+    for seed in range(1, 20):
+        match = HumanMatch(seed, config, game.make_bot(bot, config, None, bot_seed(seed)))
+        brain = game.make_bot("krieg3", config, None, 7)
+        keys: list[list[str]] = []
+        person = match.game.players[0]
+        while not match.game.over() and len(keys) < 40:
+            x, r = brain.act(person)
+            pair_keys = []
+            for _ in range(4):
+                if match.cursor.r != r:
+                    match.press("cw")
+                    pair_keys.append("x")
+            step = "left" if match.cursor.x > x - 1 else "right"
+            while match.cursor.x != x - 1 and len(pair_keys) < 12:
+                match.press(step)
+                pair_keys.append("ArrowLeft" if step == "left" else "ArrowRight")
+            if (match.cursor.x, match.cursor.r) != (x - 1, r):
+                break
+            keys.append([*pair_keys, " "])
+            match.press("drop")
+            if person.max_chain >= links:
+                return seed, keys
+    raise AssertionError(f"no seed gives a {links}-chain")
+
+
+def test_real_time_puyo_mid_chain(page: Any) -> None:
+    seed, keys = keys_to_a_chain("krieg", 2)
+    page.click("nav button[data-tab='puyo']")
+    page.select_option("#versus-bot", "krieg")
+    page.select_option("#versus-gravity", "1")
+    page.fill("#versus-seed", str(seed))
+    page.click("#versus-start")
+    page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
+    answers = "Number(document.getElementById('versus-board').dataset.answers)"
+    for pair_keys in keys[:-1]:
+        for key in pair_keys:
+            before = page.evaluate(answers)
+            page.keyboard.press(key)
+            page.wait_for_function(f"{answers} > {before}", timeout=TIMEOUT)
+    for key in keys[-1]:  # the pair that fires the chain
+        before = page.evaluate(answers)
+        page.keyboard.press(key)
+        if key != " ":
+            page.wait_for_function(f"{answers} > {before}", timeout=TIMEOUT)
+    page.wait_for_function("document.querySelector(\"#versus-board[data-link='2'] svg rect.mark\")",
+                           polling=50, timeout=TIMEOUT)  # the second link's puyos popping
+    shoot(page, "#tab-puyo", "play-puyo-chain.png")
+    assert page.locator("#versus-status").inner_text() == "2-chain!"
+    page.wait_for_function("document.getElementById('versus-board').dataset.link === ''", timeout=TIMEOUT)
+    assert "(chain 2," in page.locator("#versus-board svg text").first.inner_html()
