@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import doctest
+import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -95,6 +97,28 @@ def test_batch_runs_again_and_reads_levels() -> None:
     assert [r.solved for r in reports] == [False, True]
     assert reports == [
         run_game(p, level.board(), level.goal_board(), level.claw) for p in ("R claw L claw", "claw R claw")
+    ]
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "cargobot" / "solutions.jsonl"
+
+
+def test_solution_corpus_solves_its_levels_in_one_batch() -> None:
+    """The benchmark's corpus (the 24 Tutorial-Hard solutions): each solves its level in the stated ticks and
+    registers, and the whole corpus in one batch gives the single calls' reports."""
+    rows = [json.loads(line) for line in CORPUS.read_text().splitlines()]
+    assert len(rows) == 24
+    levels = [find_level(r["level"]) for r in rows]
+    programs = [r["program"] for r in rows]
+    for row, level in zip(rows, levels, strict=True):
+        (result,) = evaluate([row["program"]], [level])
+        assert result.report.solved and result.report.steps == row["ticks"], row
+        assert result.distances == {"rebuild": 0, "teardown": 0, "cleanup": 0}
+        assert level.best_known == row["size"]
+    boards = [(lv.board(), lv.goal_board(), lv.claw) for lv in levels]
+    together = evaluate(programs, boards, functions=levels[0].functions, distances=())
+    assert [e.report for e in together] == [
+        run_game(p, *b, functions=levels[0].functions) for p, b in zip(programs, boards, strict=True)
     ]
 
 
