@@ -2,7 +2,7 @@
 short solved programs one call per run and through the batch API (against the Ruby emulator's 130 k
 steps/s), and partial programs tried per second inside the ``solve`` search (one core each).
 
-Run: python benchmarks/bench_cargobot.py [--quick]
+Run: python benchmarks/bench_cargobot.py [--quick] [--evaluator]   (--evaluator: only the batch API table)
 """
 
 from __future__ import annotations
@@ -134,13 +134,15 @@ def solver_table(quick: bool) -> Table:
     return table
 
 
-def main(quick: bool = False) -> None:
+def main(quick: bool = False, evaluator_only: bool = False) -> None:
     console = Console()
     np.random.seed(0)
-    console.print(interpreter_table(quick))
+    if not evaluator_only:
+        console.print(interpreter_table(quick))
     console.print(evaluator_table(quick))
-    console.print(solver_table(quick))
+    if not evaluator_only:
+        console.print(solver_table(quick))
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv)
+    main(quick="--quick" in sys.argv, evaluator_only="--evaluator" in sys.argv)
