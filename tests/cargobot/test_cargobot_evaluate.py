@@ -88,6 +88,20 @@ def test_game_batch_matches_single_calls_and_oracle(data: st.DataObject, count: 
         _check_distances(result, goal)
 
 
+PILES = st.lists(st.lists(st.sampled_from(COLOURS), max_size=6), min_size=3, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(PILES, PILES), min_size=1, max_size=4))
+def test_kernel_rebuild_distance_on_unrelated_goals(pairs: list) -> None:
+    """Goals with other crates than the board (missing and left-over crates): the kernel's rebuild distance
+    equals ``metrics.rebuild_distance`` on the untouched board."""
+    boards = [(board, goal, 1) for board, goal in pairs]
+    batch = Batch([""], boards, semantics="vaguery")
+    batch.run()
+    assert list(batch.rebuild) == [METRICS["rebuild"](board, goal) for board, goal in pairs]
+
+
 def test_batch_runs_again_and_reads_levels() -> None:
     level = find_level("Cargo 101")
     batch = Batch(["R claw L claw", "claw R claw"], [level])

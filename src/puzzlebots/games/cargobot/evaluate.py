@@ -173,11 +173,12 @@ class Batch:
         return len(self.prog)
 
     def run(self) -> np.ndarray:
-        """Run every job; returns the (jobs, ``OUT_*``) array and keeps the final boards for ``reports``."""
-        self.outs, self.final_piles, self.final_heights = kernels.empty_outputs(self.jobs, *self.piles.shape[1:])
+        """Run every job; returns the (jobs, ``OUT_*``) array and keeps the final boards for ``reports`` and each
+        job's rebuild distance in ``rebuild`` (computed in the kernel: the fitness a search can read directly)."""
+        finals = kernels.empty_outputs(self.jobs, *self.piles.shape[1:])
+        self.outs, self.final_piles, self.final_heights, self.rebuild = finals
         boards = (self.prog, self.board, self.piles, self.heights, self.goal, self.goal_heights, self.npiles,
                   self.has_goal, self.claws)  # fmt: skip
-        finals = (self.outs, self.final_piles, self.final_heights)
         if self.semantics == "game":
             kernels.run_game_batch(self.op, self.cond, self.flen, *boards, self.limit, *finals)
         else:
@@ -214,6 +215,8 @@ def evaluate(
     results = []
     for j, report in enumerate(batch.reports()):
         goal = batch.goals[batch.board[j]]
-        scores = {} if goal is None else {d: METRICS[d](report.stacks, goal) for d in distances}
+        scores = {} if goal is None else {d: METRICS[d](report.stacks, goal) for d in distances if d != "rebuild"}
+        if goal is not None and "rebuild" in distances:
+            scores = {d: int(batch.rebuild[j]) if d == "rebuild" else scores[d] for d in distances}
         results.append(Evaluation(report, scores))
     return results
