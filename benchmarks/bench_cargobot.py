@@ -103,7 +103,7 @@ def evaluator_table(quick: bool) -> Table:
         evaluate(programs[:1], boards[:1], semantics=semantics, **options)  # type: ignore[arg-type]
         rows = {
             "one call per run": lambda s=semantics: _single(s, programs, boards),
-            "Batch.run (encoded once)": lambda b=batch: b.run()[:, OUT_STEPS].sum(),
+            "Batch.run (encoded once, + rebuild)": lambda b=batch: b.run()[:, OUT_STEPS].sum(),
             "evaluate() + 3 distances": lambda s=semantics, o=options: sum(  # type: ignore[misc]
                 e.report.steps for e in evaluate(programs, boards, semantics=s, **o)  # type: ignore[arg-type]
             ),
