@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from puzzlebots.core.errors import InputError
 
@@ -33,6 +34,9 @@ class EvolveResult:
     score: tuple[int, int, int]
     evaluations: int
     generations: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def _scores(level: Level, scripts: list[list[str]], step_limit: int) -> list[tuple[int, int, int]]:
