@@ -3,6 +3,7 @@ short solved programs one call per run and through the batch API (against the Ru
 steps/s), and partial programs tried per second inside the ``solve`` search (one core each).
 
 Run: python benchmarks/bench_cargobot.py [--quick] [--evaluator]   (--evaluator: only the batch API table)
+     python benchmarks/bench_cargobot.py --evolve BUDGET [SEEDS]   (only evolve against climb, 20 seeds default)
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from puzzlebots.games.cargobot.bots import solve as solver
+from puzzlebots.games.cargobot.bots.climb import climb
+from puzzlebots.games.cargobot.bots.evolve import evolve
 from puzzlebots.games.cargobot.engine import run_game, run_vaguery
 from puzzlebots.games.cargobot.evaluate import Batch, evaluate
 from puzzlebots.games.cargobot.kernels.interpreter import OUT_OUTCOME, OUT_STEPS, SOLVED
@@ -119,6 +122,30 @@ def evaluator_table(quick: bool) -> Table:
     return table
 
 
+def evolve_table(budget: int, seeds: int) -> Table:
+    """Success rate of ``evolve`` (population 200) and ``climb`` (stops at its first solution) at one budget:
+    scripts run for evolve, iterations for climb (an iteration that repeats a seen script runs nothing)."""
+    table = Table(title=f"evolve against climb: vaguery, step limit 200, budget {budget:,}, seeds 0-{seeds - 1}")
+    for col in ("level", "method", "solved", "median cost (failure = budget)", "seconds"):
+        table.add_column(col)
+    for name in ("Lay it out", "Mirror", "The Swap"):
+        level = find_level(name)
+        for method in ("climb", "evolve"):
+            start, costs, wins = time.perf_counter(), [], 0
+            for seed in range(seeds):
+                if method == "climb":
+                    c = climb(level, seed=seed, max_iterations=budget, stop_after=1)
+                    solved, cost = c.solved, c.iterations
+                else:
+                    e = evolve(level, seed=seed, population=200, evaluations=budget)
+                    solved, cost = e.solved, e.evaluations
+                wins += solved
+                costs.append(cost if solved else budget)
+            table.add_row(name, method, f"{wins}/{seeds}", f"{sorted(costs)[seeds // 2]:,}",
+                          f"{time.perf_counter() - start:.1f}")  # fmt: skip
+    return table
+
+
 def solver_table(quick: bool) -> Table:
     cases = [("Walking Piles", 6), ("Fill The Blanks", 6)] if quick else [("Walking Piles", 7), ("Fill The Blanks", 7)]
     table = Table(title="Cargo-Bot solve: partial programs tried (search options applied), one core")
@@ -145,4 +172,8 @@ def main(quick: bool = False, evaluator_only: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv, evaluator_only="--evaluator" in sys.argv)
+    if "--evolve" in sys.argv:
+        rest = sys.argv[sys.argv.index("--evolve") + 1 :]
+        Console().print(evolve_table(int(rest[0]), int(rest[1]) if len(rest) > 1 else 20))
+    else:
+        main(quick="--quick" in sys.argv, evaluator_only="--evaluator" in sys.argv)
