@@ -1,21 +1,30 @@
-"""Cargo-Bot speed: interpreter steps/s (vaguery), ticks/s (game) on long-running programs, and
-partial programs tried per second inside the ``solve`` search (one core each).
+"""Cargo-Bot speed: interpreter steps/s (vaguery), ticks/s (game) on long-running programs, steps/s on
+short solved programs one call per run and through the batch API (against the Ruby emulator's 130 k
+steps/s), and partial programs tried per second inside the ``solve`` search (one core each).
 
-Run: python benchmarks/bench_cargobot.py [--quick]
+Run: python benchmarks/bench_cargobot.py [--quick] [--evaluator]   (--evaluator: only the batch API table)
+     python benchmarks/bench_cargobot.py --evolve BUDGET [SEEDS]   (only evolve against climb, 20 seeds default)
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 from puzzlebots.games.cargobot.bots import solve as solver
+from puzzlebots.games.cargobot.bots.climb import climb
+from puzzlebots.games.cargobot.bots.evolve import evolve
 from puzzlebots.games.cargobot.engine import run_game, run_vaguery
+from puzzlebots.games.cargobot.evaluate import Batch, evaluate
+from puzzlebots.games.cargobot.kernels.interpreter import OUT_OUTCOME, OUT_STEPS, SOLVED
 from puzzlebots.games.cargobot.levels import find_level
+from puzzlebots.games.cargobot.rules import DEFAULT_FUNCTIONS
 
 NEVER = [["x"], [], [], []]  # a goal no run reaches, so the programs run to their limit
 BOARD = [["red", "green", "blue", "red"], ["blue"], [], ["green", "green"]]
@@ -53,6 +62,90 @@ def interpreter_table(quick: bool) -> Table:
     return table
 
 
+#: the 24 Tutorial-Hard solutions found by ``solve`` (docs/cargobot.md)
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "cargobot" / "solutions.jsonl"
+#: the Ruby emulator's steps/s on known solutions (issue 11)
+RUBY_STEPS_PER_SECOND = 130_000
+VAGUERY = {"fragile": True, "unstable": True, "step_limit": 10_000}
+
+
+def _corpus(repeats: int) -> tuple[list[str], list[tuple]]:
+    rows = [json.loads(line) for line in CORPUS.read_text().splitlines()]
+    levels = [find_level(r["level"]) for r in rows]
+    boards = [(lv.board(), lv.goal_board(), lv.claw) for lv in levels]
+    return [r["program"] for r in rows] * repeats, boards * repeats
+
+
+def _single(semantics: str, programs: list[str], boards: list[tuple]) -> int:
+    steps = 0
+    for program, (stacks, goal, claw) in zip(programs, boards, strict=True):
+        if semantics == "game":
+            steps += run_game(program, stacks, goal, claw).steps
+        else:
+            steps += run_vaguery(program, stacks, goal, claw, **VAGUERY).steps  # type: ignore[arg-type]
+    return steps
+
+
+def _timed(run: object) -> tuple[int, float]:
+    start = time.perf_counter()
+    steps = run()  # type: ignore[operator]
+    return int(steps), time.perf_counter() - start
+
+
+def evaluator_table(quick: bool) -> Table:
+    repeats = 20 if quick else 200
+    programs, boards = _corpus(repeats)
+    table = Table(title=f"Cargo-Bot evaluator: 24 solved programs x {repeats} runs, against Ruby's 130 k steps/s")
+    for col in ("semantics", "how", "runs", "solved", "steps", "seconds", "steps/s", "x Ruby", "x one call"):
+        table.add_column(col)
+    for semantics in ("game", "vaguery"):
+        options = {"functions": DEFAULT_FUNCTIONS} if semantics == "game" else VAGUERY
+        batch = Batch(programs, boards, semantics=semantics, **options)  # type: ignore[arg-type]
+        batch.run()  # compile outside the timing
+        solved = int((batch.outs[:, OUT_OUTCOME] == SOLVED).sum())
+        evaluate(programs[:1], boards[:1], semantics=semantics, **options)  # type: ignore[arg-type]
+        rows = {
+            "one call per run": lambda s=semantics: _single(s, programs, boards),
+            "Batch.run (encoded once, + rebuild)": lambda b=batch: b.run()[:, OUT_STEPS].sum(),
+            "evaluate() + 3 distances": lambda s=semantics, o=options: sum(  # type: ignore[misc]
+                e.report.steps for e in evaluate(programs, boards, semantics=s, **o)  # type: ignore[arg-type]
+            ),
+        }
+        single = 0.0
+        for how, run in rows.items():
+            steps, seconds = _timed(run)
+            rate = steps / seconds
+            single = single or rate
+            ratios = f"{rate / RUBY_STEPS_PER_SECOND:.1f}", f"{rate / single:.1f}"
+            table.add_row(semantics, how, f"{len(programs):,}", f"{solved:,}", f"{steps:,}", f"{seconds:.3f}",
+                          f"{rate / 1e6:.2f} M", *ratios)  # fmt: skip
+    return table
+
+
+def evolve_table(budget: int, seeds: int) -> Table:
+    """Success rate of ``evolve`` (population 200) and ``climb`` (stops at its first solution) at one budget:
+    scripts run for evolve, iterations for climb (an iteration that repeats a seen script runs nothing)."""
+    table = Table(title=f"evolve against climb: vaguery, step limit 200, budget {budget:,}, seeds 0-{seeds - 1}")
+    for col in ("level", "method", "solved", "median cost (failure = budget)", "seconds"):
+        table.add_column(col)
+    for name in ("Lay it out", "Mirror", "The Swap"):
+        level = find_level(name)
+        for method in ("climb", "evolve"):
+            start, costs, wins = time.perf_counter(), [], 0
+            for seed in range(seeds):
+                if method == "climb":
+                    c = climb(level, seed=seed, max_iterations=budget, stop_after=1)
+                    solved, cost = c.solved, c.iterations
+                else:
+                    e = evolve(level, seed=seed, population=200, evaluations=budget)
+                    solved, cost = e.solved, e.evaluations
+                wins += solved
+                costs.append(cost if solved else budget)
+            table.add_row(name, method, f"{wins}/{seeds}", f"{sorted(costs)[seeds // 2]:,}",
+                          f"{time.perf_counter() - start:.1f}")  # fmt: skip
+    return table
+
+
 def solver_table(quick: bool) -> Table:
     cases = [("Walking Piles", 6), ("Fill The Blanks", 6)] if quick else [("Walking Piles", 7), ("Fill The Blanks", 7)]
     table = Table(title="Cargo-Bot solve: partial programs tried (search options applied), one core")
@@ -68,12 +161,19 @@ def solver_table(quick: bool) -> Table:
     return table
 
 
-def main(quick: bool = False) -> None:
+def main(quick: bool = False, evaluator_only: bool = False) -> None:
     console = Console()
     np.random.seed(0)
-    console.print(interpreter_table(quick))
-    console.print(solver_table(quick))
+    if not evaluator_only:
+        console.print(interpreter_table(quick))
+    console.print(evaluator_table(quick))
+    if not evaluator_only:
+        console.print(solver_table(quick))
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv)
+    if "--evolve" in sys.argv:
+        rest = sys.argv[sys.argv.index("--evolve") + 1 :]
+        Console().print(evolve_table(int(rest[0]), int(rest[1]) if len(rest) > 1 else 20))
+    else:
+        main(quick="--quick" in sys.argv, evaluator_only="--evaluator" in sys.argv)

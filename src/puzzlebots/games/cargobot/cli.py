@@ -1,4 +1,5 @@
-"""The ``cargobot`` commands: ``levels``, ``run``, ``solve``, ``climb`` (mounted as ``puzzlebots cargobot``).
+"""The ``cargobot`` commands: ``levels``, ``run``, ``solve``, ``climb``, ``evolve`` (mounted as
+``puzzlebots cargobot``).
 
 Bad input raises ``PuzzlebotsError``; the top-level ``puzzlebots`` group turns it into one ``error: ...`` line on
 stderr and exit code 2.
@@ -23,6 +24,8 @@ from puzzlebots.core.errors import InputError
 
 from . import engine
 from .bots.climb import climb as run_climb
+from .bots.evolve import check_options as check_evolve_options
+from .bots.evolve import evolve as run_evolve
 from .bots.solve import solve as run_solve
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .language import parse_registers
@@ -269,4 +272,40 @@ def climb(
     click.echo(f"score (rebuild, crashes, topples): {list(result.score)}")
 
 
-COMMANDS = (levels, run, solve, climb)
+@click.command(help="A genetic program over Ruby scripts on a level (climb's tokens and mutation, plus crossover).")
+@click.option("--level", "level_name", required=True, help="Level name.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the search.")
+@click.option("--population", type=click.IntRange(min=2, max=100_000), default=200, show_default=True,
+              help="Scripts per generation.")  # fmt: skip
+@click.option("--evaluations", type=click.IntRange(min=2, max=10**9), default=100_000, show_default=True,
+              help="Budget: most scripts to run (as climb's --max-iterations).")  # fmt: skip
+@click.option("--elite", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Best scripts kept unchanged each generation.")  # fmt: skip
+@click.option("--crossover", type=FiniteFloat(0.0, 1.0), default=0.7, show_default=True,
+              help="Share of children made by crossover (the rest are mutated copies).")  # fmt: skip
+@click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
+              help="Most steps of one run of a script.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@LEVELS_FILE
+def evolve(
+    level_name: str, seed: int, population: int, evaluations: int, elite: int, crossover: float, step_limit: int,
+    as_json: bool, levels_file: str | None,
+) -> None:  # fmt: skip
+    check_evolve_options(population, evaluations, elite, crossover)
+    level = find_level(level_name, load_levels(levels_file))
+    with Progress(transient=True) as progress:
+        task = progress.add_task(f"evolving {level.name}", total=evaluations)
+        result = run_evolve(
+            level, seed, population, evaluations, elite, crossover, step_limit,
+            progress=lambda k: progress.advance(task, k),
+        )  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    state = "solved" if result.solved else "not solved"
+    click.echo(f"{level.name}: {state} after {result.evaluations} evaluations ({result.generations} generations)")
+    click.echo(f"script: {result.script}")
+    click.echo(f"score (rebuild, crashes, topples): {list(result.score)}")
+
+
+COMMANDS = (levels, run, solve, climb, evolve)
