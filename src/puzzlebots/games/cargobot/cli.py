@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -257,17 +258,24 @@ def climb(
     as_json: bool, levels_file: str | None,
 ) -> None:  # fmt: skip
     level = find_level(level_name, load_levels(levels_file))
+    _report_search(
+        "climbing", level, max_iterations, as_json,
+        lambda tick: run_climb(level, seed, semantics, max_iterations, stop_after, step_limit, progress=tick),
+        lambda r: f"{r.iterations} iterations ({r.solutions} solving scripts)",
+    )  # fmt: skip
+
+
+def _report_search(what: str, level: Level, total: int, as_json: bool, search: Callable[[Callable[[int], None]], Any],
+                   done: Callable[[Any], str]) -> None:
+    """Run a script search (climb, evolve) under a progress bar; print its result, or one JSON object."""
     with Progress(transient=True) as progress:
-        task = progress.add_task(f"climbing {level.name}", total=max_iterations)
-        result = run_climb(
-            level, seed, semantics, max_iterations, stop_after, step_limit,
-            progress=lambda k: progress.advance(task, k),
-        )  # fmt: skip
+        task = progress.add_task(f"{what} {level.name}", total=total)
+        result = search(lambda k: progress.advance(task, k))
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
     state = "solved" if result.solved else "not solved"
-    click.echo(f"{level.name}: {state} after {result.iterations} iterations ({result.solutions} solving scripts)")
+    click.echo(f"{level.name}: {state} after {done(result)}")
     click.echo(f"script: {result.script}")
     click.echo(f"score (rebuild, crashes, topples): {list(result.score)}")
 
@@ -293,19 +301,11 @@ def evolve(
 ) -> None:  # fmt: skip
     check_evolve_options(population, evaluations, elite, crossover)
     level = find_level(level_name, load_levels(levels_file))
-    with Progress(transient=True) as progress:
-        task = progress.add_task(f"evolving {level.name}", total=evaluations)
-        result = run_evolve(
-            level, seed, population, evaluations, elite, crossover, step_limit,
-            progress=lambda k: progress.advance(task, k),
-        )  # fmt: skip
-    if as_json:
-        click.echo(json.dumps(result.to_json()))
-        return
-    state = "solved" if result.solved else "not solved"
-    click.echo(f"{level.name}: {state} after {result.evaluations} evaluations ({result.generations} generations)")
-    click.echo(f"script: {result.script}")
-    click.echo(f"score (rebuild, crashes, topples): {list(result.score)}")
+    _report_search(
+        "evolving", level, evaluations, as_json,
+        lambda tick: run_evolve(level, seed, population, evaluations, elite, crossover, step_limit, progress=tick),
+        lambda r: f"{r.evaluations} evaluations ({r.generations} generations)",
+    )  # fmt: skip
 
 
 COMMANDS = (levels, run, solve, climb, evolve)
