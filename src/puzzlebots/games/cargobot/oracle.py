@@ -16,6 +16,17 @@ from .rules import FETCH_GUARD, TOPPLE_HEIGHT
 #: the game's per-fetch scan guard (reference §3.2)
 
 
+
+def _claw(piles: list[list[str]], pos: int, holding: str | None) -> str | None:
+    """The claw's one action at pile ``pos`` (1-based): lift the top crate, or set down the one it holds; what it
+    holds afterwards. Lifting from an empty pile holds nothing (the same in both semantics)."""
+    pile = piles[pos - 1]
+    if holding is None:
+        return pile.pop() if pile else None
+    pile.append(holding)
+    return None
+
+
 def _holds(cond: str | None, holding: str | None) -> bool:
     if not cond:
         return True
@@ -65,12 +76,7 @@ def run_vaguery(
             continue
         if token.op == "claw":
             moves += 1
-            if holding is None:
-                if piles[pos - 1]:
-                    holding = piles[pos - 1].pop()
-            else:
-                piles[pos - 1].append(holding)
-                holding = None
+            holding = _claw(piles, pos, holding)
         elif token.op in ("L", "R"):
             pos += 1 if token.op == "R" else -1
             if not 1 <= pos <= len(piles):
@@ -151,12 +157,7 @@ def run_game(
             continue  # an idle tick of the guard, or a call
         moves += 1
         if move == "pickup":
-            if holding is None:
-                if piles[pos - 1]:
-                    holding = piles[pos - 1].pop()
-            else:
-                piles[pos - 1].append(holding)
-                holding = None
+            holding = _claw(piles, pos, holding)
             continue
         if len(piles[pos - 1]) >= TOPPLE_HEIGHT:
             topples = 1
