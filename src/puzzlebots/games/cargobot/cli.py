@@ -42,6 +42,14 @@ LEVELS_FILE = click.option(
 )
 
 
+def search_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options climb and evolve share: the length of one run of a script, JSON output, the levels file."""
+    command = LEVELS_FILE(command)
+    command = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)
+    return click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
+                        help="Most steps (vaguery) or ticks (game) of one run of a script.")(command)
+
+
 @click.command(help="The table of levels.")
 @LEVELS_FILE
 @click.option("--json", "as_json", is_flag=True, help="Print the levels as JSON.")
@@ -249,10 +257,7 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
               help="Most scripts to try.")  # fmt: skip
 @click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
               help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
-@click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
-              help="Most steps (vaguery) or ticks (game) of one run of a script.")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@LEVELS_FILE
+@search_run_options
 def climb(
     level_name: str, seed: int, semantics: str, max_iterations: int, stop_after: int, step_limit: int,
     as_json: bool, levels_file: str | None,
@@ -291,10 +296,7 @@ def _report_search(what: str, level: Level, total: int, as_json: bool, search: C
               help="Best scripts kept unchanged each generation.")  # fmt: skip
 @click.option("--crossover", type=FiniteFloat(0.0, 1.0), default=0.7, show_default=True,
               help="Share of children made by crossover (the rest are mutated copies).")  # fmt: skip
-@click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
-              help="Most steps of one run of a script.")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@LEVELS_FILE
+@search_run_options
 def evolve(
     level_name: str, seed: int, population: int, evaluations: int, elite: int, crossover: float, step_limit: int,
     as_json: bool, levels_file: str | None,

@@ -13,9 +13,6 @@ from .language import RegisterProgram, Script, decode_token
 from .report import RunReport
 from .rules import FETCH_GUARD, TOPPLE_HEIGHT
 
-#: the game's per-fetch scan guard (reference §3.2)
-
-
 
 def _claw(piles: list[list[str]], pos: int, holding: str | None) -> str | None:
     """The claw's one action at pile ``pos`` (1-based): lift the top crate, or set down the one it holds; what it
