@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from puzzlebots.core.errors import PuzzlebotsError
@@ -32,22 +32,24 @@ UNSCORABLE = (10**9, 10**9, 10**9)
 
 
 @dataclass(frozen=True)
-class ClimbResult:
+class SearchResult:
+    """What a script search (climb, evolve) ends with: its best script and that script's score."""
+
     level: str
-    semantics: str
     seed: int
     solved: bool
     script: str  # the best script (a solution when solved)
-    score: tuple[int, int, int]
-    iterations: int
-    solutions: int
+    score: tuple[int, int, int]  # (rebuild distance, crashes, topples)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "level": self.level, "semantics": self.semantics, "seed": self.seed, "solved": self.solved,
-            "script": self.script, "score": list(self.score), "iterations": self.iterations,
-            "solutions": self.solutions,
-        }  # fmt: skip
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ClimbResult(SearchResult):
+    semantics: str
+    iterations: int
+    solutions: int
 
 
 def token_pool(level: Level, semantics: str) -> tuple[list[str], list[str]]:
@@ -136,6 +138,6 @@ def climb(
             wild, wild_score = mutant, mutant_score
     best = solutions[0] if solutions else " ".join(wild)
     return ClimbResult(
-        level.name, semantics, seed, bool(solutions), best, (0, 0, 0) if solutions else wild_score,
-        iteration, len(solutions),
+        level.name, seed, bool(solutions), best, (0, 0, 0) if solutions else wild_score,
+        semantics=semantics, iterations=iteration, solutions=len(solutions),
     )  # fmt: skip

@@ -11,32 +11,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 from puzzlebots.core.errors import InputError
 
 from ..evaluate import Batch
 from ..kernels.interpreter import OUT_CRASHES, OUT_TOPPLES
 from ..levels import Level
-from .climb import MAX_LENGTH, STEP_LIMIT, WILD_TYPE_LENGTH, _random_token, mutate, token_pool
+from .climb import MAX_LENGTH, STEP_LIMIT, WILD_TYPE_LENGTH, SearchResult, _random_token, mutate, token_pool
 
 TOURNAMENT = 3
 SOLVED_SCORE = (0, 0, 0)
 
 
 @dataclass(frozen=True)
-class EvolveResult:
-    level: str
-    seed: int
-    solved: bool
-    script: str  # the best script (a solution when solved)
-    score: tuple[int, int, int]
+class EvolveResult(SearchResult):
     evaluations: int
     generations: int
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _scores(level: Level, scripts: list[list[str]], step_limit: int) -> list[tuple[int, int, int]]:
