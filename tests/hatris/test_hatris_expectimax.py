@@ -19,12 +19,12 @@ from puzzlebots.games.hatris.bots.searcher import Searcher
 from puzzlebots.games.hatris.config import Rules
 from puzzlebots.games.hatris.engine import HatrisState
 from puzzlebots.games.hatris.evaluation import CASH_NORM, METRIC_NAMES
+from puzzlebots.games.hatris.game import GAME
 from puzzlebots.games.hatris.kernels.expect import DEATH, decode, expect, play_first
 from puzzlebots.games.hatris.kernels.metrics import scoring
 from puzzlebots.games.hatris.kernels.params import CAP, COUNT, H_BARS, H_NPOOL, H_POOL, K_ALEXEY, K_PLACE
 from puzzlebots.games.hatris.kernels.search import first_index
 from puzzlebots.games.hatris.rules import HAT_TYPES
-from puzzlebots.games.hatris.game import GAME
 
 ARTICLE = [0.001, 0.00055, 1.78585, 0.06811, 88.31852, 0.00048, 0.06392, 9.76157]
 
