@@ -175,6 +175,7 @@ def test_registered_with_its_shipped_weights() -> None:
         resources.files("puzzlebots.games.hatris").joinpath("data", "expectimax_weights.json").read_text())
     assert data["bot"] == "expectimax" and data["names"] == list(METRIC_NAMES)
     assert GAME.default_weights("expectimax") == default_weights()
+    assert not GAME.bot_info("expectimax").faithful  # ours, not the article's
     bot = GAME.make_bot("expectimax", GAME.check_config({}), None, 0)
     assert bot.name == "expectimax"
     state = GAME.new_state(3, GAME.check_config({"max_spawns": 5}))

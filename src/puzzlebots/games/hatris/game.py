@@ -47,7 +47,7 @@ class HatrisGame(EpisodicBase):
                 "expectimax",
                 "the searcher's chain one pair deeper: its best first steps, averaged over the unseen third pair",
                 METRIC_NAMES,
-                True,
+                faithful=False,
             ),
             BotInfo("random", "a uniformly random legal action (tests, engine speed)", (), False),
         )
