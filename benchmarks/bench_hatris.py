@@ -1,5 +1,6 @@
 """Hatris speed: the searcher's decisions per second (one core, median over >= 1000 decisions, with helpers
-available) and engine spawns per second without search (the random bot).
+available), the expectimax bot's beside the searcher's on the same positions, and engine spawns per second
+without search (the random bot).
 
 Run: python benchmarks/bench_hatris.py [--quick]
 """
@@ -14,6 +15,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.games.hatris.bots import expectimax
 from puzzlebots.games.hatris.bots.random import RandomBot
 from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights
 from puzzlebots.games.hatris.config import Rules
@@ -88,6 +90,57 @@ def searcher_table(quick: bool) -> Table:
     return table
 
 
+def _bot_times(bot: Searcher, states: list[HatrisState]) -> list[float]:
+    """CPU seconds of each decision (process time: a long decision on a shared machine is preempted, and wall
+    time would count the other processes' turns)."""
+    times = []
+    for state in states:
+        start = time.process_time()
+        bot.act(state)
+        times.append(time.process_time() - start)
+    return times
+
+
+def expectimax_table(quick: bool) -> Table:
+    """expectimax against the searcher (the reference) on the same positions: every 7th position of the
+    searcher's own games from seed 0 (so later levels, with all six hat types, are in), each position also
+    searched with a pool of two Alexeys."""
+    n = 40 if quick else 400
+    rules = Rules({})
+    searcher = Searcher(rules, default_weights())
+    states: list[HatrisState] = []
+    seed = 0
+    while len(states) < n:
+        state = HatrisState(seed, rules)
+        seed += 1
+        while not state.is_terminal() and len(states) < n:
+            if state.spawns % 7 == 0:
+                states.append(state.clone())
+            state.apply(searcher.act(state))
+    alexeys = []
+    for state in states:
+        probe = state.clone()
+        probe.pool = [0, 0]
+        alexeys.append(probe)
+    table = Table(title=f"Hatris expectimax (keep {expectimax.KEEP}) and the searcher: the same {n:,} positions, "
+                        "one core, CPU time")
+    for col in ("bot", "pool searched", "median ms", "p90 ms", "median decisions/s", "time vs searcher"):
+        table.add_column(col, justify="right")
+    bots = [Searcher(rules, default_weights()), expectimax.Expectimax(rules, expectimax.default_weights())]
+    for bot in bots:
+        bot.act(states[0])  # compile outside the timing
+    for label, probes in (("the game's own", states), ("[Alexey, Alexey]", alexeys)):
+        meds = []
+        for bot in bots:
+            times = _bot_times(bot, probes)
+            med = statistics.median(times)
+            meds.append(med)
+            p90 = statistics.quantiles(times, n=10)[-1]
+            table.add_row(bot.name, label, f"{med * 1e3:.3f}", f"{p90 * 1e3:.3f}", f"{1 / med:,.0f}",
+                          f"{med / meds[0]:.1f}x")
+    return table
+
+
 def engine_table(quick: bool) -> Table:
     games = 20 if quick else 400
     table = Table(title=f"Hatris engine without search: random bot, {games} games, one core")
@@ -111,6 +164,7 @@ def engine_table(quick: bool) -> Table:
 def main(quick: bool = False) -> None:
     console = Console()
     console.print(searcher_table(quick))
+    console.print(expectimax_table(quick))
     console.print(engine_table(quick))
 
 

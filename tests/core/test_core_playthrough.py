@@ -24,6 +24,7 @@ CASES = {
     "hatris_searcher_nes_seed7": Recipe("hatris", "searcher", 7, {"max_spawns": 400}, ARTICLE, show_every=25),
     "hatris_searcher_uniform_level25": Recipe(
         "hatris", "searcher", 3, {"pair_source": "uniform", "start_level": 25, "max_spawns": 200}, ARTICLE),
+    "hatris_expectimax_nes_seed7": Recipe("hatris", "expectimax", 7, {"max_spawns": 80}, ARTICLE, show_every=10),
     "hatris_random_nes_carry_gravity": Recipe(
         "hatris", "random", 11, {"prng_rotate": "carry_through", "down": "gravity"}),
     "puyo_krieg_seed1": Recipe("puyo", "krieg", 1),

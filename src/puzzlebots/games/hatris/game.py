@@ -14,6 +14,7 @@ from puzzlebots.core.errors import ConfigError, InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from . import view
+from .bots import expectimax
 from .bots.random import RandomBot
 from .bots.searcher import Searcher, default_weights
 from .config import HatrisConfig, Rules
@@ -42,6 +43,12 @@ class HatrisGame(EpisodicBase):
                 METRIC_NAMES,
                 True,
             ),
+            BotInfo(
+                "expectimax",
+                "the searcher's chain one pair deeper: its best first steps, averaged over the unseen third pair",
+                METRIC_NAMES,
+                faithful=False,
+            ),
             BotInfo("random", "a uniformly random legal action (tests, engine speed)", (), False),
         )
 
@@ -54,10 +61,14 @@ class HatrisGame(EpisodicBase):
         rules = Rules(config)
         if name == "searcher":
             return Searcher(rules, list(weights) if weights is not None else default_weights())
+        if name == "expectimax":
+            return expectimax.Expectimax(rules, list(weights) if weights is not None else expectimax.default_weights())
         return RandomBot(seed)
 
     def default_weights(self, bot: str) -> list[float] | None:
         self.bot_info(bot)
+        if bot == "expectimax":
+            return expectimax.default_weights()
         return default_weights() if bot == "searcher" else None
 
     def encode_action(self, action: Action) -> JSON:

@@ -123,6 +123,10 @@ class Searcher:
         self._pack(state)
         kind, x, y, best = search(self.board, self.hand, self.rules, self.weights, self.tables)
         self.last_score = float(best)
+        return self._action(kind, x, y)
+
+    def _action(self, kind: int, x: int, y: int) -> Action:
+        """The engine's action for the kernel's first step (``params.K_*``)."""
         if kind == K_ALEXEY:
             return ("alexey", *(int(k) for k in self.tables.pats[x]))
         if kind == K_VLADIMIR:

@@ -48,6 +48,7 @@ class Work(NamedTuple):
     src: np.ndarray  # (6,) int64: the root pile each pile of a first step's field comes from
     ks: np.ndarray  # (6,) int64: the bottom hats a first step trims from each pile
     best: np.ndarray  # (2, 4) float64: the running best
+    log: np.ndarray  # (0,) or (n_first,) float64: each first step's best chain (see :func:`first_index`)
 
 
 class Scratch(NamedTuple):
@@ -61,10 +62,38 @@ class Scratch(NamedTuple):
 def search(board, hand, rules, weights, tables):  # type: ignore[no-untyped-def]
     """The best first step (kind, x, y, score), see ``params.K_*``: the score is the best chain's, or when every
     chain tops out the best single step's (Q24), with kind ``K_NONE`` when every first step tops out."""
+    best = chains(board, hand, rules, weights, tables, np.zeros(0))
+    row = SINGLE if best[BEST, KIND] == K_NONE else BEST
+    return int(best[row, KIND]), int(best[row, X]), int(best[row, Y]), best[row, SCORE]
+
+
+@njit(cache=True)
+def first_index(kind, x, y, npats):  # type: ignore[no-untyped-def]
+    """A first step's slot in a chain log: placements 0-35 (6 x + y), Alexey removals 36 + x, Vladimir swaps
+    36 + npats + x (``npats``: rows of ``Tables.pats``)."""
+    if kind == K_PLACE:
+        return 6 * x + y
+    if kind == K_ALEXEY:
+        return 36 + x
+    return 36 + npats + x
+
+
+@njit(cache=True)
+def _note(log, i, v):  # type: ignore[no-untyped-def]
+    """Keep the best chain ``v`` of the first step in slot ``i`` of ``log`` (an empty log keeps nothing)."""
+    if log.shape[0] > 0 and v > log[i]:
+        log[i] = v
+
+
+@njit(cache=True)
+def chains(board, hand, rules, weights, tables, log):  # type: ignore[no-untyped-def]
+    """The search's running best (rows BEST and SINGLE, columns SCORE, KIND, X, Y); a non-empty ``log``
+    (length :func:`first_index` of the last Vladimir swap + 1) receives each first step's best chain score,
+    NEG where every chain of it tops out (the caller fills it with NEG)."""
     d = Decision(board, board[:, COUNT].astype(np.int64), hand, scoring(rules, weights), tables)
     w = Work(
         np.zeros(CAP, np.int8), np.zeros((2, CAP), np.int8), np.zeros((2, 36), np.int64), np.arange(6),
-        np.zeros(6, np.int64), np.zeros((2, 4)),
+        np.zeros(6, np.int64), np.zeros((2, 4)), log,
     )
     s2 = Scratch(np.zeros(6, np.int64), np.zeros((2, 36), np.int64))
     best = w.best
@@ -81,8 +110,7 @@ def search(board, hand, rules, weights, tables):  # type: ignore[no-untyped-def]
         _first_alexey(d, root, f, w, s2)
     elif kind1 == VLADIMIR:
         _first_vladimir(d, root, f, w, s2, base_sum)
-    row = SINGLE if best[BEST, KIND] == K_NONE else BEST
-    return int(best[row, KIND]), int(best[row, X]), int(best[row, Y]), best[row, SCORE]
+    return best
 
 
 @njit(cache=True)
@@ -170,6 +198,7 @@ def _first_placements(d, root, f, w, s2, base_sum):  # type: ignore[no-untyped-d
         _offer(best, SINGLE, one, K_PLACE, pa, pb)
         v = _second_step(f, s_sum, cash1, top_kind, d, s2)
         _offer(best, BEST, v, K_PLACE, pa, pb)
+        _note(w.log, 6 * pa + pb, v)
 
 
 @njit(cache=True)
@@ -193,6 +222,7 @@ def _first_alexey(d, root, f, w, s2):  # type: ignore[no-untyped-def]
         # Alexey after Alexey is searched below over the combined removals
         v = _second_step(f, s_sum, 0, kind2 if kind2 == VLADIMIR else -1, d, s2)
         _offer(best, BEST, v, K_ALEXEY, q, 0)
+        _note(w.log, 36 + q, v)
     if kind2 != ALEXEY:
         return
     for q in range(sums.shape[0]):
@@ -205,6 +235,7 @@ def _first_alexey(d, root, f, w, s2):  # type: ignore[no-untyped-def]
             hs[p] = r_height[p, k]
         v = sc.const + s + height_terms(hs, pdt, sc)
         _offer(best, BEST, v, K_ALEXEY, split[q], 0)
+        _note(w.log, 36 + split[q], v)
 
 
 @njit(cache=True)
@@ -227,6 +258,7 @@ def _first_vladimir(d, root, f, w, s2, base_sum):  # type: ignore[no-untyped-def
         _offer(best, SINGLE, one, K_VLADIMIR, q, 0)
         v = _second_step(f, base_sum, 0, kind2, d, s2)
         _offer(best, BEST, v, K_VLADIMIR, q, 0)
+        _note(w.log, 36 + d.tables.pats.shape[0] + q, v)
 
 
 @njit(cache=True)
