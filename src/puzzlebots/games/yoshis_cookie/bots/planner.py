@@ -13,7 +13,7 @@ import numpy as np
 from ..engine import YoshiState
 from ..kernels.builder import MAX_MOVES
 from ..kernels.planner import planner_best, planner_ranked
-from ..rules import AREA
+from ..rules import AREA, UNITS_PER_CELL
 from .lines import Line, LineBot, moves_to_plan, shell_pairing_plan, state_at
 from .rollout import sample_copy, sample_score
 
@@ -38,13 +38,15 @@ def cancel_cursor_moves(plan: str) -> str:
 class LookAhead:
     """How far the planner looks against the falling lines (``rollout``): the kernel's ``candidates`` best
     plans, ``samples`` sampled futures each, up to ``horizon`` frames or ``decisions`` decisions, used when
-    the larger side of the matrix is within ``margin_cells`` of 7. ``candidates`` 1 turns it off."""
+    the larger side of the matrix can absorb less than ``margin`` frames of falling before it reaches 7 (at
+    high speed a cell falls in 16 frames: the default means 4 rows or columns and more; at medium, 6 and 7).
+    ``candidates`` 1 turns it off. Tuned on seeds 0-29 at high speed."""
 
-    candidates: int = 6
-    samples: int = 2
-    horizon: int = 240
-    decisions: int = 12
-    margin_cells: int = 3
+    candidates: int = 10
+    samples: int = 3
+    horizon: int = 360
+    decisions: int = 16
+    margin: int = 64
 
 
 def _sample_seed(state: YoshiState, m: int) -> int:
@@ -68,7 +70,7 @@ class PlannerBot(LineBot):
         self.weights = np.array([abs(float(w)) * scale for w in weights], dtype=np.float64)
 
     def _choose(self, state: YoshiState) -> str:
-        if self.look.candidates > 1 and self._tight(state):
+        if self.look.candidates > 1 and self.tight(state):
             return self._look_ahead(state)
         return self._quick(state)
 
@@ -81,10 +83,11 @@ class PlannerBot(LineBot):
         shell = shell_pairing_plan(state)
         return shell if shell is not None else self._quick(state)
 
-    def _tight(self, state: YoshiState) -> bool:
-        """Whether the falling lines leave too little time to trust the kernel's choice alone: a side that
-        the next contact or two would bring within one line of game over."""
-        return AREA - 1 - max(state.R, state.C) < self.look.margin_cells
+    def tight(self, state: YoshiState) -> bool:
+        """Whether the falling lines leave too little time to trust the kernel's choice alone: the larger side
+        is fewer than ``margin`` frames of falling from 7, one contact from game over."""
+        cell_frames = UNITS_PER_CELL // state.fall_units
+        return (AREA - 1 - max(state.R, state.C)) * cell_frames < self.look.margin
 
     def _look_ahead(self, state: YoshiState) -> str:
         """The kernel's best few plans, each played out on sampled copies of the run; the best mean wins,
