@@ -1,4 +1,5 @@
-"""``planner``: ours, the article's builder for the moves but lines chosen two ahead (``kernels.planner``)."""
+"""``planner``: ours, the article's builder for the moves but lines chosen two ahead (``kernels.planner``), and
+when the falling lines leave little time, its best few plans played out on the clock (``rollout``)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def _sample_seed(state: YoshiState, m: int) -> int:
 class PlannerBot(LineBot):
     """Ours: the article's builder for moves, but lines chosen two ahead by cookies removed per step,
     no hard balance rule, a penalty for ending one size from 8, Shell removal valued and Yoshi cookies spared,
-    and back-and-forth cursor moves dropped from the plan."""
+    back-and-forth cursor moves dropped from the plan, and a look-ahead in real time when the clock is tight."""
 
     name = "planner"
 
