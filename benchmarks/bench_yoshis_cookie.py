@@ -1,5 +1,6 @@
-"""Yoshi's Cookie speed: bot planning time per decision (greedy target: median <= 2 ms), engine frames
-simulated per second (plans replayed without bots), and whole-run throughput (one core).
+"""Yoshi's Cookie speed: bot planning time per decision (greedy target: median <= 2 ms), the planner's
+look-ahead decisions beside its kernel alone on the same states (the reference), engine frames simulated per
+second (plans replayed without bots), and whole-run throughput (one core).
 
 Run: python benchmarks/bench_yoshis_cookie.py [--quick]
 """
@@ -13,6 +14,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.games.yoshis_cookie.bots.planner import LookAhead, PlannerBot, default_planner_weights
 from puzzlebots.games.yoshis_cookie.engine import YoshiState
 from puzzlebots.games.yoshis_cookie.game import GAME
 
@@ -35,8 +37,11 @@ def _decisions(bot_name: str, seeds: range, config: dict) -> tuple[list[YoshiSta
     return states, plans
 
 
-def _planning(bot_name: str, states: list[YoshiState]) -> list[float]:
-    bot = GAME.make_bot(bot_name, states[0].config, None, 0)
+def _planning(bot_name: str, states: list[YoshiState], look: LookAhead | None = None) -> list[float]:
+    if look is None:
+        bot = GAME.make_bot(bot_name, states[0].config, None, 0)
+    else:
+        bot = PlannerBot(states[0].config, default_planner_weights(), look)
     bot.act(states[0])  # compile / warm up
     times = []
     for state in states:
@@ -44,6 +49,25 @@ def _planning(bot_name: str, states: list[YoshiState]) -> list[float]:
         bot.act(state)
         times.append(time.perf_counter() - start)
     return times
+
+
+def _row(table: Table, label: str, ms: list[float], note: str) -> None:
+    table.add_row(label, str(len(ms)), f"{statistics.median(ms):.3f}", f"{ms[int(0.9 * (len(ms) - 1))]:.3f}",
+                  f"{ms[-1]:.3f}", note)
+
+
+def _look_rows(table: Table, states: list[YoshiState], times: list[float]) -> None:
+    """The planner's look-ahead decisions, and its kernel alone on the same states (the reference)."""
+    bot = PlannerBot(states[0].config, default_planner_weights())
+    tight = [k for k, st in enumerate(states) if bot.tight(st)]
+    if not tight:
+        return
+    kernel = _planning("planner", [states[k] for k in tight], LookAhead(candidates=1))
+    looked = sorted(times[k] * 1000 for k in tight)
+    alone = sorted(t * 1000 for t in kernel)
+    ratio = statistics.median(looked) / statistics.median(alone)
+    _row(table, "planner, look-ahead decisions", looked, f"{ratio:,.0f}x the kernel alone")
+    _row(table, "planner kernel alone, same states", alone, "reference")
 
 
 def main(quick: bool = False) -> None:
@@ -66,8 +90,9 @@ def main(quick: bool = False) -> None:
                 continue
             ms = sorted(t * 1000 for t in sample)
             target = "median <= 2" if name == "greedy" else ""
-            table.add_row(label, str(len(ms)), f"{statistics.median(ms):.3f}",
-                          f"{ms[int(0.9 * (len(ms) - 1))]:.3f}", f"{ms[-1]:.3f}", target)
+            _row(table, label, ms, target)
+        if name == "planner":
+            _look_rows(table, states, times)
     console.print(table)
 
     table = Table(title="yoshis_cookie: engine and whole runs (high speed, normal mode)")

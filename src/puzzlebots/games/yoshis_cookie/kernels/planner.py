@@ -95,23 +95,19 @@ def _first_lines(grid, at, rules, weights, table, quick, grids, all_moves):
 
 
 @njit(cache=True)
-def planner_best(grid, at, rules, weights, out):
-    """The planner's first line: returns (number of moves, kind, index, type); kind -1 if none is buildable."""
+def _value_all(grid, at, rules, weights, table, values, all_moves):
+    """Fill ``table``, ``values`` (value, rank by the one-line value) and ``all_moves`` for every buildable
+    first line; return how many."""
     R, C = at[0], at[1]
-    empty_bonus, fixed, danger = weights[EMPTY_BONUS], weights[FIXED], weights[DANGER]
+    empty_bonus, danger = weights[EMPTY_BONUS], weights[DANGER]
+    fixed = weights[FIXED]
     counts = count_types(grid, R, C)
-    table = np.empty((_N_MAX, 9), dtype=np.int64)
     quick = np.empty(_N_MAX, dtype=np.float64)
     grids = np.empty((_N_MAX, AREA, AREA), dtype=grid.dtype)
-    all_moves = np.empty((_N_MAX, MAX_MOVES), dtype=np.int8)
     n = _first_lines(grid, at, rules, weights, table, quick, grids, all_moves)
-    if n == 0:
-        return 0, -1, -1, -1
     moves = np.empty(MAX_MOVES, dtype=np.int8)
     work = np.zeros((AREA, AREA), dtype=grid.dtype)
     order = np.argsort(-quick[:n], kind="mergesort")
-    best_v = -1e18
-    best = -1
     for rank in range(n):
         c = order[rank]
         R2, C2 = table[c, END_R], table[c, END_C]
@@ -132,9 +128,58 @@ def planner_best(grid, at, rules, weights, out):
                 v += empty_bonus / (steps + fixed)
             else:
                 v -= danger * (counts[YOSHI] - yoshis_left)
-        if best < 0 or v > best_v or (v == best_v and steps < table[best, STEPS]):
-            best_v = v
+        values[c, 0] = v
+        values[c, 1] = rank
+    return n
+
+
+@njit(cache=True)
+def _better(table, values, a, b):
+    """Whether first line ``a`` ranks before ``b``: higher value, then fewer steps, then the better one-line
+    value."""
+    if values[a, 0] != values[b, 0]:
+        return values[a, 0] > values[b, 0]
+    if table[a, STEPS] != table[b, STEPS]:
+        return table[a, STEPS] < table[b, STEPS]
+    return values[a, 1] < values[b, 1]
+
+
+@njit(cache=True)
+def planner_best(grid, at, rules, weights, out):
+    """The planner's first line: returns (number of moves, kind, index, type); kind -1 if none is buildable."""
+    table = np.empty((_N_MAX, 9), dtype=np.int64)
+    values = np.empty((_N_MAX, 2), dtype=np.float64)
+    all_moves = np.empty((_N_MAX, MAX_MOVES), dtype=np.int8)
+    n = _value_all(grid, at, rules, weights, table, values, all_moves)
+    if n == 0:
+        return 0, -1, -1, -1
+    best = 0
+    for c in range(1, n):
+        if _better(table, values, c, best):
             best = c
     for k in range(table[best, NMOVES]):
         out[k] = all_moves[best, k]
     return table[best, NMOVES], table[best, KIND], table[best, INDEX], table[best, TYPE]
+
+
+@njit(cache=True)
+def planner_ranked(grid, at, rules, weights, outs, lines):
+    """The planner's ``len(outs)`` best first lines, best first: moves in ``outs[k]``, (number of moves,
+    kind, index, type) in ``lines[k]``; returns how many (0 when nothing is buildable)."""
+    table = np.empty((_N_MAX, 9), dtype=np.int64)
+    values = np.empty((_N_MAX, 2), dtype=np.float64)
+    all_moves = np.empty((_N_MAX, MAX_MOVES), dtype=np.int8)
+    n = _value_all(grid, at, rules, weights, table, values, all_moves)
+    taken = np.zeros(n, dtype=np.bool_)
+    m = min(n, outs.shape[0])
+    for k in range(m):
+        best = -1
+        for c in range(n):
+            if not taken[c] and (best < 0 or _better(table, values, c, best)):
+                best = c
+        taken[best] = True
+        nm = table[best, NMOVES]
+        outs[k, :nm] = all_moves[best, :nm]
+        lines[k, 0], lines[k, 1] = nm, table[best, KIND]
+        lines[k, 2], lines[k, 3] = table[best, INDEX], table[best, TYPE]
+    return m
