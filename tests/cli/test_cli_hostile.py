@@ -110,7 +110,7 @@ BAD_VALUES = [
     (["train", "hatris", "--out", "w.json", "--sigma", "nan"], "not a finite"),
     (["stats", "hatris", "--games", "1000000000000"], f"1<=x<={MAX_GAMES}"),
     (["versus", "puyo", "--games", "1000000000000"], "--games"),
-    (["train", "hatris", "--out", "w.json", "--games-per-eval", "100000", "--variants", "1000"], "the most is"),
+    (["train", "hatris", "--out", "w.json", "--games-per-eval", "10000", "--variants", "1000"], "the most is"),
     (["stats", "hatris", "--jobs", TOO_MANY_JOBS], f"at most --jobs {default_jobs()}"),
     (["train", "hatris", "--out", "w.json", "--jobs", TOO_MANY_JOBS], f"at most --jobs {default_jobs()}"),
     (["versus", "puyo", "--jobs", TOO_MANY_JOBS], f"at most --jobs {default_jobs()}"),

@@ -131,3 +131,18 @@ def test_train_refuses_to_overwrite_unless_forced(tmp_path: Path):
         train(settings("hill", 1), out, resume=True, force=True, jobs=1, progress=False)
     again = train(settings("hill", 1), out, force=True, jobs=1, progress=False)
     assert again.weights == first.weights and again.generation == 1
+
+
+def test_training_plays_only_seeds_0_to_9999_fresh_each_generation():
+    """Strength is reported on seeds from 100,000 up: training must never have played one of them."""
+    from puzzlebots.core.tuning import TRAINING_SEEDS, generation_seeds
+
+    s = settings("hill", 3)
+    s.games_per_eval = 50
+    gens = [generation_seeds(s, g) for g in range(3)]
+    for seeds in gens:
+        assert len(set(seeds)) == 50 and all(0 <= x < TRAINING_SEEDS for x in seeds)
+    assert gens[0] != gens[1] and generation_seeds(s, 1) == gens[1]  # fresh per generation, reproducible
+    s.games_per_eval = TRAINING_SEEDS + 1
+    with pytest.raises(ConfigError, match="training seeds"):
+        train(s, Path("unused.json"), jobs=1, progress=False)

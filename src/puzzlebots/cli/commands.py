@@ -25,7 +25,7 @@ from ..core.registry import get_game, loadable_games
 from ..core.replay import check_replay, read_replay, write_replay
 from ..core.runner import play_episode
 from ..core.seeds import bot_seed
-from ..core.tuning import METHODS, TrainSettings, train
+from ..core.tuning import METHODS, TRAINING_SEEDS, TrainSettings, train
 from .app import cli
 from .options import DELAY, FiniteFloat, executor_options, refuse_given
 from .output import (
@@ -271,8 +271,9 @@ def make_train(game: Episodic) -> click.Command:
                      help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}."),
         click.option("--method", type=click.Choice(METHODS), default="hill", show_default=True,
                      help="hill: the Hatris article's hill climber; cma: CMA-ES."),
-        click.option("--games-per-eval", type=click.IntRange(1, MAX_GAMES), default=8, show_default=True,
-                     help="Games each candidate set of weights is rated on (the same seeds for every candidate)."),
+        click.option("--games-per-eval", type=click.IntRange(1, TRAINING_SEEDS), default=8, show_default=True,
+                     help="Games each candidate set of weights is rated on (the same seeds for every candidate, drawn "
+                     "each generation from seeds 0-9,999, which strength figures never use)."),
         click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True,
                      help="Rounds of improvement; the weights file is written after each."),
         click.option("--out", type=OutputPath(), required=True,

@@ -39,6 +39,8 @@ from .registry import get_game
 from .runner import play_episode, resolve
 
 METHODS = ("hill", "cma")
+#: the seeds training draws its games from (strength figures use seeds from 100,000 up)
+TRAINING_SEEDS = 10_000
 CHECKPOINT_FORMAT = 2
 #: the keys of one learning-curve entry, per method
 HISTORY_KEYS = {
@@ -96,9 +98,13 @@ def rate_one(
 
 
 def generation_seeds(settings: TrainSettings, generation: int) -> list[int]:
-    """The sequence S of one generation: K seeds that no other generation uses."""
-    base = 1_000_003 * (settings.seed + 1) + generation * settings.games_per_eval
-    return [base + i for i in range(settings.games_per_eval)]
+    """The sequence S of one generation: K distinct seeds drawn afresh from the training range 0..9,999.
+
+    Training never plays a seed from 100,000 up, where the guides report strength, so no figure there was seen
+    while tuning.
+    """
+    rng = np.random.default_rng([settings.seed, generation, 0x7EED])
+    return sorted(int(s) for s in rng.choice(TRAINING_SEEDS, size=settings.games_per_eval, replace=False))
 
 
 def rate_many(
@@ -254,6 +260,9 @@ def train(
     ``resume`` continues from the checkpoint (made with the same settings); otherwise an existing weights file or
     checkpoint is refused unless ``force`` says to start over (the old checkpoint is deleted first).
     """
+    if not 1 <= settings.games_per_eval <= TRAINING_SEEDS:
+        raise ConfigError(
+            f"games_per_eval must be 1..{TRAINING_SEEDS:,} (the training seeds), got {settings.games_per_eval}")
     if settings.method not in METHODS:
         raise ConfigError(f"unknown method {settings.method!r} (choose from {', '.join(METHODS)})")
     game = get_game(settings.game)
