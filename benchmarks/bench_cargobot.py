@@ -1,5 +1,6 @@
 """Cargo-Bot speed: interpreter steps/s (vaguery), ticks/s (game) on long-running programs, and
-partial programs tried per second inside the ``solve`` search (one core each).
+partial programs tried per second inside the ``solve`` search and the options cut by each pruning rule
+(one core each).
 
 Run: python benchmarks/bench_cargobot.py [--quick]
 """
@@ -15,6 +16,7 @@ from rich.table import Table
 
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.engine import run_game, run_vaguery
+from puzzlebots.games.cargobot.kernels import solve as kernel
 from puzzlebots.games.cargobot.levels import find_level
 
 NEVER = [["x"], [], [], []]  # a goal no run reaches, so the programs run to their limit
@@ -53,26 +55,37 @@ def interpreter_table(quick: bool) -> Table:
     return table
 
 
-def solver_table(quick: bool) -> Table:
+def solver_tables(quick: bool) -> tuple[Table, Table]:
+    """Options tried per second, and (one row per rule) how many options or runs each pruning rule cut."""
     cases = [("Walking Piles", 6), ("Fill The Blanks", 6)] if quick else [("Walking Piles", 7), ("Fill The Blanks", 7)]
-    table = Table(title="Cargo-Bot solve: partial programs tried (search options applied), one core")
+    speed = Table(title="Cargo-Bot solve: partial programs tried (search options applied), one core")
     for col in ("level", "budget", "programs tried", "seconds", "per second"):
-        table.add_column(col)
+        speed.add_column(col)
+    cuts = Table(title="Cargo-Bot solve: options (or runs) cut by each pruning rule, same searches")
+    cuts.add_column("rule")
+    rows = [[name] for name in (*kernel.PRUNE_NAMES, "tick cap")]
     for name, budget in cases:
+        cuts.add_column(f"{name} ({budget})", justify="right")
         setup = solver.prepare(find_level(name))
         solver.run_task(setup, 2, (), 10**12)  # compile outside the timing
         start = time.perf_counter()
-        status, _, nodes = solver.run_task(setup, budget, (), 10**12)
+        _, _, counters = solver.run_task(setup, budget, (), 10**12, all_counters=True)
         seconds = time.perf_counter() - start
-        table.add_row(name, str(budget), f"{nodes:,}", f"{seconds:.2f}", f"{nodes / seconds / 1e6:.2f} M")
-    return table
+        nodes = int(counters[kernel.NODES])
+        speed.add_row(name, str(budget), f"{nodes:,}", f"{seconds:.2f}", f"{nodes / seconds / 1e6:.2f} M")
+        for row, k in zip(rows, [*range(kernel.PR_ORDER, kernel.NCOUNTERS), kernel.CAP_HITS], strict=True):
+            row.append(f"{int(counters[k]):,}")
+    for row in rows:
+        cuts.add_row(*row)
+    return speed, cuts
 
 
 def main(quick: bool = False) -> None:
     console = Console()
     np.random.seed(0)
     console.print(interpreter_table(quick))
-    console.print(solver_table(quick))
+    for table in solver_tables(quick):
+        console.print(table)
 
 
 if __name__ == "__main__":
