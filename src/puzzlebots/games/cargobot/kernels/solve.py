@@ -233,8 +233,7 @@ def _write_program(prog, out):
 
 @njit(cache=True)
 def _dfs(problem, task, out, prog, machine, table, levels):
-    """Run the machine to its next decision, open a branch level there, on a dead end go back to the deepest
-    level with an option left. One function, arrays in locals: a call with arrays costs reference counts."""
+    """Run to the next decision, branch there, on a dead end go back (one function: array calls cost refcounts)."""
     goal, goal_heights = problem.board.goal, problem.board.goal_heights
     zob, zclaw, zheld, zsite = problem.keys
     toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
@@ -287,15 +286,13 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 heights[claw] += 1
                 held = 0
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
-                event = DEAD if heights[claw] >= TOPPLE_HEIGHT else FIRES
-                claw += 1 if o == RIGHT else -1
-                if claw < 0 or claw >= npiles:
-                    event = DEAD
+                to = claw + (1 if o == RIGHT else -1)
+                event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES
+                claw = to
                 counters[PR_WALL] += 1 if event == DEAD else 0
             else:
                 key = bh ^ zclaw[claw] ^ zheld[held] ^ zsite[f, i] | np.uint64(1)
-                if _loops(table, frames, key, f, i, top, alloc, nlog):
-                    counters[PR_LOOP] += 1
+                if _loops(table, frames, key, f, i, top, alloc, nlog, counters):
                     event = DEAD
                     break
                 top, alloc, nlog = alloc, alloc + 1, nlog + 1
@@ -338,12 +335,11 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 if kind == SPLIT:  # option 0: the conditions that fire now; 1: those that do not
                     old = info[LV_OLDMASK, L]
                     pmask[f, i] = (old & fire) if opt == 0 else (old & ~fire)
-                    bad = redundant(pop, pmask, plen, f, i, red, ncond)
-                    counters[PR_PAIR] += 1 if bad else 0
                     spent = st[ST_USED] == budget and st[ST_UNKNOWN] == 0
-                    applied = not (bad or spent and _inlinable(st, prog, slots))
-                    counters[PR_INLINE] += 1 if not (bad or applied) else 0
-                    pmask[f, i] = pmask[f, i] if applied else old
+                    rule = PR_PAIR if redundant(pop, pmask, plen, f, i, red, ncond) else 0
+                    rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
+                    counters[rule] += 1 if rule else 0
+                    applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
                 elif kind == EXTEND and opt == 0:  # the function ends here (F1 may not with nothing to return to)
                     applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0)
                     pend[f] = 1 if applied else 0
@@ -399,9 +395,10 @@ def _list_prefix(level, info, prefixes, counters):
 
 
 @njit(cache=True)
-def _loops(table, frames, key, f, i, top, alloc, nlog):
+def _loops(table, frames, key, f, i, top, alloc, nlog, counters):
     """True if the call at (f, i) repeats a configuration seen with the call stack of then still a prefix of
-    now (a loop); otherwise records it in the loop table (and its undo log) and pushes the frame ``alloc``."""
+    now (a loop, counted in ``counters[PR_LOOP]``); otherwise records it in the loop table (and its undo log)
+    and pushes the frame ``alloc``."""
     tkey, tval, log_key, log_val = table
     depth = frames[FR_DEPTH, top] if top >= 0 else 0
     tsize = tkey.shape[0]
@@ -413,6 +410,7 @@ def _loops(table, frames, key, f, i, top, alloc, nlog):
         for _ in range(depth - tval[T_DEPTH, slot]):
             node = frames[FR_PARENT, node]
         if node == tval[T_TOP, slot]:
+            counters[PR_LOOP] += 1
             return True
     log_key[nlog] = tkey[slot]
     log_val[L_SLOT, nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog] = slot, tval[T_TOP, slot], tval[T_DEPTH, slot]
