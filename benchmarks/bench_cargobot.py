@@ -1,6 +1,7 @@
 """Cargo-Bot speed: interpreter steps/s (vaguery), ticks/s (game) on long-running programs, steps/s on
 short solved programs one call per run and through the batch API (against the Ruby emulator's 130 k
-steps/s), and partial programs tried per second inside the ``solve`` search (one core each).
+steps/s), and partial programs tried per second inside the ``solve`` search with the options cut by each
+pruning rule (one core each).
 
 Run: python benchmarks/bench_cargobot.py [--quick] [--evaluator]   (--evaluator: only the batch API table)
      python benchmarks/bench_cargobot.py --evolve BUDGET [SEEDS]   (only evolve against climb, 20 seeds default)
@@ -22,6 +23,7 @@ from puzzlebots.games.cargobot.bots.climb import climb
 from puzzlebots.games.cargobot.bots.evolve import evolve
 from puzzlebots.games.cargobot.engine import run_game, run_vaguery
 from puzzlebots.games.cargobot.evaluate import Batch, evaluate
+from puzzlebots.games.cargobot.kernels import solve as kernel
 from puzzlebots.games.cargobot.kernels.interpreter import OUT_OUTCOME, OUT_STEPS, SOLVED
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.rules import DEFAULT_FUNCTIONS
@@ -146,19 +148,29 @@ def evolve_table(budget: int, seeds: int) -> Table:
     return table
 
 
-def solver_table(quick: bool) -> Table:
+def solver_tables(quick: bool) -> tuple[Table, Table]:
+    """Options tried per second, and (one row per rule) how many options or runs each pruning rule cut."""
     cases = [("Walking Piles", 6), ("Fill The Blanks", 6)] if quick else [("Walking Piles", 7), ("Fill The Blanks", 7)]
-    table = Table(title="Cargo-Bot solve: partial programs tried (search options applied), one core")
+    speed = Table(title="Cargo-Bot solve: partial programs tried (search options applied), one core")
     for col in ("level", "budget", "programs tried", "seconds", "per second"):
-        table.add_column(col)
+        speed.add_column(col)
+    cuts = Table(title="Cargo-Bot solve: options (or runs) cut by each pruning rule, same searches")
+    cuts.add_column("rule")
+    rows = [[name] for name in (*kernel.PRUNE_NAMES, "tick cap")]
     for name, budget in cases:
+        cuts.add_column(f"{name} ({budget})", justify="right")
         setup = solver.prepare(find_level(name))
         solver.run_task(setup, 2, (), 10**12)  # compile outside the timing
         start = time.perf_counter()
-        status, _, nodes = solver.run_task(setup, budget, (), 10**12)
+        _, _, counters = solver.run_task(setup, budget, (), 10**12, all_counters=True)
         seconds = time.perf_counter() - start
-        table.add_row(name, str(budget), f"{nodes:,}", f"{seconds:.2f}", f"{nodes / seconds / 1e6:.2f} M")
-    return table
+        nodes = int(counters[kernel.NODES])
+        speed.add_row(name, str(budget), f"{nodes:,}", f"{seconds:.2f}", f"{nodes / seconds / 1e6:.2f} M")
+        for row, k in zip(rows, [*range(kernel.PR_ORDER, kernel.NCOUNTERS), kernel.CAP_HITS], strict=True):
+            row.append(f"{int(counters[k]):,}")
+    for row in rows:
+        cuts.add_row(*row)
+    return speed, cuts
 
 
 def main(quick: bool = False, evaluator_only: bool = False) -> None:
@@ -168,7 +180,8 @@ def main(quick: bool = False, evaluator_only: bool = False) -> None:
         console.print(interpreter_table(quick))
     console.print(evaluator_table(quick))
     if not evaluator_only:
-        console.print(solver_table(quick))
+        for table in solver_tables(quick):
+            console.print(table)
 
 
 if __name__ == "__main__":

@@ -185,19 +185,20 @@ def _needed_ops(level: Level) -> np.ndarray:
     return np.array([right, left, bool(differing), moved], np.int32)
 
 
-def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int) -> tuple:
-    """One subtree: (status, program arrays or child prefixes, options tried)."""
+def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int, all_counters: bool = False) -> tuple:
+    """One subtree: (status, program arrays or child prefixes, options tried); with ``all_counters`` the
+    last item is the kernel's whole counter vector of the first pass (``kernel.NODES``, the ``PR_*`` cuts)."""
     nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
     out = kernel.Output(
         op=np.zeros((nf, smax), np.int8),
         mask=np.zeros((nf, smax), np.int32),
         length=np.zeros(nf, np.int32),
         prefixes=np.zeros((1, 1), np.int32),
-        counters=np.zeros(4, np.int64),
+        counters=np.zeros(kernel.NCOUNTERS, np.int64),
     )
     forced = np.array(prefix, np.int32)
     status = int(kernel.search(setup.problem, kernel.Task(budget, forced, -1, max_nodes), out))
-    nodes = int(out.counters[kernel.NODES])
+    nodes = out.counters.copy() if all_counters else int(out.counters[kernel.NODES])
     if status == kernel.TOO_BIG:
         depth = len(prefix) + SPLIT_STEP
         size = 1

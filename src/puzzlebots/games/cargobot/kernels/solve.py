@@ -36,8 +36,13 @@ from .prune import fits, inlinable, redundant
 EXTEND, SPLIT, OPCHOOSE = 0, 1, 2  # branch kinds; a run of the machine also ends with:
 DEAD, FIRES = 3, 4
 FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
-#: ``Output.counters``: options tried, option prefixes written, ticks run, tick-cap hits
+#: ``Output.counters``: options tried, option prefixes written, ticks run, runs cut by the tick cap, then the
+#: options or runs cut by each pruning rule: function order, slot limits, the lower bound, a redundant
+#: register pair, an inlinable function, a loop at a call, a wall or topple
 NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
+PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL = range(4, 11)
+NCOUNTERS = 11
+PRUNE_NAMES = ("function order", "slot limits", "lower bound", "redundant pair", "inlinable", "loop", "wall/topple")
 #: the scalar state vector: the machine (claw .. alloc, the loop log length, the current register) and the
 #: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
 ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
@@ -228,8 +233,7 @@ def _write_program(prog, out):
 
 @njit(cache=True)
 def _dfs(problem, task, out, prog, machine, table, levels):
-    """Run the machine to its next decision, open a branch level there, on a dead end go back to the deepest
-    level with an option left. One function, arrays in locals: a call with arrays costs reference counts."""
+    """Run to the next decision, branch there, on a dead end go back (one function: array calls cost refcounts)."""
     goal, goal_heights = problem.board.goal, problem.board.goal_heights
     zob, zclaw, zheld, zsite = problem.keys
     toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
@@ -282,13 +286,13 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 heights[claw] += 1
                 held = 0
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
-                event = DEAD if heights[claw] >= TOPPLE_HEIGHT else FIRES
-                claw += 1 if o == RIGHT else -1
-                if claw < 0 or claw >= npiles:
-                    event = DEAD
+                to = claw + (1 if o == RIGHT else -1)
+                event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES
+                claw = to
+                counters[PR_WALL] += 1 if event == DEAD else 0
             else:
                 key = bh ^ zclaw[claw] ^ zheld[held] ^ zsite[f, i] | np.uint64(1)
-                if _loops(table, frames, key, f, i, top, alloc, nlog):
+                if _loops(table, frames, key, f, i, top, alloc, nlog, counters):
                     event = DEAD
                     break
                 top, alloc, nlog = alloc, alloc + 1, nlog + 1
@@ -331,10 +335,11 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 if kind == SPLIT:  # option 0: the conditions that fire now; 1: those that do not
                     old = info[LV_OLDMASK, L]
                     pmask[f, i] = (old & fire) if opt == 0 else (old & ~fire)
-                    bad = redundant(pop, pmask, plen, f, i, red, ncond)
                     spent = st[ST_USED] == budget and st[ST_UNKNOWN] == 0
-                    applied = not (bad or spent and _inlinable(st, prog, slots))
-                    pmask[f, i] = pmask[f, i] if applied else old
+                    rule = PR_PAIR if redundant(pop, pmask, plen, f, i, red, ncond) else 0
+                    rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
+                    counters[rule] += 1 if rule else 0
+                    applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
                 elif kind == EXTEND and opt == 0:  # the function ends here (F1 may not with nothing to return to)
                     applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0)
                     pend[f] = 1 if applied else 0
@@ -343,10 +348,12 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     op = 0 if skip else (oplist[opt - 1] if kind == EXTEND else oplist[opt])
                     nfun = st[ST_NFUN]
                     if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= slots.shape[0])):
+                        counters[PR_ORDER] += 1 if op - 4 > nfun else 0
                         continue
                     if kind == EXTEND:
                         mask = allmask & (~fire if skip else fire)
                         if mask == 0 or i >= slots[f]:
+                            counters[PR_SLOTS] += 1 if mask != 0 else 0
                             continue
                         plen[f], pmask[f, i] = i + 1, mask
                         st[ST_USED] += 1
@@ -355,11 +362,13 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     if op > 0:
                         st[ST_NFUN] += 1 if op - 4 == nfun else 0
                         st[ST_COUNTS + min(op, 4) - 1] += 1
-                    bad = kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits)
-                    bad = bad or _lower_bound(st, plen, need, budget) > budget
-                    bad = bad or (not skip and redundant(pop, pmask, plen, f, i, red, ncond))
+                    rule = PR_SLOTS if kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits) else 0
+                    rule = rule or (PR_BOUND if _lower_bound(st, plen, need, budget) > budget else 0)
+                    rule = rule or (PR_PAIR if not skip and redundant(pop, pmask, plen, f, i, red, ncond) else 0)
                     spent = not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
-                    applied = not (bad or spent and _inlinable(st, prog, slots))
+                    rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
+                    counters[rule] += 1 if rule else 0
+                    applied = rule == 0
                     if not applied:
                         pop[f, i] = 0
                         st[ST_USED : ST_UNKNOWN + 1] = lv_st[L, ST_USED : ST_UNKNOWN + 1]
@@ -386,9 +395,10 @@ def _list_prefix(level, info, prefixes, counters):
 
 
 @njit(cache=True)
-def _loops(table, frames, key, f, i, top, alloc, nlog):
+def _loops(table, frames, key, f, i, top, alloc, nlog, counters):
     """True if the call at (f, i) repeats a configuration seen with the call stack of then still a prefix of
-    now (a loop); otherwise records it in the loop table (and its undo log) and pushes the frame ``alloc``."""
+    now (a loop, counted in ``counters[PR_LOOP]``); otherwise records it in the loop table (and its undo log)
+    and pushes the frame ``alloc``."""
     tkey, tval, log_key, log_val = table
     depth = frames[FR_DEPTH, top] if top >= 0 else 0
     tsize = tkey.shape[0]
@@ -400,6 +410,7 @@ def _loops(table, frames, key, f, i, top, alloc, nlog):
         for _ in range(depth - tval[T_DEPTH, slot]):
             node = frames[FR_PARENT, node]
         if node == tval[T_TOP, slot]:
+            counters[PR_LOOP] += 1
             return True
     log_key[nlog] = tkey[slot]
     log_val[L_SLOT, nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog] = slot, tval[T_TOP, slot], tval[T_DEPTH, slot]
