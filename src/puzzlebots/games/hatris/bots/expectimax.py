@@ -4,22 +4,18 @@ the NES re-pick of a double when the pairs come from the NES generator), over th
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 
 import numpy as np
 
-from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.protocols import State
 
 from ..config import Rules
 from ..engine import Action, HatrisState
-from ..evaluation import METRIC_NAMES
 from ..kernels.expect import expect
 from ..rules import allowed_types
-from .searcher import Searcher
+from .searcher import Searcher, shipped_weights
 
 WEIGHTS_FILE = "expectimax_weights.json"
 #: first steps (the searcher's best chains) whose third pair is weighed
@@ -27,12 +23,8 @@ KEEP = 4
 
 
 def default_weights() -> list[float]:
-    """The shipped weights (package data ``data/expectimax_weights.json``)."""
-    text = resources.files("puzzlebots.games.hatris").joinpath("data", WEIGHTS_FILE).read_text()
-    data = json.loads(text)
-    if data.get("names") != list(METRIC_NAMES):
-        raise ConfigError(f"hatris: {WEIGHTS_FILE} names do not match the bot's metrics")
-    return [float(w) for w in data["weights"]]
+    """The shipped weights (``data/expectimax_weights.json``)."""
+    return shipped_weights(WEIGHTS_FILE)
 
 
 @cache

@@ -48,13 +48,18 @@ from ..rules import CASH, COLUMNS, HEIGHT, STACK
 WEIGHTS_FILE = "searcher_weights.json"
 
 
-def default_weights() -> list[float]:
-    """The shipped weights (package data ``data/searcher_weights.json``)."""
-    text = resources.files("puzzlebots.games.hatris").joinpath("data", WEIGHTS_FILE).read_text()
+def shipped_weights(file_name: str) -> list[float]:
+    """A bot's shipped weights over the 8 metrics (package data ``data/<file_name>``)."""
+    text = resources.files("puzzlebots.games.hatris").joinpath("data", file_name).read_text()
     data = json.loads(text)
     if data.get("names") != list(METRIC_NAMES):
-        raise ConfigError(f"hatris: {WEIGHTS_FILE} names do not match the searcher's metrics")
+        raise ConfigError(f"hatris: {file_name} names do not match the 8 metrics")
     return [float(w) for w in data["weights"]]
+
+
+def default_weights() -> list[float]:
+    """The searcher's shipped weights (``data/searcher_weights.json``)."""
+    return shipped_weights(WEIGHTS_FILE)
 
 
 @cache
