@@ -119,7 +119,8 @@ def test_beam_plays_a_short_game_and_chains() -> None:
 def test_overlay_is_the_krieg3_target_and_nothing_else() -> None:
     from rich.console import Console
 
-    from puzzlebots.games.puyo.render import render_solo, target_overlay
+    from puzzlebots.games.puyo.bots.base import target_overlay
+    from puzzlebots.games.puyo.render import render_solo
 
     state = GAME.new_state(7, CONFIG)
     krieg3 = GAME.make_bot("krieg3", CONFIG, None, 3)

@@ -16,8 +16,9 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from .bots.base import target_overlay
 from .engine import Field
-from .render import render_field, target_overlay
+from .render import render_field
 from .rules import CHILD_DX, PLACEMENT_INDEX, ROWS, SPAWN_X, VISIBLE_ROWS, WIDTH
 from .versus import VersusGame
 

@@ -12,7 +12,7 @@ from rich.text import Text
 from puzzlebots.core.panel import game_panel
 from puzzlebots.core.protocols import Bot
 
-from .bots.base import Cell, PuyoBot
+from .bots.base import target_overlay
 from .engine import Field, Pair, SoloState
 from .rules import COLOUR_LETTERS, DEATH_X, DEATH_Y, GARBAGE, ROWS, WIDTH
 
@@ -94,11 +94,6 @@ def render_field(
     if overlay:
         legend += "\n· the chain the AI is building"
     return game_panel(layout, title, status, legend)
-
-
-def target_overlay(bot: Bot | None) -> list[Cell]:
-    """The chain a Puyo bot is building (:meth:`PuyoBot.target_cells`); none for no bot or another game's."""
-    return bot.target_cells() if isinstance(bot, PuyoBot) else []
 
 
 def render_solo(state: SoloState, bot: Bot | None = None) -> RenderableType:

@@ -18,6 +18,7 @@ from puzzlebots.core.protocols import JSON, Bot, State
 from puzzlebots.core.seeds import bot_seed
 
 from . import oracle
+from .bots.base import target_overlay
 from .human import HumanMatch
 from .rules import DEATH_X, DEATH_Y, ROWS, WIDTH
 
@@ -92,16 +93,10 @@ def landing(heights: Any, x: int, r: int, colours: tuple[int, int]) -> list[dict
     ]
 
 
-def target_of(bot: Bot | None) -> list[tuple[int, int, int]]:
-    """The chain a bot is building, where it says (KRIEG3's ``target_cells``); none otherwise."""
-    cells = getattr(bot, "target_cells", None)
-    return list(cells()) if cells is not None else []
-
-
 def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
     """A solo game's field with its next pairs, the bot's target chain, and the score and chain counter."""
     s: Any = state
-    view = field_view(s.field.cells, s.next_pairs(), target=target_of(bot))
+    view = field_view(s.field.cells, s.next_pairs(), target=target_overlay(bot))
     view["panel"] = [
         ["score", s.score],
         ["chain", f"{s.last.links} links" if s.last.links else "-"],
@@ -177,7 +172,7 @@ class VersusPage:
             you["ghosts"] = landing(person.field.heights, cursor.x, cursor.r, (axis, child))
         boards = [
             you,
-            field_view(ai.field.cells, ai.next_pairs(), None, title(self.bot_name, ai), target_of(match.ai)),
+            field_view(ai.field.cells, ai.next_pairs(), None, title(self.bot_name, ai), target_overlay(match.ai)),
         ]
         steps = [{"kind": "versus", "boards": [view, boards[1]], "link": view.get("link")} for view in self.steps]
         return {

@@ -23,6 +23,11 @@ class PuyoBot:
     def target_cells(self) -> list[Cell]:
         """The cells ``(x, y, colour)`` (0-based) the bot is building towards, for a view to draw dim; [] for none.
 
-        The terminal view (``render.target_overlay``) and the page read this method, and only this one.
+        The terminal view and the page read it through :func:`target_overlay`, and only so.
         """
         return []
+
+
+def target_overlay(bot: Any) -> list[Cell]:
+    """The chain a Puyo bot is building (:meth:`PuyoBot.target_cells`); none for no bot or another game's."""
+    return bot.target_cells() if isinstance(bot, PuyoBot) else []
