@@ -113,7 +113,7 @@ def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Seque
 def plotted(game: Episodic, results: Sequence[dict[str, Any]]) -> tuple[list[float], str]:
     """What ``stats --plot`` draws, in the game's units: its ``plot_figure`` (result key, label) if it names
     one, else the fitness under ``fitness_label``."""
-    key, label = getattr(game, "plot_figure", (None, game.fitness_label))
+    key, label = game.plot_figure or (None, game.fitness_label)
     if key is None:
         return [game.fitness(r) for r in results], label
     return [float(r[key]) for r in results], label
@@ -149,7 +149,7 @@ def make_stats(game: Episodic) -> click.Command:
             Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
         else:
             title = f"{game.title}: {bot}, {games:,} games from seed {seed}"
-            Console().print(summary_table(title, summary, dict(getattr(game, "summary_notes", {}))))
+            Console().print(summary_table(title, summary, dict(game.summary_notes)))
         if json_path is not None:
             write_json_atomic(json_path, doc)
             if progress_file is not None:

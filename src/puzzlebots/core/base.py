@@ -66,6 +66,10 @@ class EpisodicBase(GameBase):
 
     #: what ``fitness`` measures, in the game's own units, for plots and tables
     fitness_label = "fitness"
+    #: what ``stats --plot`` draws: (result key, axis label); key None means the fitness under ``fitness_label``
+    plot_figure: tuple[str | None, str] | None = None
+    #: plain words the ``stats`` table puts beside a summary figure whose name alone is not plain
+    summary_notes: Mapping[str, str] = {}
 
     def default_weights(self, bot: str) -> list[float] | None:
         """The shipped weights of a tunable bot (``train --init default`` starts from them)."""

@@ -148,6 +148,10 @@ class Episodic(Game, Protocol):
 
     #: what ``fitness`` measures, in the game's own units, for plots and tables ("spawns to game over")
     fitness_label: str
+    #: what ``stats --plot`` draws, (result key, axis label); None: the fitness under ``fitness_label``
+    plot_figure: tuple[str | None, str] | None
+    #: plain words the ``stats`` table puts beside a summary figure whose name alone is not plain
+    summary_notes: Mapping[str, str]
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         """A fresh game for ``seed`` under a config already passed through ``check_config``."""
