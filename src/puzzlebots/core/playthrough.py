@@ -92,10 +92,9 @@ def playthrough(recipe: Recipe) -> str:
         steps += 1
         describe(state, steps, action)
 
-    first = game.new_state(recipe.seed, game.check_config(recipe.config))
-    describe(first, 0, None)
     episode = play_episode(game, recipe.bot, recipe.seed, recipe.config, recipe.weights,
-                           max_actions=recipe.max_actions, on_step=on_step)
+                           max_actions=recipe.max_actions, on_step=on_step,
+                           on_start=lambda state: describe(state, 0, None))
     lines.append(f"result: {_json(episode.result)}")
     return "\n".join(lines) + "\n"
 

@@ -40,17 +40,21 @@ def play_episode(
     hash_every: int = 10,
     max_actions: int | None = None,
     on_step: Callable[[State, Bot, Any], None] | None = None,
+    on_start: Callable[[State], None] | None = None,
 ) -> Episode:
     """Play ``bot_name`` on ``game`` from ``seed`` until the state is terminal (or ``max_actions``).
 
     ``record`` keeps the encoded actions and a state hash every ``hash_every`` actions (and at the end),
-    which is what a replay file holds. ``on_step(state, bot, action)`` is called after each action.
+    which is what a replay file holds. ``on_start(state)`` sees the first state, ``on_step(state, bot, action)``
+    each state after an action.
     """
     g = resolve(game)
     cfg = g.check_config(config or {})
     state = g.new_state(seed, cfg)
     bot = g.make_bot(bot_name, cfg, weights, bot_seed(seed))
     actions: list[JSON] = []
+    if on_start is not None:
+        on_start(state)
     hashes: list[tuple[int, str]] = [(0, state.state_hash())] if record else []
     n = 0
     truncated = False
