@@ -14,7 +14,7 @@ import click
 from rich.table import Table
 
 from ..core.errors import InputError
-from ..core.jsonio import check_number, name_of, read_json, show
+from ..core.jsonio import check_number, name_of, read_json, show, write_text_atomic
 
 
 @functools.cache
@@ -66,10 +66,8 @@ class OutputPath(click.ParamType):
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
-    """Write JSON so that an interrupted run never leaves a half-written file behind."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    """Write JSON (sorted keys) so that an interrupted run never leaves a half-written file behind."""
+    write_text_atomic(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
 
 
 def load_weights(path: Path, game: Any, bot: str) -> list[float]:
