@@ -32,7 +32,7 @@ from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .language import parse_registers
 from .levels import Level, board_from_json, find_level, load_levels
 from .render import board_panel, trace_run
-from .rules import DEFAULT_FUNCTIONS
+from .rules import DEFAULT_FUNCTIONS, PACKS
 
 #: bounds of ``run``'s numbers: far beyond any level, and within what the kernels' integers hold
 MAX_PILES = 1_000
@@ -222,7 +222,7 @@ def solve(
         write_json_atomic(json_file, results)
 
 
-CORE_PACKS = ("Tutorial", "Easy", "Medium", "Hard")
+CORE_PACKS = PACKS[:4]  # Tutorial to Hard
 #: default --total-time of ``solve --all``: the whole run fits in 30 minutes
 ALL_LEVELS_SECONDS = 1740.0
 #: under --total-time, a level whose best known program is larger than this gets a quarter share
