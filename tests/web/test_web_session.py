@@ -112,7 +112,7 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
         ("no-such-game", "run"): "unknown game 'no-such-game'",
         ("hatris", "levels"): "hatris has no page controls of its own",
         ("cargobot", "versus"): "cargobot has no page call 'versus' (calls: levels, level, run, solve)",
-        ("puyo", "levels"): "puyo has no page call 'levels' (calls: versus, key)",
+        ("puyo", "levels"): "puyo has no page call 'levels' (calls: versus, key, ai)",
     }
     for (game, call), message in cases.items():
         answer = game_call(session, game, call)
@@ -127,7 +127,7 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
 def test_the_page_learns_each_games_capabilities_and_web_config() -> None:
     games = {g["name"]: g for g in Session(None).handle({"op": "games"})["games"]}
     assert games["cargobot"]["controls"] == ["levels", "level", "run", "solve"] and not games["cargobot"]["episodic"]
-    assert games["puyo"]["controls"] == ["versus", "key"] and games["puyo"]["episodic"]
+    assert games["puyo"]["controls"] == ["versus", "key", "ai"] and games["puyo"]["episodic"]
     assert all(games[name]["script"] == f"/games/{name}/view.js" for name in ("hatris", "yoshis_cookie"))
     assert all(g["view"] for g in games.values())
     config = {f["key"]: f for f in games["puyo"]["config"]}
