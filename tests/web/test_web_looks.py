@@ -85,6 +85,34 @@ def test_puyo_field_shades_row_13_marks_the_death_cell_and_counts_chains(page: A
     shoot(page, "#player", "watch-puyo.png")
 
 
+def test_yoshis_cookie_lines_clear_with_an_animation_in_a_watch_and_a_replay(page: Any, replays_dir: Path) -> None:
+    clearing = "#play-board svg g.cookie.clearing"
+    set_range(page, "play-speed", 2, "input")  # slow: each view within a plan stays 500 ms
+    page.select_option("#watch-game", "yoshis_cookie")
+    page.select_option("#watch-bot", "greedy")
+    page.fill("#watch-seed", "4")  # greedy's first plan clears 3 lines
+    page.click("#watch-start")
+    page.wait_for_selector(clearing, timeout=TIMEOUT)
+    board = page.locator("#play-board")
+    cleared = board.locator("svg g.cookie.clearing[data-role='cell']").count()
+    assert cleared > 0 and board.locator("svg rect.clear-cell").count() == cleared
+    assert board.locator("[data-role='clear-label']").inner_html().endswith("lines!")
+    assert page.locator("#play-board").evaluate("b => b.style.getPropertyValue('--step-ms')") == "500ms"
+    shoot(page, "#player", "yoshi-clear.png")
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step >= '1'", timeout=TIMEOUT)
+    page.click("#play-pause")
+    episode = play_episode("yoshis_cookie", "greedy", 4, {"max_stages": 1}, record=True)
+    write_replay(replays_dir / "yoshi-greedy-4.jsonl", episode, get_game("yoshis_cookie").rules_version, 5)
+    page.click("nav button[data-tab='replays']")
+    page.click("a[data-replay='yoshi-greedy-4.jsonl']", timeout=TIMEOUT)
+    page.wait_for_selector("#play-scrub:not(.hidden)", timeout=TIMEOUT)
+    assert page.locator(clearing).count() == 0
+    page.click("#play-step")  # the replay's first plan, animated: its lines clear before the matrix closes
+    page.wait_for_selector(clearing, timeout=TIMEOUT)
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '1'", timeout=TIMEOUT)
+    assert page.locator(clearing).count() == 0  # the frame itself: the matrix closed
+
+
 def test_the_page_works_from_420_px_wide(page: Any) -> None:
     page.set_viewport_size({"width": 420, "height": 900})
     watch(page, "hatris", "searcher", 2, 3)
