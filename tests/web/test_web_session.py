@@ -101,6 +101,13 @@ def test_a_person_plays_puyo_against_an_ai() -> None:
     assert dropped["turn"] == 1 and dropped["status"] == "your move"
     for field in dropped["view"]["boards"]:
         assert sum(v != 0 for row in field["cells"] for v in row) == 2
+    assert game_call(session, "puyo", "ai")["type"] == "error"  # turn-based: the AI has no clock of its own
+    for bad in ({"ai_speed": 11}, {"ai_speed": 0}, {"ai_speed": "fast"}, {"mode": "both"},
+                {"realtime_garbage": "never"}):
+        answer = game_call(session, "puyo", "versus", bot="krieg", seed=3, **{"mode": "real", **bad})
+        assert answer["type"] == "error" and "\n" not in answer["message"], bad
+    assert game_call(session, "puyo", "key", key="cw")["turn"] == 1  # a refused start leaves the game as it was
+    assert game_call(session, "puyo", "key", key="ccw")["piece"] == {"x": 3, "r": 0}
     # the page's game against the AI is its own: watching a bot meanwhile leaves it as it is
     session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1})
     assert game_call(session, "puyo", "key", key="right")["piece"] == {"x": 4, "r": 0}  # the new pair, moved
