@@ -85,6 +85,35 @@ def test_puyo_field_shades_row_13_marks_the_death_cell_and_counts_chains(page: A
     shoot(page, "#player", "watch-puyo.png")
 
 
+def test_yoshis_cookie_lines_clear_with_an_animation_in_a_watch_and_a_replay(page: Any, replays_dir: Path) -> None:
+    clearing = "#play-board svg g.cookie.clearing"
+    set_range(page, "play-speed", 2, "input")  # slow: each view within a plan stays 500 ms
+    page.select_option("#watch-game", "yoshis_cookie")
+    page.select_option("#watch-bot", "greedy")
+    page.fill("#watch-seed", "4")  # greedy's first plan clears 3 lines
+    page.click("#watch-start")
+    page.wait_for_selector(clearing, timeout=TIMEOUT)
+    board = page.locator("#play-board")
+    cleared = board.locator("svg g.cookie.clearing[data-role='cell']").count()
+    assert cleared > 0 and board.locator("svg rect.clear-cell").count() == cleared
+    assert board.locator("[data-role='clear-label']").inner_html().endswith("lines!")
+    assert page.locator("#play-board").evaluate("b => b.style.getPropertyValue('--step-ms')") == "500ms"
+    shoot(page, "#player", "yoshi-clear.png")
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step >= '1'", timeout=TIMEOUT)
+    page.click("#play-pause")
+    episode = play_episode("yoshis_cookie", "greedy", 4, {"max_stages": 1}, record=True)
+    write_replay(replays_dir / "yoshi-greedy-4.jsonl", episode, get_game("yoshis_cookie").rules_version, 5)
+    page.click("nav button[data-tab='replays']")
+    page.click("a[data-replay='yoshi-greedy-4.jsonl']", timeout=TIMEOUT)
+    page.wait_for_selector("#play-scrub:not(.hidden)", timeout=TIMEOUT)
+    assert page.locator(clearing).count() == 0
+    page.click("#play-step")  # the replay's first plan, animated: its lines clear before the matrix closes
+    page.wait_for_selector(clearing, timeout=TIMEOUT)
+    page.wait_for_function("document.getElementById('play-step-count').dataset.step === '1'", timeout=TIMEOUT)
+    assert page.locator(clearing).count() == 0  # the frame itself: the matrix closed
+    (replays_dir / "yoshi-greedy-4.jsonl").unlink()  # the replay list of the next test shows only its own
+
+
 def test_the_page_works_from_420_px_wide(page: Any) -> None:
     page.set_viewport_size({"width": 420, "height": 900})
     watch(page, "hatris", "searcher", 2, 3)
@@ -155,15 +184,34 @@ def test_real_time_puyo_falls_by_gravity_and_lands_where_the_ghost_showed(page: 
     ghost = cells_of(you, "ghost")
     assert ghost == {(15, 1), (15, 2)}  # side by side on the empty floor, columns 2 and 3
     page.wait_for_function("Number(document.getElementById('versus-board').dataset.fall) >= 2", timeout=TIMEOUT)
-    assert page.locator("#versus-board").get_attribute("data-turn") == "0"  # gravity alone, no key yet
+    assert page.locator("#versus-board").get_attribute("data-you") == "0"  # gravity alone, no key yet
     falling = cells_of(you, "piece", "data-fall-row")
     assert all(r >= 3 for r, _ in falling)  # two rows below where it hovered (row 1)
     shoot(page, "#tab-puyo", "play-puyo-falling.png")
     page.keyboard.down("ArrowDown")  # held: ten times the gravity, until it lands
-    page.wait_for_function("document.getElementById('versus-board').dataset.turn === '1'", timeout=TIMEOUT)
+    page.wait_for_function("document.getElementById('versus-board').dataset.you === '1'", timeout=TIMEOUT)
     page.keyboard.up("ArrowDown")
     assert cells_of(you, "cell") == ghost  # it landed where the ghost showed
-    assert page.locator("#versus-board svg").nth(1).locator("[data-role='cell']").count() == 2  # the AI's pair
+
+
+def test_real_time_puyo_the_ai_plays_on_its_own_clock(page: Any) -> None:
+    """With the person idle (no key pressed), the AI places pairs at its speed and the person's pair falls."""
+    page.click("nav button[data-tab='puyo']")
+    page.select_option("#versus-bot", "krieg3")
+    page.select_option("#versus-gravity", "1")
+    page.select_option("#versus-ai-speed", "4")
+    page.click("#versus-start")
+    page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
+    board = page.locator("#versus-board")
+    ai = page.locator("#versus-board svg").nth(1)
+    page.wait_for_timeout(3000)
+    ai_pairs = int(board.get_attribute("data-ai"))
+    # 4 moves/s: about 12 in 3 s; the AI's clock allows at most one move per 0.2 s (80% of its interval)
+    assert 4 <= ai_pairs <= 16, f"the AI placed {ai_pairs} pairs in 3 s at 4 moves/s"
+    assert ai.locator("[data-role='cell']").count() >= 2  # its field changed (a pop could take some away)
+    assert board.get_attribute("data-you") == "0"  # the person placed nothing...
+    assert int(board.get_attribute("data-fall")) >= 2  # ...while their pair fell by gravity
+    shoot(page, "#tab-puyo", "puyo-realtime-ai.png")
 
 
 def test_the_cargo_bot_editor_runs_with_the_executing_register_and_solves(page: Any) -> None:
@@ -209,16 +257,36 @@ def test_the_cargo_bot_editor_runs_with_the_executing_register_and_solves(page: 
     shoot(page, "#tab-cargobot", "cargo-editor-solved.png")
 
 
-def keys_to_a_chain(bot: str, links: int) -> tuple[int, list[list[str]]]:
-    """A seed and the page keys (per pair: rotations, moves, Space) with which a person, placing as KRIEG3 would,
-    fires a chain of ``links`` against ``bot`` in the page's versus game."""
+def quiet_ai(bot: str, seed: int, pairs: int) -> bool:
+    """Whether ``bot``, playing alone in the page's real-time game, sends no garbage with its first ``pairs``:
+    then the person's field does not depend on when the AI's moves come."""
     from puzzlebots.core.seeds import bot_seed
-    from puzzlebots.games.puyo.human import HumanMatch
+    from puzzlebots.games.puyo.versus import VersusGame
+
+    game = get_game("puyo")
+    config = game.check_config({})
+    versus = VersusGame(seed, config)
+    ai = game.make_bot(bot, config, None, bot_seed(seed))
+    side = versus.players[1]
+    for _ in range(pairs):
+        if versus.over():
+            return False
+        versus.step_one(1, ai.act(side))
+    return side.sent == 0
+
+
+def keys_to_a_chain(bot: str, links: int) -> tuple[int, list[list[str]], int]:
+    """A seed, the page keys (per pair: rotations, moves, Space) with which a person, placing as KRIEG3 would,
+    fires a chain of ``links`` or more against ``bot`` in the page's real-time versus game (a seed where neither
+    side sends garbage before that chain, so the AI's clock cannot change the person's field), and its length."""
+    from puzzlebots.games.puyo.human import HumanMatch, PairCursor
 
     game = get_game("puyo")
     config = game.check_config({})
     for seed in range(1, 20):
-        match = HumanMatch(seed, config, game.make_bot(bot, config, None, bot_seed(seed)))
+        if not quiet_ai(bot, seed, 25):
+            continue
+        match = HumanMatch(seed, config, None)
         brain = game.make_bot("krieg3", config, None, 7)
         keys: list[list[str]] = []
         person = match.game.players[0]
@@ -236,21 +304,27 @@ def keys_to_a_chain(bot: str, links: int) -> tuple[int, list[list[str]]]:
             if (match.cursor.x, match.cursor.r) != (x - 1, r):
                 break
             keys.append([*pair_keys, " "])
-            match.press("drop")
+            if person.sent:
+                break  # garbage sent before the chain would make the AI's game depend on its clock
+            match.game.step_one(0, (x, r))
+            match.cursor = PairCursor(person.field)
             if person.max_chain >= links:
-                return seed, keys
+                return seed, keys, person.max_chain
     raise AssertionError(f"no seed gives a {links}-chain")
 
 
 def test_real_time_puyo_mid_chain(page: Any) -> None:
-    seed, keys = keys_to_a_chain("krieg", 2)
+    seed, keys, links = keys_to_a_chain("beam", 2)
     page.click("nav button[data-tab='puyo']")
-    page.select_option("#versus-bot", "krieg")
+    page.select_option("#versus-bot", "beam")
     page.select_option("#versus-gravity", "1")
+    page.select_option("#versus-ai-speed", "1")
     page.fill("#versus-seed", str(seed))
     page.click("#versus-start")
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
-    answers = "Number(document.getElementById('versus-board').dataset.answers)"
+    # the AI plays on its own clock meanwhile (its first 25 pairs send no garbage: quiet_ai)
+    page.wait_for_function("Number(document.getElementById('versus-board').dataset.ai) >= 3", timeout=TIMEOUT)
+    answers = "Number(document.getElementById('versus-board').dataset.keys || 0)"  # answers to keys
     for pair_keys in keys[:-1]:
         for key in pair_keys:
             before = page.evaluate(answers)
@@ -266,4 +340,5 @@ def test_real_time_puyo_mid_chain(page: Any) -> None:
     shoot(page, "#tab-puyo", "play-puyo-chain.png")
     assert page.locator("#versus-status").inner_text() == "2-chain!"
     page.wait_for_function("document.getElementById('versus-board').dataset.link === ''", timeout=TIMEOUT)
-    assert "(chain 2," in page.locator("#versus-board svg text").first.inner_html()
+    assert f"(chain {links}," in page.locator("#versus-board svg text").first.inner_html()
+    assert int(page.locator("#versus-board").get_attribute("data-ai")) < 25  # the AI sent no garbage (quiet_ai)

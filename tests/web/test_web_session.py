@@ -101,6 +101,13 @@ def test_a_person_plays_puyo_against_an_ai() -> None:
     assert dropped["turn"] == 1 and dropped["status"] == "your move"
     for field in dropped["view"]["boards"]:
         assert sum(v != 0 for row in field["cells"] for v in row) == 2
+    assert game_call(session, "puyo", "ai")["type"] == "error"  # turn-based: the AI has no clock of its own
+    for bad in ({"ai_speed": 11}, {"ai_speed": 0}, {"ai_speed": "fast"}, {"mode": "both"},
+                {"realtime_garbage": "never"}):
+        answer = game_call(session, "puyo", "versus", bot="krieg", seed=3, **{"mode": "real", **bad})
+        assert answer["type"] == "error" and "\n" not in answer["message"], bad
+    assert game_call(session, "puyo", "key", key="cw")["turn"] == 1  # a refused start leaves the game as it was
+    assert game_call(session, "puyo", "key", key="ccw")["piece"] == {"x": 3, "r": 0}
     # the page's game against the AI is its own: watching a bot meanwhile leaves it as it is
     session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1})
     assert game_call(session, "puyo", "key", key="right")["piece"] == {"x": 4, "r": 0}  # the new pair, moved
@@ -112,7 +119,7 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
         ("no-such-game", "run"): "unknown game 'no-such-game'",
         ("hatris", "levels"): "hatris has no page controls of its own",
         ("cargobot", "versus"): "cargobot has no page call 'versus' (calls: levels, level, run, solve)",
-        ("puyo", "levels"): "puyo has no page call 'levels' (calls: versus, key)",
+        ("puyo", "levels"): "puyo has no page call 'levels' (calls: versus, key, ai)",
     }
     for (game, call), message in cases.items():
         answer = game_call(session, game, call)
@@ -127,7 +134,7 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
 def test_the_page_learns_each_games_capabilities_and_web_config() -> None:
     games = {g["name"]: g for g in Session(None).handle({"op": "games"})["games"]}
     assert games["cargobot"]["controls"] == ["levels", "level", "run", "solve"] and not games["cargobot"]["episodic"]
-    assert games["puyo"]["controls"] == ["versus", "key"] and games["puyo"]["episodic"]
+    assert games["puyo"]["controls"] == ["versus", "key", "ai"] and games["puyo"]["episodic"]
     assert all(games[name]["script"] == f"/games/{name}/view.js" for name in ("hatris", "yoshis_cookie"))
     assert all(g["view"] for g in games.values())
     config = {f["key"]: f for f in games["puyo"]["config"]}

@@ -22,7 +22,7 @@ from .render import render_solo
 
 if TYPE_CHECKING:
     from .env import PuyoAdapter
-    from .view import VersusPage
+    from .versus_page import VersusPage
 
 #: the config keys only one bot reads
 KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
@@ -112,7 +112,7 @@ class PuyoGame(EpisodicBase):
 
     def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
         """The page's board: the generic ``grid``, with KRIEG3's target chain as dim cells (the page module is
-        imported on first use: the person's game it also holds loads the versus engine)."""
+        imported on first use, as only the page needs it)."""
         from .view import board
 
         return board(state, bot)
@@ -128,11 +128,12 @@ class PuyoGame(EpisodicBase):
         return Path(__file__).with_name("web")
 
     def web_ops(self) -> Sequence[str]:
-        """A person against an AI on the page: ``versus`` starts a game, ``key`` presses a key."""
-        return ("versus", "key")
+        """A person against an AI on the page: ``versus`` starts a game, ``key`` presses a key, ``ai`` lets the
+        AI move on its own clock (real time)."""
+        return ("versus", "key", "ai")
 
     def web_session(self) -> VersusPage:
-        from .view import VersusPage
+        from .versus_page import VersusPage
 
         return VersusPage(self)
 

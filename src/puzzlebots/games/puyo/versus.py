@@ -7,6 +7,12 @@ remainder carried, an all-clear adds 2100 points to the next chain, and a player
 cancels their own pending garbage (offsetting), the excess going to the other player. So garbage lands
 one turn after the chain that sent it, which leaves one move to counter it. A player whose death cell is
 filled after the drop loses; both at once, or ``max_turns`` reached, is a draw.
+
+Real time (``step_one``, the page's Play Puyo): each side places on its own clock. The same rules apply to one
+side at a time: the garbage sent by a chain is offset and added to the other side's pending garbage as the
+placement that fired it resolves, and pending garbage falls after the receiver's next placement that fires no
+chain (``next_placement``), or only after the first pair that spawned after it arrived (``next_spawn``): the
+``realtime_garbage`` assumption of docs/rules/puyo.md. A side that has placed ``max_turns`` pairs waits.
 """
 
 from __future__ import annotations
@@ -17,9 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from puzzlebots.core.errors import IllegalActionError, InputError
+
 from .engine import Field, Pair, placement_of
 from .pairs import pair_sequence
 from .rules import ALL_CLEAR_BONUS, TARGET_POINTS
+
+#: when garbage sent in real time falls on the receiver (``VersusGame.step_one``; docs/rules/puyo.md)
+REALTIME_GARBAGE = ("next_placement", "next_spawn")
 
 #: a beam bot in versus fires as soon as a chain of this many links is in reach (config beam_fire_links)
 VERSUS_FIRE_LINKS = 8
@@ -35,6 +46,7 @@ class Player:
         self.max_turns = max_turns
         self.index = 0
         self.pending = 0  # garbage waiting to fall on this field
+        self.held = 0  # real time, ``next_spawn``: garbage that arrived while the current pair was falling
         self.remainder = 0  # score not yet converted to garbage
         self.all_clear_pending = False
         self.score = 0
@@ -47,6 +59,10 @@ class Player:
 
     def next_pairs(self) -> list[Pair]:
         return [self.sequence[(self.index + i) % len(self.sequence)] for i in range(self.visible + 1)]
+
+    def incoming(self) -> int:
+        """All the garbage on its way to this field (what the warning shows)."""
+        return self.pending + self.held
 
     def remaining(self) -> int:
         return self.max_turns - self.index
@@ -88,9 +104,15 @@ class VersusResult:
 
 
 class VersusGame:
-    """Two players on the same seeded sequence; ``step`` plays one turn given both actions."""
+    """Two players on the same seeded sequence; ``step`` plays one turn given both actions, ``step_one`` one
+    side's placement in real time (``realtime_garbage``: one of ``REALTIME_GARBAGE``)."""
 
-    def __init__(self, seed: int, config: Mapping[str, Any], max_turns: int = 500) -> None:
+    def __init__(
+        self, seed: int, config: Mapping[str, Any], max_turns: int = 500, realtime_garbage: str = "next_placement"
+    ) -> None:
+        if realtime_garbage not in REALTIME_GARBAGE:
+            raise InputError(f"realtime_garbage must be one of {', '.join(REALTIME_GARBAGE)}, "
+                             f"got {realtime_garbage!r}")
         sequence = pair_sequence(
             seed, 128, config["seq"], int(config["n_colours"]), int(config["opening_3col_pairs"])
         )
@@ -98,9 +120,11 @@ class VersusGame:
         self.rng = np.random.default_rng(seed)
         self.max_turns = max_turns
         self.turn = 0
+        self.realtime_garbage = realtime_garbage
 
     def over(self) -> bool:
-        return self.turn >= self.max_turns or any(p.dead for p in self.players)
+        """A side lost, or both have placed ``max_turns`` pairs (in turns both always have placed ``turn``)."""
+        return any(p.dead for p in self.players) or all(p.index >= self.max_turns for p in self.players)
 
     def step(self, actions: Sequence[Any]) -> None:
         players = self.players
@@ -118,6 +142,27 @@ class VersusGame:
             p.sent += excess
         for p in players:
             p.dead = p.field.is_dead()
+
+    def step_one(self, side: int, action: Any) -> None:
+        """Real time: side ``side`` (0 or 1) places its current pair; the turn-based rules, for that side alone."""
+        p, other = self.players[side], self.players[1 - side]
+        if self.over() or p.index >= self.max_turns:
+            raise IllegalActionError("this side cannot place a pair: the game is over or its pairs are used up")
+        produced, fired = p.play(action)
+        if not fired and p.pending:
+            p.pending -= p.field.drop_garbage(p.pending, self.rng)
+        p.pending += p.held  # next_spawn: what arrived during this pair falls after the next one
+        p.held = 0
+        cancel = min(produced, p.pending)
+        p.pending -= cancel
+        excess = produced - cancel
+        if self.realtime_garbage == "next_spawn":
+            other.held += excess
+        else:
+            other.pending += excess
+        p.sent += excess
+        p.dead = p.field.is_dead()
+        self.turn = max(q.index for q in self.players)
 
     def result(self) -> VersusResult:
         a, b = self.players

@@ -1,29 +1,21 @@
 """Puyo on the page: a field as the shell's generic ``grid`` (row 13, the hidden row, on top; the next pairs in a
-column beside it; KRIEG3's target chain as dim cells), and a person against an AI with the keyboard.
-
-The person's game is the terminal's ``HumanMatch`` (versus mode, garbage exchanged under the Tsu rules, KRIEG3's
-keys and wall kicks); ``web/view.js`` draws its two fields side by side (the ``versus`` drawing) and sends keys.
+column beside it; KRIEG3's target chain as dim cells), a chain link by link, and the landing ghost of the Play
+Puyo tab (whose session is ``versus_page.py``; ``web/view.js`` draws its two fields side by side, the ``versus``
+drawing).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from puzzlebots.core.errors import IllegalActionError, InputError
-from puzzlebots.core.messages import field_of, seed_field
-from puzzlebots.core.protocols import JSON, Bot, State
-from puzzlebots.core.seeds import bot_seed
+from puzzlebots.core.protocols import Bot, State
 
 from . import oracle
 from .bots.base import target_overlay
-from .human import HumanMatch
 from .rules import DEATH_X, DEATH_Y, ROWS, WIDTH
-
-if TYPE_CHECKING:
-    from .game import PuyoGame
 
 #: spare rows above the field where a person's pair hovers
 HOVER_ROWS = 3
@@ -32,9 +24,6 @@ COLOURS = {1: "#e03c3c", 2: "#3cb44b", 3: "#3264e6", 4: "#f0c828", 5: "#a046c8",
 CHILD_OFFSET = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
 #: the column, right of the well, where the current and next pairs are shown (child above axis)
 PAIRS_COLUMN = WIDTH + 0.5
-
-KEYS = ("left", "right", "cw", "ccw", "drop")
-OUTCOMES = {0: "you win!", 1: "the AI wins", None: "a draw"}
 
 
 def field_view(
@@ -107,83 +96,6 @@ def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
     if view["ghosts"]:
         view["panel"].append(["target chain", f"{len(view['ghosts'])} puyos to place (dim)"])
     return view
-
-
-class VersusPage:
-    """One page's game against an AI: ``versus`` starts one (``bot``, ``seed``), ``key`` presses a key."""
-
-    def __init__(self, game: PuyoGame) -> None:
-        self.game = game
-        self.match: HumanMatch | None = None
-        self.bot_name = ""
-        self.message = ""
-        #: the person's field as their last pair dropped, link by link (views of the person's field)
-        self.steps: list[dict[str, Any]] = []
-
-    def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
-        if op == "versus":
-            self.start(field_of(msg, "bot", str), seed_field(msg))
-        else:
-            self.key(field_of(msg, "key", str))
-        return self.frame()
-
-    def start(self, bot_name: str, seed: int) -> None:
-        config = self.game.check_config({})
-        self.match = HumanMatch(seed, config, self.game.make_bot(bot_name, config, None, bot_seed(seed)))
-        self.bot_name = bot_name
-        self.message = "your move"
-
-    def playing(self) -> HumanMatch:
-        if self.match is None:
-            raise InputError("no Puyo game against an AI: start one first")
-        return self.match
-
-    def key(self, key: str) -> None:
-        match = self.playing()
-        if key not in KEYS:
-            raise IllegalActionError(f"unknown key {key!r} (keys: {', '.join(KEYS)})")
-        self.steps = []
-        if match.game.over():
-            return
-        person = match.game.players[0]
-        before = (person.field.copy(), person.current(), person.next_pairs()[1:], (match.cursor.x + 1, match.cursor.r))
-        try:
-            match.press(key)
-        except IllegalActionError:
-            self.message = "that placement cannot be reached: the columns in the way are too tall"
-            return
-        self.message = OUTCOMES[match.game.result().winner] if match.game.over() else "your move"
-        if key == "drop":
-            self.steps = chain_views(*before)
-
-    def frame(self) -> dict[str, JSON]:
-        match = self.playing()
-        done = bool(match.game.over())
-        person, ai = match.game.players
-        cursor = match.cursor
-        axis, child = person.current()
-        piece = None if done else (cursor.x + 1, cursor.r, axis, child)
-
-        def title(who: str, p: Any) -> str:
-            return f"{who}: {p.score} (chain {p.max_chain}, garbage pending {p.pending})"
-
-        you = field_view(person.field.cells, person.next_pairs(), piece, title("you", person))
-        if piece is not None:
-            you["ghosts"] = landing(person.field.heights, cursor.x, cursor.r, (axis, child))
-        boards = [
-            you,
-            field_view(ai.field.cells, ai.next_pairs(), None, title(self.bot_name, ai), target_overlay(match.ai)),
-        ]
-        steps = [{"kind": "versus", "boards": [view, boards[1]], "link": view.get("link")} for view in self.steps]
-        return {
-            "view": {"kind": "versus", "boards": boards},
-            "steps": steps,
-            "piece": {"x": cursor.x + 1, "r": cursor.r},
-            "garbage": {"you": person.pending, "ai": ai.pending},
-            "turn": match.game.turn,
-            "done": done,
-            "status": self.message,
-        }
 
 
 def _cells(cols: list[list[int]]) -> Any:

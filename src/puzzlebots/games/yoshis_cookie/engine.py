@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +127,9 @@ class YoshiState:
         self.stuck = False
         self.b_held = False
         self._changed = False
+        #: called with (state, rows, cols) as complete lines are found, before they go (the page animates the
+        #: clear); it only reads: no result depends on it. Clones start without it.
+        self.on_clear: Callable[[YoshiState, list[int], list[int]], None] | None = None
         speeds = config["speed_px_per_frame"]
         self.fall_units = round(speeds[config["speed"]] * UNITS_PER_PX)
         self.b_units = round(config["b_speed"] * UNITS_PER_PX)
@@ -210,6 +213,7 @@ class YoshiState:
         )
         other._row_code = np.empty(AREA, dtype=np.int64)
         other._col_code = np.empty(AREA, dtype=np.int64)
+        other.on_clear = None
         return other
 
     def is_terminal(self) -> bool:
@@ -494,6 +498,8 @@ class YoshiState:
             cols = [j for j in range(self.C) if cc[j] >= 0]
             for code in [int(rc[i]) for i in rows] + [int(cc[j]) for j in cols]:
                 self._credit(code)
+            if self.on_clear is not None:
+                self.on_clear(self, rows, cols)
             if cfg["clear_incoming_aligned"]:
                 if inc.col_arm is not None:
                     inc.col_arm = [v for i, v in enumerate(inc.col_arm) if i not in rows]

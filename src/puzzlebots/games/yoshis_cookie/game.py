@@ -110,6 +110,10 @@ class YoshisCookieGame(EpisodicBase):
         """The page's board: the ``cookies`` drawing of ``web/view.js``."""
         return view.board(state)
 
+    def web_animation(self, state: State, action: Any) -> list[dict[str, JSON]]:
+        """The page's views within a plan: each clear of complete lines before the matrix closes."""
+        return view.animation(state, action)
+
     def web_folder(self) -> Path:
         """The cookie sprites and the ``cookies`` drawing."""
         return Path(__file__).with_name("web")

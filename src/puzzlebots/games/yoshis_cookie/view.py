@@ -1,7 +1,7 @@
 """Yoshi's Cookie board JSON for the page: the matrix, the cursor, the falling L-shaped unit at its true distance
 from the matrix's edges (row arm above, column arm to the right, corner between), the Yoshi meters and the
 figures, as the ``cookies`` drawing of ``web/view.js`` (each cookie drawn with its sprite from
-``web/cookies.svg``)."""
+``web/cookies.svg``); and, within one plan, each clear of complete lines (``animation``)."""
 
 from __future__ import annotations
 
@@ -51,3 +51,28 @@ def board(state: State) -> dict[str, Any]:
         ],
         "over": ("stuck: no line can be made" if s.stuck else "all stages played") if s.done else None,
     }
+
+
+def animation(state: State, action: Any) -> list[dict[str, Any]]:
+    """The views within a plan, from the state before it: one per clear of complete lines (a chain's links in
+    turn), the matrix as the lines are found with their cells (and the incoming cells aligned with them, when
+    those go too) listed in ``clearing``; the frame's own view, after the matrix closed, follows. Played on a
+    clone through the engine's ``on_clear`` hook, so the game itself is untouched."""
+    s: Any = state.clone()
+    views: list[dict[str, Any]] = []
+
+    def on_clear(now: Any, rows: list[int], cols: list[int]) -> None:
+        view = board(now)
+        R, C = len(view["cells"]), len(view["cells"][0]) if view["cells"] else 0
+        cells = {(r, c) for r in rows for c in range(C)} | {(r, c) for c in cols for r in range(R)}
+        view["clearing"] = [{"r": r, "c": c} for r, c in sorted(cells)]
+        inc = view["incoming"]
+        if inc is not None and now.config["clear_incoming_aligned"]:
+            view["clearing_incoming"] = {"row_arm": [c for c in cols if inc["row_arm"] and c < len(inc["row_arm"])],
+                                         "col_arm": [r for r in rows if inc["col_arm"] and r < len(inc["col_arm"])]}
+        view["lines"] = len(rows) + len(cols)
+        views.append(view)
+
+    s.on_clear = on_clear
+    s.apply(action)
+    return views

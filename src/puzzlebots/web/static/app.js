@@ -364,15 +364,18 @@ function showFrame(frame) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// the views within one decision (a chain popping link by link), each shown a moment before the frame itself
+// the views within one decision (a chain popping link by link), each shown a moment before the frame itself;
+// a game's CSS may time its own animations by --step-ms, how long each view stays (set by the speed control)
 async function animate(frame) {
   const board = $("play-board");
+  const ms = Math.min(500, Math.max(60, 2000 / speed()));
+  board.style.setProperty("--step-ms", `${ms}ms`);
   for (const view of frame.steps || []) {
     show(board, view, frame.game);
     board.dataset.link = view.link || "";
     if (view.link) board.dataset.maxLink = Math.max(Number(board.dataset.maxLink || 0), view.link);
     $("play-state").textContent = view.link ? `${view.link}-chain` : "";
-    await sleep(Math.min(500, Math.max(60, 2000 / speed())));
+    await sleep(ms);
   }
   board.dataset.link = "";
 }

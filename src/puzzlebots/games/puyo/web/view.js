@@ -1,12 +1,11 @@
 // Puyo on the page: the `versus` drawing (two fields side by side, each the shell's grid) and the "Play Puyo"
-// tab, a person against an AI with the keyboard (the game's page calls `versus` and `key`).
+// tab, a person against an AI with the keyboard (the game's page calls `versus`, `key` and `ai`).
 //
 // Real time (the default): the person's pair falls by gravity (rows per second, chosen on the tab), ↓ held
 // makes it fall ten times faster, Space drops it at once, and the dashed ghost shows where it lands; when it
-// reaches the ghost it is dropped (the `drop` key). Turn-based: the pair hovers until ↓ or Space. Either way the
-// engine is the terminal's versus game, so the AI places its pair when the person's lands (its own clock is not
-// separate: see docs/web.md).
-
+// reaches the ghost it is dropped (the `drop` key). The AI plays on its own clock: a timer asks for its move
+// (`ai`) at the AI speed chosen at Start, and the server plays one only when the AI's clock allows it.
+// Turn-based: the pair hovers until ↓ or Space, and the AI places its pair when the person's lands.
 const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "cw", x: "cw", X: "cw", z: "ccw", Z: "ccw" };
 const SOFT_DROP = 10; // ↓ held: this many times the gravity
 const LINK_MS = 400; // how long each view of a chain link stays
@@ -20,10 +19,16 @@ const TAB = `
     <label>Gravity <select id="versus-gravity"><option value="1">1 row/s</option>
       <option value="2" selected>2 rows/s</option><option value="4">4 rows/s</option>
       <option value="8">8 rows/s</option></select></label>
+    <label>AI speed <select id="versus-ai-speed"><option value="0.5">0.5 moves/s</option>
+      <option value="1" selected>1 move/s</option><option value="2">2 moves/s</option>
+      <option value="4">4 moves/s</option></select></label>
+    <label>Garbage falls <select id="versus-garbage"><option value="next_placement">after your next pair</option>
+      <option value="next_spawn">after the pair after</option></select></label>
     <button id="versus-start">Start</button>
   </div>
   <p class="hint">Keys (KRIEG3's): ← → move, ↑ or X rotate clockwise, Z counter-clockwise, ↓ fall faster (real
-    time) or drop (turn-based), Space drop at once. The dashed ghost shows where the pair lands.</p>
+    time) or drop (turn-based), Space drop at once. The dashed ghost shows where the pair lands. In real time
+    the AI places its pairs at its own speed; the mode, the AI speed and when garbage falls apply from Start.</p>
   <div id="versus-status" class="status-line"></div>
   <div id="versus-warning" class="garbage-warning hidden"></div>
   <div id="versus-board" class="board" tabindex="0"></div>`;
@@ -40,14 +45,19 @@ function mountVersus(shell, section) {
   const $ = (id) => section.querySelector(`#${id}`);
   const board = $("versus-board");
   shell.fillSelect($("versus-bot"), shell.game.bots.map((b) => ({ value: b.name })));
-  let answer = null; // the last answer: the fields, the person's piece and its ghost
+  let answer = null; // the newest answer: the fields, the person's piece and its ghost, the mode
   let fall = 0; // rows the person's pair has fallen below where it hovers
   let soft = false;
-  let busy = false;
-  let clock = null;
+  let busy = false; // a key is on its way or its chain is being shown
+  let animating = false; // the person's chain is being shown link by link (answers wait to be drawn)
+  let clock = null; // gravity
+  let aiClock = null; // the AI's own clock (real time)
+  let aiSpeed = 1; // the AI's moves per second, as asked at Start
+  let aiAsking = false;
 
   const playing = () => answer && !answer.done;
-  const realTime = () => $("versus-mode").value === "real";
+  const realTime = () => (answer ? answer.mode === "real" : $("versus-mode").value === "real");
+  const hidden = () => section.classList.contains("hidden");
   // how far the pair may fall: down to its ghost (the cells of both lists are in the order axis, child)
   const maxFall = () => {
     const you = answer.view.boards[0];
@@ -65,17 +75,22 @@ function mountVersus(shell, section) {
     }
   };
   const showVersus = (next) => {
-    answer = next;
     shell.show(board, next.view);
     $("versus-status").textContent = next.status || "";
     board.dataset.turn = next.turn;
-    board.dataset.answers = Number(board.dataset.answers || 0) + 1;
+    board.dataset.you = next.pairs.you;
+    board.dataset.ai = next.pairs.ai;
     board.dataset.link = "";
     const coming = next.garbage ? next.garbage.you : 0;
     $("versus-warning").classList.toggle("hidden", !coming);
     $("versus-warning").dataset.garbage = coming;
     $("versus-warning").textContent = coming ? `⚠ ${coming} garbage puyo${coming > 1 ? "s" : ""} will fall on you` : "";
     placeFalling();
+  };
+  // answers come in the order asked, so the last one received is the newest state of both fields
+  const receive = (next) => {
+    answer = next;
+    if (!animating) showVersus(next);
   };
   const call = (name, fields) => shell.ask({ op: "game", game: shell.game.name, call: name, ...fields });
   // keys are sent one at a time, in the order pressed (none is lost while an answer is on its way)
@@ -86,11 +101,18 @@ function mountVersus(shell, section) {
     busy = true;
     try {
       const next = await call("key", { key });
+      board.dataset.keys = Number(board.dataset.keys || 0) + 1; // answers to keys (the AI's are not counted)
       if (key === "drop") {
         fall = 0;
-        await chain(next.steps || []);
-      }
-      showVersus(next);
+        answer = next;
+        animating = true;
+        try {
+          await chain(next.steps || []);
+        } finally {
+          animating = false;
+        }
+        showVersus(answer); // the newest: the AI may have moved meanwhile
+      } else receive(next);
     } catch (e) {
       // shown by ask()
     } finally {
@@ -114,7 +136,7 @@ function mountVersus(shell, section) {
   };
   // gravity: one row per tick (ten with ↓ held); at the ghost the pair is dropped
   const tick = () => {
-    if (!playing() || busy || queued || !realTime() || section.classList.contains("hidden")) return;
+    if (!playing() || busy || queued || !realTime() || hidden()) return;
     if (fall >= maxFall()) {
       press("drop");
       return;
@@ -129,17 +151,41 @@ function mountVersus(shell, section) {
     const rate = Number($("versus-gravity").value) * (soft ? SOFT_DROP : 1);
     clock = setInterval(tick, 1000 / rate);
   };
+  // the AI's clock: ask for its move at its speed (one question at a time; the server keeps the pace)
+  const aiTick = async () => {
+    if (!playing() || !realTime() || aiAsking || hidden()) return;
+    aiAsking = true;
+    try {
+      receive(await call("ai", {}));
+    } catch (e) {
+      // shown by ask()
+    } finally {
+      aiAsking = false;
+    }
+  };
+  const startAiClock = () => {
+    if (aiClock) clearInterval(aiClock);
+    aiClock = realTime() ? setInterval(aiTick, 1000 / aiSpeed) : null;
+  };
 
   $("versus-start").addEventListener("click", async () => {
     fall = 0;
-    showVersus(await call("versus", { bot: $("versus-bot").value, seed: Number($("versus-seed").value) }));
+    aiSpeed = Number($("versus-ai-speed").value);
+    const fields = { bot: $("versus-bot").value, seed: Number($("versus-seed").value), mode: $("versus-mode").value,
+      ai_speed: aiSpeed, realtime_garbage: $("versus-garbage").value };
+    try {
+      answer = await call("versus", fields);
+    } catch (e) {
+      return; // shown by ask()
+    }
+    showVersus(answer);
     startClock();
+    startAiClock();
     board.focus();
   });
-  $("versus-mode").addEventListener("change", startClock);
   $("versus-gravity").addEventListener("change", startClock);
   document.addEventListener("keydown", (event) => {
-    if (section.classList.contains("hidden") || !playing()) return;
+    if (hidden() || !playing()) return;
     if (event.target && event.target.tagName === "INPUT") return;
     const down = event.key === "ArrowDown";
     if (!(event.key in MOVES) && !down && event.key !== " ") return;

@@ -1,12 +1,15 @@
 // Yoshi's Cookie on the page: the `cookies` drawing. The matrix grows from the bottom-left corner of the 8 x 8
 // area; the falling L-shaped unit is drawn where it is (its row arm above the matrix, its column arm right of it,
 // the corner between), the cursor's row and column are framed, and beside it the Yoshi meters and the figures.
+// A view within a plan (the shell's animation) lists the cells of complete lines in `clearing`: they flash and
+// fade (view.css, timed by the shell's --step-ms) before the next view shows the matrix closed.
 
 const CELL = 30;
 
 // cookies: {area, cells[r][c] (top row first), cursor {r, c}, incoming {row_arm, col_arm, corner, y, x} (edges
 // in cells from the matrix's bottom-left corner) or null, names {code: name}, meters [{type, name, count,
-// target}], panel [[label, value]], over (why the game ended, or null)}
+// target}], panel [[label, value]], over (why the game ended, or null); within a plan also clearing [{r, c}],
+// clearing_incoming {row_arm: [c], col_arm: [r]} (unit cells aligned with the lines, which go too) and lines}
 function drawMatrix(shell, view) {
   const n = view.area + 1; // one spare cell above and right for the unit as it enters
   const size = n * CELL;
@@ -19,7 +22,8 @@ function drawMatrix(shell, view) {
   const cookie = (height, column, v, role, attrs) => {
     if (!v || !view.names[v]) return;
     const p = at(height, column);
-    const el = shell.svg("g", Object.assign({ class: `cookie ${role}`, "data-role": role, "data-value": v }, attrs), g);
+    const going = attrs["data-clearing"] ? " clearing" : "";
+    const el = shell.svg("g", Object.assign({ class: `cookie ${role}${going}`, "data-role": role, "data-value": v }, attrs), g);
     shell.svg("use", { href: `#cookie-${view.names[v]}`, x: p.x + 2, y: p.y + 2, width: CELL - 4, height: CELL - 4 }, el);
   };
   const corner = at(rows - 1, 0);
@@ -31,18 +35,31 @@ function drawMatrix(shell, view) {
     shell.svg("rect", { x: cur.c * CELL, y: corner.y, width: CELL, height: rows * CELL, class: "cursor-line",
       "data-role": "cursor-col" }, g);
   }
-  view.cells.forEach((line, r) => line.forEach((v, c) => cookie(rows - 1 - r, c, v, "cell", { "data-row": r, "data-col": c })));
+  const clearing = new Set((view.clearing || []).map((p) => `${p.r},${p.c}`));
+  const going = view.clearing_incoming || { row_arm: [], col_arm: [] };
+  const clears = (yes) => (yes ? { "data-clearing": "1" } : {});
+  for (const cell of view.clearing || []) {
+    const q = at(rows - 1 - cell.r, cell.c);
+    shell.svg("rect", { x: q.x, y: q.y, width: CELL, height: CELL, class: "clear-cell" }, g);
+  }
+  view.cells.forEach((line, r) => line.forEach((v, c) => cookie(rows - 1 - r, c, v, "cell",
+    { "data-row": r, "data-col": c, ...clears(clearing.has(`${r},${c}`)) })));
   const inc = view.incoming;
   if (inc) {
     const y = Math.min(inc.y, view.area);
     const x = Math.min(inc.x, view.area);
-    (inc.row_arm || []).forEach((v, c) => cookie(y, c, v, "incoming", { "data-arm": "row" }));
-    (inc.col_arm || []).forEach((v, r) => cookie(rows - 1 - r, x, v, "incoming", { "data-arm": "col" }));
+    (inc.row_arm || []).forEach((v, c) => cookie(y, c, v, "incoming", { "data-arm": "row", ...clears(going.row_arm.includes(c)) }));
+    (inc.col_arm || []).forEach((v, r) => cookie(rows - 1 - r, x, v, "incoming", { "data-arm": "col", ...clears(going.col_arm.includes(r)) }));
     if (inc.row_arm && inc.col_arm) cookie(y, x, inc.corner, "incoming", { "data-arm": "corner" });
   }
   if (rows && cols) {
     const p = at(rows - 1 - cur.r, cur.c);
     shell.svg("rect", { x: p.x, y: p.y, width: CELL, height: CELL, rx: 4, class: "cursor-cell", "data-role": "cursor" }, g);
+  }
+  if (view.lines) {
+    root.dataset.clearing = clearing.size;
+    const label = `${view.lines} line${view.lines > 1 ? "s" : ""}!`;
+    shell.text(g, size / 2, size / 2, label, { class: "clear-text", "text-anchor": "middle", "data-role": "clear-label" });
   }
   if (view.over) {
     shell.svg("rect", { x: 0, y: size / 2 - 18, width: size, height: 28, class: "over-band" }, g);
