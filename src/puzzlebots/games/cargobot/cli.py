@@ -216,7 +216,7 @@ def solve(
     results: list[dict[str, Any]] = []
     table = Table(title="Cargo-Bot solve (game semantics)")
     for col in ("level", "size", "best known", "proven minimal", "method", "searched to", "seconds", "program"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col in ("method", "seconds"))
     started = time.monotonic()
     with Progress(transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
