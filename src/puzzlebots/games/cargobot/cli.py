@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich import box
 from rich.console import Console
 from rich.live import Live
 from rich.progress import Progress
@@ -214,9 +215,9 @@ def solve(
         total_time = ALL_LEVELS_SECONDS
     book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets)
     results: list[dict[str, Any]] = []
-    table = Table(title="Cargo-Bot solve (game semantics)")
+    table = Table(title="Cargo-Bot solve (game semantics)", box=box.SIMPLE_HEAD, pad_edge=False)
     for col in ("level", "size", "best known", "proven minimal", "method", "searched to", "seconds", "program"):
-        table.add_column(col, no_wrap=col in ("method", "seconds"))
+        table.add_column(col, no_wrap=col == "method", min_width=8 if col == "searched to" else None)
     started = time.monotonic()
     with Progress(transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
