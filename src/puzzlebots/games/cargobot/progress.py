@@ -98,7 +98,7 @@ class LevelProgress:
         return {
             "level": self.level, "search": self.search, "searched_to": self.searched_to,
             "frontier": None if self.frontier is None else self.frontier.unfinished(),
-            "nodes": self.nodes, "seconds": round(self.seconds, 3), "sizes": self.sizes, "result": self.result,
+            "nodes": self.nodes, "seconds": self.seconds, "sizes": self.sizes, "result": self.result,
         }  # fmt: skip
 
 

@@ -305,8 +305,7 @@ def _tasks(
             on_task()
     finally:
         for future in running:
-            if not isinstance(future, int):
-                future.cancel()
+            future.cancel()
 
 
 def solve(
@@ -330,6 +329,8 @@ def solve(
     check_executor(executor, jobs, address)
     setup = prepare(level, tick_cap)
     book = book or ProgressFile(None, tick_cap)
+    if book.tick_cap != tick_cap:
+        raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
     rec = book.entry(level, setup)
     if rec.result is not None:
         return _recorded(level, rec)
