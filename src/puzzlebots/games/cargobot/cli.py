@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich import box
 from rich.console import Console
 from rich.live import Live
 from rich.progress import Progress
@@ -22,15 +23,19 @@ from rich.table import Table
 from puzzlebots.cli.options import DELAY, FiniteFloat, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import name_of
 
 from . import engine
 from .bots.climb import climb as run_climb
 from .bots.evolve import check_options as check_evolve_options
 from .bots.evolve import evolve as run_evolve
+from .bots.solve import DEFAULT_TICK_CAP, prepare
 from .bots.solve import solve as run_solve
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .language import parse_registers
 from .levels import Level, board_from_json, find_level, load_levels
+from .progress import ProgressFile
+from .progress import load as load_progress
 from .render import board_panel, trace_run
 from .rules import DEFAULT_FUNCTIONS, PACKS
 
@@ -164,25 +169,43 @@ def _watch(
     console.print()
 
 
+CORE_PACKS = PACKS[:4]  # Tutorial to Hard
+#: default --total-time of ``solve --all``: the whole run fits in an hour
+ALL_LEVELS_SECONDS = 3600.0
+#: under --total-time, a level whose best known program is larger than this gets a quarter share
+LIKELY_SIZE = 10
+#: seconds kept back under --total-time for each level still to run (starting its pool, the last task's overrun)
+LEVEL_OVERHEAD = 2.0
+#: the limit of a level reached when the total time is spent: it reports its record without searching
+NO_TIME = 1e-3
+
+
 @click.command(help="Find a smallest program for a level (game semantics) by exhaustive search.")
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
-@click.option("--time-limit", type=FiniteFloat(min=0), default=600.0, show_default=True, help="Seconds per level.")
+@click.option("--time-limit", type=FiniteFloat(min=0), default=600.0, show_default=True,
+              help="Seconds per level (0: none).")  # fmt: skip
 @click.option(
     "--total-time",
     type=FiniteFloat(min=1),
     default=None,
-    help="Seconds for the whole run (default with --all: 1740): Tutorial-Hard levels get --time-limit, the "
-    "others share what is left (a quarter share where the best known program has more than 10 registers).",
+    help=f"Seconds for the whole run (default with --all: {ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
+    "--time-limit, the others share what is left (a quarter share where the best known program has more than "
+    f"{LIKELY_SIZE} registers), and the run ends within it.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
+@click.option("--tick-cap", type=click.IntRange(1, GAME_TICK_LIMIT), default=DEFAULT_TICK_CAP, show_default=True,
+              help="Most ticks of one run of a candidate program.")  # fmt: skip
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the results here.")
+@click.option("--progress", "progress_file", type=OutputPath(), default=None,
+              help="Keep the search's progress here, to --resume it (default with --json: FILE.progress).")
+@click.option("--resume", is_flag=True, help="Go on from the progress file: finished sizes and levels are not redone.")
 @LEVELS_FILE
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
-    time_limit: float, total_time: float | None, max_size: int | None, json_file: Path | None,
-    levels_file: str | None,
+    time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
+    progress_file: Path | None, resume: bool, levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
@@ -190,31 +213,35 @@ def solve(
     targets = pool if all_levels else [find_level(level_name or "", pool)]
     if all_levels and total_time is None:
         total_time = ALL_LEVELS_SECONDS
+    book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets)
     results: list[dict[str, Any]] = []
-    table = Table(title="Cargo-Bot solve (game semantics)")
-    for col in ("level", "solved", "program", "size", "best", "stars", "ticks", "seconds"):
-        table.add_column(col)
+    table = Table(title="Cargo-Bot solve (game semantics)", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("level", "size", "best known", "proven minimal", "method", "searched to", "seconds", "program"):
+        table.add_column(col, no_wrap=col == "method", min_width=8 if col == "searched to" else None)
     started = time.monotonic()
-    with Progress(transient=True) as progress:
-        task = progress.add_task("solving", total=len(targets))
+    with Progress(transient=True) as bar:
+        task = bar.add_task("solving", total=len(targets))
         for lv in targets:
-            progress.update(task, description=f"{lv.name}")
+            bar.update(task, description=f"{lv.name}")
 
             def show(size: int, name: str = lv.name) -> None:
-                progress.update(task, description=f"{name}: size {size}")
+                bar.update(task, description=f"{name}: size {size}")
 
-            limit = _level_time(lv, targets[len(results) :], time_limit, total_time, time.monotonic() - started)
-            result = run_solve(
-                lv, jobs=jobs, time_limit=limit, max_size=max_size, progress=show, executor=executor, address=address
-            )
+            left = [t for t in targets[len(results) :] if not _finished(book, t, max_size)]
+            limit = _level_time(lv, left, time_limit, total_time, time.monotonic() - started)
+            try:
+                result = run_solve(lv, jobs=jobs, time_limit=limit, max_size=max_size, tick_cap=tick_cap,
+                                   progress=show, executor=executor, address=address, book=book)  # fmt: skip
+            except KeyboardInterrupt:
+                if book.path is not None:
+                    click.echo(f"progress saved in {book.path}: continue with --resume", err=True)
+                raise
             results.append(result.to_json() | {"pack": lv.pack, "best_known": lv.best_known})
-            row = result.to_json()
             table.add_row(
-                lv.name, "yes" if result.solved else f"no (<= {result.searched_to} searched)",
-                row["program"] or "-", str(result.size or "-"), str(lv.best_known or "-"), str(result.stars or "-"),
-                str(result.ticks or "-"), f"{result.seconds:.1f}",
+                lv.name, str(result.size or "-"), str(lv.best_known or "-"), "yes" if result.proven_minimal else "no",
+                result.method, str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
             )  # fmt: skip
-            progress.advance(task)
+            bar.advance(task)
     Console().print(table)
     solved = sum(r["solved"] for r in results)
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
@@ -222,11 +249,39 @@ def solve(
         write_json_atomic(json_file, results)
 
 
-CORE_PACKS = PACKS[:4]  # Tutorial to Hard
-#: default --total-time of ``solve --all``: the whole run fits in 30 minutes
-ALL_LEVELS_SECONDS = 1740.0
-#: under --total-time, a level whose best known program is larger than this gets a quarter share
-LIKELY_SIZE = 10
+def _beside(json_file: Path | None) -> Path | None:
+    """The default progress file: beside the --json file."""
+    return None if json_file is None else json_file.with_name(json_file.name + ".progress")
+
+
+def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Level],
+                   targets: list[Level]) -> ProgressFile:  # fmt: skip
+    """The progress file of this run, checked before any work: resumed (it must exist and fit this run), or new
+    (it must not exist: a finished search is not overwritten by accident)."""
+    if path is None:
+        if resume:
+            raise InputError("--resume needs the progress file: give --progress FILE (or the --json of that run)")
+        return ProgressFile(None, tick_cap)
+    if not resume:
+        if path.exists():
+            raise InputError(f"progress file {name_of(path)} exists: pass --resume to go on from it, or delete it")
+        return ProgressFile(path, tick_cap)
+    if not path.exists():
+        raise InputError(f"--resume: no progress file {name_of(path)}")
+    book = load_progress(path, tick_cap, pool)
+    for lv in targets:
+        if lv.name in book.levels:
+            rec = book.entry(lv, prepare(lv, tick_cap))
+            todo = "" if rec.frontier is None else f", {len(rec.frontier.pending)} prefixes of the next size left"
+            state = "solved" if rec.result else f"sizes up to {rec.searched_to} searched{todo}"
+            click.echo(f"resuming {lv.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before", err=True)
+    return book
+
+
+def _finished(book: ProgressFile, level: Level, max_size: int | None) -> bool:
+    """True if the level's record leaves nothing to search (solved, or every size up to the limit searched)."""
+    rec = book.levels.get(level.name)
+    return rec is not None and (rec.result is not None or rec.searched_to >= (max_size or sum(level.functions)))
 
 
 def _weight(level: Level) -> float:
@@ -234,16 +289,18 @@ def _weight(level: Level) -> float:
 
 
 def _level_time(level: Level, left: list[Level], limit: float, total: float | None, elapsed: float) -> float | None:
-    """Per-level limit: ``limit``; under ``total`` the Tutorial-Hard levels still get ``limit`` and the
-    others share what is left, weighted towards those with a known program of at most ``LIKELY_SIZE``."""
+    """Per-level limit: ``limit``; under ``total`` the Tutorial-Hard levels still get ``limit`` and the others
+    share what is left, weighted towards those with a known program of at most ``LIKELY_SIZE``. ``left``: the
+    levels still to search, this one included; each of them keeps ``LEVEL_OVERHEAD`` seconds back, so the run
+    ends within ``total``."""
     if total is None:
         return limit or None
-    remaining = max(1.0, total - elapsed)
+    remaining = max(NO_TIME, total - elapsed - LEVEL_OVERHEAD * max(1, len(left)))
     if level.pack in CORE_PACKS:
         return min(limit, remaining) if limit else remaining
     weights = sum(_weight(lv) for lv in left if lv.pack not in CORE_PACKS)
     share = remaining * _weight(level) / max(weights, _weight(level))
-    return min(limit, share) if limit else share
+    return max(NO_TIME, min(limit, share) if limit else share)
 
 
 @click.command(help="The Ruby example's hill climber on a level.")

@@ -5,6 +5,8 @@ Iterative deepening over the register budget; at each budget the lazy depth-firs
 ``--jobs`` workers, or Ray). A task is an option prefix (the decisions at the
 first branch points); a task that grows past ``TASK_NODES`` options stops and returns its children
 (the prefixes two levels deeper), so the work spreads over every core and a time limit is honoured.
+The sizes exhausted and the prefixes of the size in progress not yet finished are the level's record in a
+``progress.ProgressFile``, so that a stopped search goes on where it was (``solve --resume``).
 The first program found is verified on the real game interpreter and rated with the level's stars.
 """
 
@@ -12,9 +14,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -24,8 +25,9 @@ from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make
 
 from ..engine import Colours, encode_board, run_level
 from ..kernels import solve as kernel
-from ..language import RegisterProgram, format_registers, register_count
+from ..language import RegisterProgram, format_registers, parse_registers, register_count
 from ..levels import Level
+from ..progress import Frontier, LevelProgress, ProgressFile
 from ..rules import LEFT, PICKUP, RIGHT
 
 if TYPE_CHECKING:
@@ -49,6 +51,11 @@ class SolveResult:
     seconds: float
     nodes: int
     searched_to: int  # largest budget searched exhaustively (minimality holds up to it)
+    method: str = "exhaustive"  # how the program was found ("exhaustive": proven smallest in the model)
+
+    @property
+    def proven_minimal(self) -> bool:
+        return self.solved and self.size is not None and self.searched_to >= self.size - 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +68,8 @@ class SolveResult:
             "seconds": round(self.seconds, 2),
             "nodes": self.nodes,
             "searched_to": self.searched_to,
+            "method": self.method,
+            "proven_minimal": self.proven_minimal,
         }
 
 
@@ -246,32 +255,44 @@ def decode_program(setup: Setup, arrays: tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def _tasks(
-    setup: Setup, budget: int, pool: WorkerPool | RayExecutor | None, deadline: float, counter: list[int]
+    setup: Setup,
+    budget: int,
+    pool: WorkerPool | RayExecutor | None,
+    deadline: float,
+    counter: list[int],
+    frontier: Frontier,
+    on_task: Callable[[], None],
 ) -> Iterator[tuple]:
-    """Run every task of one budget on ``pool`` (None: here); yields FOUND results (stops early when the
-    consumer stops, cancelling what has not started)."""
-    pending: deque[tuple[int, ...]] = deque([()])
+    """Run every task of one budget on ``pool`` (None: here), taking prefixes from ``frontier``; yields FOUND
+    results (stops early when the consumer stops, cancelling what has not started). ``on_task`` runs after
+    each finished task. A prefix leaves ``frontier`` only after its children are in it, so whenever an
+    interrupt lands the frontier still covers every unfinished subtree (at worst one twice)."""
+    pending, running = frontier.pending, frontier.running
     if pool is None:
         while pending and time.monotonic() < deadline:
-            status, payload, nodes = run_task(setup, budget, pending.popleft(), TASK_NODES)
+            running[0] = pending[0]
+            pending.popleft()
+            status, payload, nodes = run_task(setup, budget, running[0], TASK_NODES)
             counter[0] += nodes
             if status == kernel.FOUND:
                 yield payload
                 return
             if status == kernel.TOO_BIG:
                 pending.extend(payload)
+            del running[0]
+            on_task()
         if pending:
             raise TimeoutError
         return
-    running: set[Future] = set()
     try:
         while pending or running:
             if time.monotonic() >= deadline:
                 raise TimeoutError
             while pending and len(running) < 2 * pool.workers:
-                running.add(pool.submit(run_task, setup, budget, pending.popleft(), TASK_NODES))
+                running[pool.submit(run_task, setup, budget, pending[0], TASK_NODES)] = pending[0]
+                pending.popleft()
             timeout = None if deadline == float("inf") else max(0.01, deadline - time.monotonic())
-            done, running = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+            done, _ = wait(list(running), timeout=timeout, return_when=FIRST_COMPLETED)
             for future in done:
                 status, payload, nodes = future.result()
                 counter[0] += nodes
@@ -280,6 +301,8 @@ def _tasks(
                     return
                 if status == kernel.TOO_BIG:
                     pending.extend(payload)
+                del running[future]
+            on_task()
     finally:
         for future in running:
             future.cancel()
@@ -294,37 +317,76 @@ def solve(
     progress: Callable[[int], None] | None = None,
     executor: str = "process",
     address: str | None = None,
+    book: ProgressFile | None = None,
 ) -> SolveResult:
     """A smallest program (within the search model) that wins ``level`` in the game semantics.
 
-    ``jobs``, ``executor`` and ``address`` choose the workers as for ``core.batch.make_executor``.
+    ``jobs``, ``executor`` and ``address`` choose the workers as for ``core.batch.make_executor``. ``book``
+    holds the level's record: the search starts where it stopped (sizes exhausted, prefixes left), and it
+    is written as the search goes (``ProgressFile.save``: every few seconds, every finished size, at the end,
+    and on an interrupt). The result's nodes and seconds add up every session of the level.
     """
     check_executor(executor, jobs, address)
     setup = prepare(level, tick_cap)
-    start = time.monotonic()
+    book = book or ProgressFile(None, tick_cap)
+    if book.tick_cap != tick_cap:
+        raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
+    rec = book.entry(level, setup)
+    if rec.result is not None:
+        return _recorded(level, rec)
+    start, counter, nodes0, seconds0 = time.monotonic(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
-    counter = [0]
     limit = max_size or sum(setup.problem.toolbox.slots)
-    searched = 0
     here = executor == "process" and (jobs or default_jobs()) == 1
-    pool = None if here else make_executor(executor, jobs, address)
+    pool = None if here or rec.searched_to >= limit else make_executor(executor, jobs, address)
+
+    def sync(force: bool = False) -> None:
+        rec.nodes, rec.seconds = nodes0 + counter[0], seconds0 + time.monotonic() - start
+        book.save(force)
+
     try:
-        for budget in range(1, limit + 1):
+        for budget in range(rec.searched_to + 1, limit + 1):
             if progress:
                 progress(budget)
+            left = [()] if rec.frontier is None else [tuple(p) for p in rec.frontier.unfinished()]
+            rec.frontier = Frontier(left)
             try:
-                found = next(_tasks(setup, budget, pool, deadline, counter), None)
+                found = next(_tasks(setup, budget, pool, deadline, counter, rec.frontier, sync), None)
             except TimeoutError:
                 break
+            sync()
+            # each change of the record below is one statement with no call in it, so no interrupt splits it
             if found is not None:
                 program = decode_program(setup, found)
                 report = run_level(level, program)
+                sync()
+                size = register_count(program)
+                solved = {"program": format_registers(program), "size": size, "ticks": report.steps,
+                          "method": "exhaustive"}  # fmt: skip
+                rec.frontier, rec.result = None, solved if report.solved else None
                 return SolveResult(
-                    level.name, report.solved, program, register_count(program), level.stars_for(program),
-                    report.steps, time.monotonic() - start, counter[0], budget - 1,
+                    level.name, report.solved, program, size, level.stars_for(program), report.steps, rec.seconds,
+                    rec.nodes, budget - 1,
                 )  # fmt: skip
-            searched = budget
+            sizes = [*rec.sizes, {"size": budget, "nodes": rec.nodes - sum(s["nodes"] for s in rec.sizes),
+                                  "seconds": round(rec.seconds - sum(s["seconds"] for s in rec.sizes), 3)}]  # fmt: skip
+            rec.searched_to, rec.frontier, rec.sizes = budget, None, sizes
+            book.save(force=True)
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-    return SolveResult(level.name, False, None, None, None, None, time.monotonic() - start, counter[0], searched)
+        if rec.result is None:
+            sync(force=True)
+        else:  # the record keeps the nodes and seconds of the result
+            book.save(force=True)
+    return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to)
+
+
+def _recorded(level: Level, rec: LevelProgress) -> SolveResult:
+    """The result of a level its record says is solved (``progress.load`` replayed the program)."""
+    assert rec.result is not None
+    program = parse_registers(rec.result["program"])
+    return SolveResult(
+        level.name, True, program, rec.result["size"], level.stars_for(program), rec.result["ticks"], rec.seconds,
+        rec.nodes, rec.searched_to, rec.result["method"],
+    )  # fmt: skip

@@ -1,0 +1,235 @@
+"""The progress file of ``cargobot solve``: what a long search has done, so that ``--resume`` goes on from there.
+
+Per level it keeps the sizes exhausted (``searched_to``), the option prefixes of the size in progress that no
+task has finished yet (``frontier``: the tasks running when the file was written are in it, so a resumed
+search redoes at most those), the nodes counted and seconds spent, one line per exhausted size, and the result
+once the level is solved. The file is JSON, written atomically (a kill leaves the previous version whole).
+
+It is hostile input when read back: every field is checked, and it must match this run: the same definition
+of each level it names (same levels file), the same tick cap, and the same search (the kernel's source and the
+toolbox arrays it branches over: a prefix only means something to the search that listed it). A planted
+"solved" result is replayed on the game interpreter before it is believed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
+
+from .engine import run_level
+from .kernels import prune as prune_kernel
+from .kernels import solve as solve_kernel
+from .language import format_registers, parse_registers, register_count
+from .levels import Level
+
+if TYPE_CHECKING:
+    from .bots.solve import Setup
+
+FORMAT = 1
+KIND = "puzzlebots cargobot solve progress"
+#: seconds between two writes while a size is searched (every finished size and level is written at once)
+SAVE_EVERY = 2.0
+#: bounds of the numbers a progress file may hold: far beyond any search this code can run
+MAX_SIZE = 1_000
+MAX_PREFIXES = 1_000_000
+MAX_NODES = 10**18
+MAX_SECONDS = 10**9
+LEVEL_KEYS = {"level", "search", "searched_to", "frontier", "nodes", "seconds", "sizes", "result"}
+RESULT_KEYS = {"program", "size", "ticks", "method"}
+METHODS = ("exhaustive",)
+
+
+def digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little") + part)
+    return h.hexdigest()[:32]
+
+
+def level_digest(level: Level) -> str:
+    """What defines a level for the search (its name is the key it is filed under)."""
+    fields = [level.stacks, level.goal, level.claw, level.functions, level.commands, level.conditions]
+    return digest(json.dumps(fields).encode())
+
+
+def search_digest(setup: Setup) -> str:
+    """What makes an option prefix mean the same subtree: the kernel's code and the arrays it branches over."""
+    tb = setup.problem.toolbox
+    code = [Path(m.__file__).read_bytes() for m in (solve_kernel, prune_kernel) if m.__file__]
+    arrays = [a.tobytes() for a in (tb.slots, tb.oplist, tb.firemask, tb.red, setup.problem.need)]
+    return digest(*code, *arrays, bytes([tb.ncond, tb.allmask & 255]))
+
+
+class Frontier:
+    """The unfinished prefixes of one size: ``running`` (task handle -> prefix, in start order) and ``pending``."""
+
+    def __init__(self, prefixes: Iterable[tuple[int, ...]]) -> None:
+        self.pending: deque[tuple[int, ...]] = deque(prefixes)
+        self.running: dict[Any, tuple[int, ...]] = {}
+
+    def unfinished(self) -> list[list[int]]:
+        return [list(p) for p in (*self.running.values(), *self.pending)]
+
+
+@dataclass
+class LevelProgress:
+    """One level's record; ``frontier`` is live while its size is searched (None: start the next size afresh)."""
+
+    name: str
+    level: str
+    search: str
+    searched_to: int = 0
+    frontier: Frontier | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    sizes: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level, "search": self.search, "searched_to": self.searched_to,
+            "frontier": None if self.frontier is None else self.frontier.unfinished(),
+            "nodes": self.nodes, "seconds": self.seconds, "sizes": self.sizes, "result": self.result,
+        }  # fmt: skip
+
+
+class ProgressFile:
+    """The records of one run (and of the runs it resumes), written to ``path`` at most every ``SAVE_EVERY``
+    seconds unless forced."""
+
+    def __init__(self, path: Path | None, tick_cap: int, levels: dict[str, LevelProgress] | None = None) -> None:
+        self.path, self.tick_cap = path, tick_cap
+        self.levels: dict[str, LevelProgress] = levels or {}
+        self.saved = 0.0
+
+    def entry(self, level: Level, setup: Setup) -> LevelProgress:
+        """The level's record (a new one if the file has none); a record made by another search is refused."""
+        record = self.levels.get(level.name)
+        if record is None:
+            record = self.levels[level.name] = LevelProgress(level.name, level_digest(level), search_digest(setup))
+        elif record.search != search_digest(setup):
+            raise InputError(
+                f"progress file {name_of(self.path or '-')}: level {level.name!r} was searched by another version of "
+                "the solver (its prefixes mean nothing to this one); delete the file, or run without --resume"
+            )
+        return record
+
+    def save(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if self.path is None or (not force and now - self.saved < SAVE_EVERY):
+            return
+        doc = {"format": FORMAT, "kind": KIND, "tick_cap": self.tick_cap,
+               "levels": {name: rec.to_json() for name, rec in self.levels.items()}}  # fmt: skip
+        write_text_atomic(self.path, json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
+        self.saved = now
+
+
+def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
+    """A progress file written for ``levels`` (the levels file of this run) and ``tick_cap``, checked field by
+    field; any fault is one ``InputError`` line."""
+    name = f"progress file {name_of(path)}"
+    doc = read_json(path, "progress file")
+    if not isinstance(doc, dict) or doc.get("kind") != KIND:
+        raise InputError(f"{name} is not a cargobot solve progress file")
+    if set(doc) != {"format", "kind", "tick_cap", "levels"}:
+        raise InputError(f"{name}: fields must be format, kind, levels, tick_cap")
+    if doc["format"] != FORMAT:
+        raise InputError(f"{name} has format {show(doc['format'])}, this puzzlebots reads {FORMAT}")
+    if doc["tick_cap"] != tick_cap:
+        raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
+    if not isinstance(doc["levels"], dict):
+        raise InputError(f"{name}: levels must be an object of level records")
+    by_name = {lv.name: lv for lv in levels}
+    records = {}
+    for key, raw in doc["levels"].items():
+        if key not in by_name:
+            raise InputError(f"{name} names level {show(key)}, which this levels file lacks (made for another one)")
+        records[key] = _record(raw, by_name[key], f"{name}: level {key!r}")
+    return ProgressFile(path, tick_cap, records)
+
+
+def _record(raw: Any, level: Level, where: str) -> LevelProgress:
+    if not isinstance(raw, dict) or set(raw) != LEVEL_KEYS:
+        raise InputError(f"{where} must be an object with {', '.join(sorted(LEVEL_KEYS))}")
+    if raw["level"] != level_digest(level):
+        raise InputError(f"{where} was made for another definition of the level (another levels file)")
+    if not isinstance(raw["search"], str) or len(raw["search"]) != 32:
+        raise InputError(f"{where}: search must be a 32-character digest, got {show(raw['search'])}")
+    limit = sum(level.functions)
+    record = LevelProgress(
+        level.name, raw["level"], raw["search"], check_int(raw["searched_to"], f"{where}: searched_to", 0, limit),
+        _frontier(raw["frontier"], f"{where}: frontier", level),
+        check_int(raw["nodes"], f"{where}: nodes", 0, MAX_NODES), _seconds(raw["seconds"], f"{where}: seconds"),
+        _sizes(raw["sizes"], where, limit),
+    )  # fmt: skip
+    if [s["size"] for s in record.sizes] != list(range(1, record.searched_to + 1)):
+        raise InputError(f"{where}: sizes must list sizes 1 to searched_to ({record.searched_to}) in order")
+    if raw["result"] is not None:
+        if record.frontier is not None:
+            raise InputError(f"{where}: a solved level has no frontier")
+        record.result = _result(raw["result"], level, record.searched_to, f"{where}: result")
+    return record
+
+
+def _seconds(value: Any, where: str) -> float:
+    seconds = check_number(value, where)
+    if not 0 <= seconds <= MAX_SECONDS:
+        raise InputError(f"{where} must be from 0 to {MAX_SECONDS}, got {show(value)}")
+    return seconds
+
+
+def _frontier(value: Any, where: str, level: Level) -> Frontier | None:
+    """Option prefixes: options index the kernel's branch choices (at most the level's ops plus end and skip)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > MAX_PREFIXES:
+        raise InputError(f"{where} must be null or a list of at most {MAX_PREFIXES:,} option prefixes")
+    top = len(level.commands) + 1  # commands (moves, pickup, calls) + end + skip - 1
+    prefixes = []
+    for k, prefix in enumerate(value):
+        if not isinstance(prefix, list) or len(prefix) > MAX_SIZE:
+            raise InputError(f"{where}[{k}] must be a list of at most {MAX_SIZE} options")
+        prefixes.append(tuple(check_int(x, f"{where}[{k}]", 0, top) for x in prefix))
+    return Frontier(prefixes)
+
+
+def _sizes(value: Any, where: str, limit: int) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or len(value) > limit:
+        raise InputError(f"{where}: sizes must be a list of at most {limit} entries")
+    out = []
+    for k, entry in enumerate(value):
+        if not isinstance(entry, dict) or set(entry) != {"size", "nodes", "seconds"}:
+            raise InputError(f"{where}: sizes[{k}] must be an object with size, nodes, seconds")
+        out.append({"size": check_int(entry["size"], f"{where}: sizes[{k}].size", 1, limit),
+                    "nodes": check_int(entry["nodes"], f"{where}: sizes[{k}].nodes", 0, MAX_NODES),
+                    "seconds": _seconds(entry["seconds"], f"{where}: sizes[{k}].seconds")})  # fmt: skip
+    return out
+
+
+def _result(value: Any, level: Level, searched_to: int, where: str) -> dict[str, Any]:
+    """A solved level's program, believed only if it wins the level at the size it claims."""
+    if not isinstance(value, dict) or set(value) != RESULT_KEYS:
+        raise InputError(f"{where} must be an object with {', '.join(sorted(RESULT_KEYS))}")
+    if value["method"] not in METHODS:
+        raise InputError(f"{where}: method must be one of {', '.join(METHODS)}, got {show(value['method'])}")
+    if not isinstance(value["program"], str) or len(value["program"]) > 10_000:
+        raise InputError(f"{where}: program must be a program text")
+    try:
+        program = parse_registers(value["program"])
+        level.check_program(program)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    report = run_level(level, program)
+    size = register_count(program)
+    if not report.solved or value["size"] != size or value["ticks"] != report.steps or size <= searched_to:
+        raise InputError(f"{where}: program {show(value['program'])} does not win the level as recorded")
+    return {"program": format_registers(program), "size": size, "ticks": report.steps, "method": value["method"]}

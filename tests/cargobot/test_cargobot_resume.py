@@ -1,0 +1,145 @@
+"""Issue 11: ``cargobot solve``'s progress record and ``--resume`` (in this process; the real-process kill tests
+are in ``test_cargobot_resume_process.py``), the lower bound and method of every result, and the ``--all``
+schedule that ends within ``--total-time``."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlebots.cli import cli
+from puzzlebots.games.cargobot.bots.solve import solve
+from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, _level_time
+from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.levels import find_level, load_levels
+from puzzlebots.games.cargobot.progress import ProgressFile, load
+
+LEVEL = "Come Together 2"  # size 7 after about 1.6 M nodes, most of them at size 7
+
+
+def fresh(name: str = LEVEL) -> tuple:
+    book = ProgressFile(None, 5000)
+    return solve(find_level(name), jobs=1, book=book), book.levels[name]
+
+
+def test_a_search_stopped_at_a_size_goes_on_from_the_next_one(tmp_path: Path) -> None:
+    result, rec = fresh()
+    level, path = find_level(LEVEL), tmp_path / "p.json"
+    first = solve(level, jobs=1, max_size=5, book=ProgressFile(path, 5000))
+    assert (first.solved, first.searched_to) == (False, 5)
+    sizes: list[int] = []
+    book = load(path, 5000, load_levels())
+    again = solve(level, jobs=1, progress=sizes.append, book=book)
+    assert sizes[0] == 6  # the first size searched is the one after the record's
+    assert (again.program, again.size, again.searched_to, again.proven_minimal) == (result.program, 7, 6, True)
+    assert again.nodes == result.nodes  # nothing counted twice
+    assert book.levels[LEVEL].sizes == [{**s, "seconds": book.levels[LEVEL].sizes[k]["seconds"]}
+                                        for k, s in enumerate(rec.sizes)]  # fmt: skip
+
+
+def test_a_search_stopped_inside_a_size_resumes_from_its_frontier(tmp_path: Path) -> None:
+    result, _ = fresh()
+    level, path = find_level(LEVEL), tmp_path / "p.json"
+    stopped = solve(level, jobs=1, time_limit=0.4, book=ProgressFile(path, 5000))
+    rec = load(path, 5000, load_levels()).levels[LEVEL]
+    assert not stopped.solved and stopped.searched_to == rec.searched_to
+    assert rec.frontier is not None and rec.nodes < result.nodes
+    book = load(path, 5000, load_levels())
+    again = solve(level, jobs=1, book=book)
+    assert (again.program, again.nodes) == (result.program, result.nodes)
+    assert again.seconds >= rec.seconds  # the seconds of every session add up
+
+
+def test_a_size_whose_frontier_is_empty_is_finished(tmp_path: Path) -> None:
+    """A record written after a size's last task but before the size was marked done: nothing is left of it."""
+    level, path = find_level("Re-Curses"), tmp_path / "p.json"
+    solve(level, jobs=1, max_size=2, book=ProgressFile(path, 5000))
+    doc = json.loads(path.read_text())
+    doc["levels"]["Re-Curses"]["frontier"] = []
+    path.write_text(json.dumps(doc))
+    sizes: list[int] = []
+    again = solve(level, jobs=1, progress=sizes.append, book=load(path, 5000, load_levels()))
+    assert sizes[0] == 3 and again.searched_to == 4 and again.size == 5
+
+
+def _levels_file(tmp_path: Path, names: list[str]) -> Path:
+    rows = json.loads(files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text())
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps([r for r in rows if r["name"] in names]))
+    return path
+
+
+def _cli(*args: object) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["cargobot", "solve", *map(str, args)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_all_levels_resume_skips_finished_levels(tmp_path: Path) -> None:
+    levels = _levels_file(tmp_path, ["Cargo 101", "Transporter", "Re-Curses"])
+    out = tmp_path / "solve.json"
+    code, _, err = _cli("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--max-size", "4")
+    assert code == 0, err
+    before = {r["level"]: r for r in json.loads(out.read_text())}
+    assert [before[n]["solved"] for n in ("Cargo 101", "Transporter", "Re-Curses")] == [True, True, False]
+    assert before["Re-Curses"]["searched_to"] == 4 and before["Re-Curses"]["size"] is None
+    code, stdout, err = _cli("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--resume")
+    assert code == 0, err
+    assert "resuming Cargo 101: solved" in err and "resuming Re-Curses: sizes up to 4 searched" in err
+    after = {r["level"]: r for r in json.loads(out.read_text())}
+    for name in ("Cargo 101", "Transporter"):  # taken from the record: same nodes and seconds, no search
+        assert {k: after[name][k] for k in ("program", "nodes", "seconds")} == \
+            {k: before[name][k] for k in ("program", "nodes", "seconds")}  # fmt: skip
+    assert (after["Re-Curses"]["size"], after["Re-Curses"]["searched_to"]) == (5, 4)
+    assert after["Re-Curses"]["nodes"] == fresh("Re-Curses")[0].nodes
+    assert "solved 3/3" in stdout and "proven" in stdout and "searched" in stdout
+
+
+def test_every_result_states_its_bound_and_method(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    code, stdout, err = _cli("--level", "Inverter", "--jobs", "1", "--max-size", "6", "--json", out)
+    assert code == 0, err
+    row = json.loads(out.read_text())[0]
+    assert (row["solved"], row["searched_to"], row["method"], row["proven_minimal"]) == (False, 6, "exhaustive", False)
+    assert (row["best_known"], row["pack"]) == (10, "Tutorial")
+    result, _ = fresh("Inverter")
+    assert result.to_json()["proven_minimal"] and result.to_json()["searched_to"] == result.size - 1
+    assert run_level(find_level("Inverter"), result.program).solved
+
+
+def test_interrupt_saves_the_record_and_says_how_to_go_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a size is searched: the record written on the way out covers what was left."""
+    import puzzlebots.games.cargobot.bots.solve as solver
+
+    real, calls = solver.run_task, [0]
+
+    def interrupting(*args: object, **kwargs: object) -> tuple:
+        calls[0] += 1
+        if calls[0] == 10:  # inside size 7, after its first task split (15 tasks in all)
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "run_task", interrupting)
+    path = tmp_path / "p.json"
+    code, _, err = _cli("--level", LEVEL, "--jobs", "1", "--progress", path)
+    assert code == 130 and f"progress saved in {path}: continue with --resume" in err
+    monkeypatch.setattr(solver, "run_task", real)
+    rec = load(path, 5000, load_levels()).levels[LEVEL]
+    assert rec.frontier is not None and rec.frontier.unfinished()
+    again = solve(find_level(LEVEL), jobs=1, book=load(path, 5000, load_levels()))
+    result, _ = fresh()
+    assert (again.program, again.nodes) == (result.program, result.nodes)
+
+
+@pytest.mark.parametrize("total", [60.0, 600.0, 3600.0])
+def test_the_all_levels_schedule_ends_within_the_total(total: float) -> None:
+    """Every level running to its limit and overrunning by half its kept-back time still ends in time."""
+    levels, elapsed = load_levels(), 0.0
+    for k, lv in enumerate(levels):
+        limit = _level_time(lv, levels[k:], 600.0, total, elapsed)
+        assert limit is not None and limit > 0
+        elapsed += limit + LEVEL_OVERHEAD / 2
+    assert elapsed <= total + LEVEL_OVERHEAD / 2

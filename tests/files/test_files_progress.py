@@ -1,0 +1,213 @@
+"""Issue 11: the progress file of ``cargobot solve --resume`` is hostile input. Every fault (bytes, JSON, a field
+of the wrong type or range, a file made for another levels file, tick cap or search, a planted program) is one
+``error:`` line and exit code 2 before any search starts, through the real ``puzzlebots`` entry."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlebots.cli import cli
+from puzzlebots.core.jsonio import MAX_BYTES
+
+LEVEL = "Re-Curses"  # solved at size 5 in well under a second
+
+
+def refused(*args: object) -> str:
+    """Run the CLI; assert exit code 2 and a single ``error:`` line without a traceback; return that line."""
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    return lines[0]
+
+
+def resume(path: Path, *extra: object) -> list[object]:
+    return ["cargobot", "solve", "--level", LEVEL, "--jobs", "1", "--progress", path, "--resume", *extra]
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A real progress file: Re-Curses searched up to size 3 (``--max-size 3``), then solved on resume."""
+    path = tmp_path_factory.mktemp("progress") / "p.json"
+    result = CliRunner().invoke(cli, ["cargobot", "solve", "--level", LEVEL, "--jobs", "1", "--progress", str(path),
+                                      "--max-size", "3"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    doc = json.loads(path.read_text())
+    assert doc["levels"][LEVEL]["searched_to"] == 3 and doc["levels"][LEVEL]["result"] is None
+    return doc
+
+
+def planted(tmp_path: Path, doc: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> Path:
+    doc = json.loads(json.dumps(doc))
+    change(doc)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def record(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        doc["levels"][LEVEL][key] = value
+
+    return change
+
+
+def test_the_good_file_resumes_and_finishes(tmp_path: Path, good: dict[str, Any]) -> None:
+    path = planted(tmp_path, good, lambda doc: None)
+    result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
+    assert result.exit_code == 0, result.output
+    assert f"resuming {LEVEL}: sizes up to 3 searched" in result.stderr
+    row = json.loads((tmp_path / "out.json").read_text())[0]
+    assert (row["size"], row["searched_to"], row["proven_minimal"], row["method"]) == (5, 4, True, "exhaustive")
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\xff\xfe{}", "not UTF-8 text: byte 0xff at offset 0"),
+    (b'{"format": 1, "kind": ', "malformed JSON"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested deeper than 64 levels"),
+    (b"[1, 2]", "is not a cargobot solve progress file"),
+    (b'{"kind": "puzzlebots train checkpoint"}', "is not a cargobot solve progress file"),
+    (b'{"nodes": 1e400}', "out of range"),
+    (b'{"nodes": NaN}', "not a number JSON allows"),
+])  # fmt: skip
+def test_bytes_and_json_that_are_no_progress_file(tmp_path: Path, data: bytes, message: str) -> None:
+    path = tmp_path / "p.json"
+    path.write_bytes(data)
+    line = refused(*resume(path))
+    assert message in line and str(path) in line
+
+
+def test_a_huge_progress_file_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    with open(path, "wb") as fh:
+        fh.truncate(MAX_BYTES + 1)
+    assert f"is larger than {MAX_BYTES:,} bytes" in refused(*resume(path))
+
+
+def test_a_folder_or_missing_file(tmp_path: Path) -> None:
+    assert "no progress file" in refused(*resume(tmp_path / "none.json"))
+    assert "is a folder" in refused(*resume(tmp_path))
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda doc: doc.__setitem__(key, value)
+
+
+def _drop(key: str) -> Callable[[dict[str, Any]], None]:
+    return lambda doc: doc.pop(key)
+
+
+def _level_key(doc: dict[str, Any]) -> None:
+    doc["levels"]["No Such Level"] = doc["levels"].pop(LEVEL)
+
+
+def _other_board(doc: dict[str, Any]) -> None:
+    doc["levels"][LEVEL]["level"] = "0" * 32
+
+
+def _extra_field(doc: dict[str, Any]) -> None:
+    doc["levels"][LEVEL]["pickle"] = "cos\nsystem\n"
+
+
+@pytest.mark.parametrize("change, message", [
+    (_set("format", 2), "has format 2, this puzzlebots reads 1"),
+    (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
+    (_drop("tick_cap"), "fields must be format, kind, levels, tick_cap"),
+    (_set("levels", [1]), "levels must be an object"),
+    (_level_key, "names level 'No Such Level', which this levels file lacks"),
+    (_other_board, "was made for another definition of the level"),
+    (_extra_field, "must be an object with frontier, level, nodes"),
+    (record("search", "x" * 32), "was searched by another version of the solver"),
+    (record("search", 7), "search must be a 32-character digest"),
+    (record("searched_to", -1), "searched_to must be a whole number from 0 to 29"),
+    (record("searched_to", 10**6), "searched_to must be a whole number from 0 to 29"),
+    (record("searched_to", True), "searched_to must be a whole number"),
+    (record("searched_to", 4), "sizes must list sizes 1 to searched_to (4) in order"),
+    (record("nodes", -5), "nodes must be a whole number from 0"),
+    (record("nodes", "many"), "nodes must be a whole number from 0"),
+    (record("seconds", -1.0), "seconds must be from 0 to"),
+    (record("seconds", "1"), "seconds must be a finite number"),
+    (record("sizes", {"size": 1}), "sizes must be a list of at most 29 entries"),
+    (record("sizes", [{"size": 1, "nodes": 0}]), "sizes[0] must be an object with size, nodes, seconds"),
+    (record("frontier", "all"), "frontier must be null or a list of at most 1,000,000 option prefixes"),
+    (record("frontier", [[0, 1], 3]), "frontier[1] must be a list of at most 1000 options"),
+    (record("frontier", [[0, -1]]), "frontier[0] must be a whole number from 0 to"),
+    (record("frontier", [[0, 99]]), "frontier[0] must be a whole number from 0 to"),
+    (record("frontier", [[0] * 1001]), "frontier[0] must be a list of at most 1000 options"),
+    (record("result", "solved"), "result must be an object with method, program, size, ticks"),
+])  # fmt: skip
+def test_fields_checked_one_by_one(tmp_path: Path, good: dict[str, Any], change: Callable, message: str) -> None:
+    line = refused(*resume(planted(tmp_path, good, change)))
+    assert message in line, line
+    assert len(line) < 400
+
+
+def _result(program: str, size: int, ticks: int, method: str = "exhaustive") -> Callable[[dict[str, Any]], None]:
+    return record("result", {"program": program, "size": size, "ticks": ticks, "method": method})
+
+
+@pytest.mark.parametrize("change, message", [
+    (_result("claw R claw", 3, 3), "does not win the level as recorded"),  # Cargo 101's program: loses here
+    (_result("claw R claw L call1", 5, 999), "does not win the level as recorded"),  # wrong ticks
+    (_result("claw R claw L call1", 4, 18), "does not win the level as recorded"),  # wrong size
+    (_result("claw R claw L call1 call9", 6, 18), "result:"),  # a call the toolbox lacks
+    (_result("claw R claw L call1", 5, 18, "oracle"), "method must be one of exhaustive"),
+    (_result("x" * 20_000, 5, 18), "program must be a program text"),
+])  # fmt: skip
+def test_a_planted_result_is_replayed_before_it_is_believed(tmp_path: Path, good: dict[str, Any], change: Callable,
+                                                           message: str) -> None:  # fmt: skip
+    line = refused(*resume(planted(tmp_path, good, change)))
+    assert message in line, line
+
+
+def test_a_recorded_result_that_wins_is_taken_without_searching(tmp_path: Path, good: dict[str, Any]) -> None:
+    def solved(doc: dict[str, Any]) -> None:
+        _result("claw R claw L call1", 5, 18)(doc)
+        doc["levels"][LEVEL]["frontier"] = None
+
+    path = planted(tmp_path, good, solved)
+    result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
+    assert result.exit_code == 0, result.output
+    assert f"resuming {LEVEL}: solved" in result.stderr
+    row = json.loads((tmp_path / "out.json").read_text())[0]
+    assert (row["program"], row["nodes"]) == ("claw R claw L call1", good["levels"][LEVEL]["nodes"])
+
+
+def test_a_solved_record_with_a_frontier_is_refused(tmp_path: Path, good: dict[str, Any]) -> None:
+    def both(doc: dict[str, Any]) -> None:
+        _result("claw R claw L call1", 5, 18)(doc)
+        doc["levels"][LEVEL]["frontier"] = [[0]]
+
+    assert "a solved level has no frontier" in refused(*resume(planted(tmp_path, good, both)))
+
+
+def test_resume_needs_a_file_and_a_new_run_does_not_overwrite_one(tmp_path: Path, good: dict[str, Any]) -> None:
+    assert "--resume needs the progress file" in refused("cargobot", "solve", "--level", LEVEL, "--resume")
+    path = planted(tmp_path, good, lambda doc: None)
+    line = refused("cargobot", "solve", "--level", LEVEL, "--jobs", "1", "--progress", path)
+    assert "exists: pass --resume to go on from it, or delete it" in line
+    beside = tmp_path / "out.json.progress"
+    beside.write_text("{}")
+    line = refused("cargobot", "solve", "--level", LEVEL, "--jobs", "1", "--json", tmp_path / "out.json", "--resume")
+    assert "is not a cargobot solve progress file" in line and "out.json.progress" in line
+
+
+def test_another_levels_file_is_refused(tmp_path: Path, good: dict[str, Any]) -> None:
+    from importlib.resources import files
+
+    levels = json.loads(files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text())
+    for lv in levels:
+        if lv["name"] == LEVEL:
+            lv["claw"] = 2
+    other = tmp_path / "levels.json"
+    other.write_text(json.dumps(levels))
+    path = planted(tmp_path, good, lambda doc: None)
+    line = refused(*resume(path, "--levels-file", other))
+    assert "was made for another definition of the level (another levels file)" in line
