@@ -162,19 +162,36 @@ def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
     return red
 
 
+def _one_way(start: list[list[str]], goal: list[list[str]], claw: int) -> bool:
+    """Can a program whose claw only moves right (never ``left``) turn ``start`` into ``goal``?
+
+    Such a claw never comes back: piles left of it stay, and it leaves every pile once, holding at most
+    one crate. So a pile it arrives at empty-handed either stays or loses its top crate (carried on), and
+    one it arrives at holding a crate either stays (the crate carried on) or gets that crate on top.
+    """
+    if start[:claw] != goal[:claw]:
+        return False
+    carry: str | None = None
+    for p in range(claw, len(start)):
+        s_pile, g_pile = start[p], goal[p]
+        if g_pile == s_pile:
+            continue  # passed through (an empty-handed take-and-put-back changes nothing either)
+        if carry is None and s_pile and g_pile == s_pile[:-1]:
+            carry = s_pile[-1]
+        elif carry is not None and g_pile == [*s_pile, carry]:
+            carry = None
+        else:
+            return False
+    return carry is None
+
+
 def _needed_ops(level: Level) -> np.ndarray:
-    """[right, left, pickup, crates to move]: what every solution needs (sound, from the board alone)."""
-    start, goal, claw = level.stacks, level.goal, level.claw - 1
+    """[right, left, pickup, crates to move]: what every solution needs (sound, from the board alone):
+    ``left`` unless a right-only claw could do it (``_one_way``), ``right`` likewise mirrored."""
+    start, goal, claw = [list(p) for p in level.stacks], [list(p) for p in level.goal], level.claw - 1
     differing = [p for p in range(len(start)) if start[p] != goal[p]]
-    prefix_gain = any(
-        sum(len(goal[p]) for p in range(j + 1)) > sum(len(start[p]) for p in range(j + 1)) for j in range(len(start))
-    )
-    suffix_gain = any(
-        sum(len(goal[p]) for p in range(j, len(start))) > sum(len(start[p]) for p in range(j, len(start)))
-        for j in range(len(start))
-    )
-    right = any(p > claw for p in differing) or suffix_gain
-    left = any(p < claw for p in differing) or prefix_gain
+    left = not _one_way(start, goal, claw)
+    right = not _one_way(start[::-1], goal[::-1], len(start) - 1 - claw)
     staying = 0
     for s_pile, g_pile in zip(start, goal, strict=True):
         for a, b in zip(s_pile, g_pile, strict=False):

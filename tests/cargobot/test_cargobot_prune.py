@@ -1,0 +1,78 @@
+"""The solver's pruning rules: each is sound (a property against a plain simulation, or the same smallest size
+found with and without it) and cuts something (fewer options tried with it than without)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from puzzlebots.games.cargobot.bots import solve as solver
+from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.kernels import solve as kernel
+from puzzlebots.games.cargobot.levels import find_level
+
+
+def _deepen(setup: solver.Setup, top: int) -> tuple[int | None, int]:
+    """(smallest budget with a program or None, options tried over every budget up to it)."""
+    nodes = 0
+    for budget in range(1, top + 1):
+        status, _, tried = solver.run_task(setup, budget, (), 10**12)
+        nodes += tried
+        if status == kernel.FOUND:
+            return budget, nodes
+    return None, nodes
+
+
+def _right_only_run(start: list[list[int]], claw: int, ops: list[int]) -> tuple[list[list[int]], int]:
+    """A claw that never moves left: ``ops`` 0 = pickup/drop, 1 = right (stops at the wall); the final
+    board and held crate."""
+    piles = [list(p) for p in start]
+    held = 0
+    for op in ops:
+        if op == 1:
+            if claw + 1 >= len(piles):
+                break
+            claw += 1
+        elif held:
+            piles[claw].append(held)
+            held = 0
+        elif piles[claw]:
+            held = piles[claw].pop()
+    return piles, held
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9))
+def test_one_way_accepts_every_board_a_right_only_claw_reaches(seed: int) -> None:
+    rng = random.Random(seed)
+    npiles = rng.randint(2, 5)
+    start = [[rng.randint(1, 2) for _ in range(rng.randint(0, 3))] for _ in range(npiles)]
+    claw = rng.randrange(npiles)
+    end, held = _right_only_run(start, claw, [rng.randint(0, 1) for _ in range(rng.randint(0, 12))])
+    assume(held == 0)  # a goal holds every crate
+    assert solver._one_way(start, end, claw)  # type: ignore[arg-type]
+
+
+def test_one_way_refuses_what_needs_the_claw_to_come_back() -> None:
+    assert solver._one_way([["y"], []], [[], ["y"]], 0)  # type: ignore[arg-type]
+    assert not solver._one_way([["y", "y"], [], []], [[], ["y"], ["y"]], 0)  # two crates over one boundary
+    assert not solver._one_way([["r", "b"], []], [["b"], ["r"]], 0)  # a buried crate
+    assert not solver._one_way([[], ["y"]], [["y"], []], 1)  # a pile left of the claw
+    assert list(solver._needed_ops(find_level("Count in Binary")))[:3] == [1, 1, 1]
+
+
+def test_needing_both_moves_cuts_options_and_keeps_the_smallest_size() -> None:
+    level = find_level("Lay it out")  # six crates leave pile 1 one by one: the claw must come back
+    setup = solver.prepare(level)
+    need = setup.problem.need
+    assert need[0] == need[1] == 1
+    weaker = setup._replace(problem=setup.problem._replace(need=np.array([1, 0, *need[2:]], np.int32)))
+    size, nodes = _deepen(setup, 8)
+    size_without, nodes_without = _deepen(weaker, 8)
+    assert size == size_without == level.best_known
+    assert nodes < nodes_without
+    status, arrays, _ = solver.run_task(setup, level.best_known, (), 10**12)
+    assert run_level(level, solver.decode_program(setup, arrays)).solved
