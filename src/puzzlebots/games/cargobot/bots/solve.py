@@ -204,7 +204,30 @@ def _needed_ops(level: Level) -> np.ndarray:
 
 def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int, all_counters: bool = False) -> tuple:
     """One subtree: (status, program arrays or child prefixes, options tried); with ``all_counters`` the
-    last item is the kernel's whole counter vector of the first pass (``kernel.NODES``, the ``PR_*`` cuts)."""
+    last item is the kernel's whole counter vector of the first attempts (``kernel.NODES``, the ``PR_*`` cuts).
+
+    A prefix starts with the number of functions of its programs, then the kernel's options. The root task
+    () searches 1, 2, ... functions in turn: the counts partition the programs (the kernel's lower bound
+    counts the functions still to introduce, so a pass repeats little of the one before), and programs with
+    few functions, where most solutions are, come first.
+    """
+    counts = [prefix[0]] if prefix else list(range(1, setup.nf + 1))
+    forced = np.array(prefix[1:], np.int32)
+    total = np.zeros(kernel.NCOUNTERS, np.int64)
+    status, payload = kernel.EXHAUSTED, None
+    for k, nfun in enumerate(counts):
+        left = max(1, max_nodes - int(total[kernel.NODES]))
+        status, payload = _run_pass(setup, kernel.Task(budget, forced, -1, left, nfun), total)
+        if status == kernel.TOO_BIG:
+            payload = [(nfun, *child) for child in payload] + [(m,) for m in counts[k + 1 :]]
+        if status != kernel.EXHAUSTED:
+            break
+    return status, payload, total if all_counters else int(total[kernel.NODES])
+
+
+def _run_pass(setup: Setup, task: kernel.Task, total: np.ndarray) -> tuple[int, Any]:
+    """One kernel search (its counters added to ``total``); past ``task.max_nodes`` it is run again to list
+    the option prefixes ``SPLIT_STEP`` levels below its own, returned as the children."""
     nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
     out = kernel.Output(
         op=np.zeros((nf, smax), np.int8),
@@ -213,26 +236,24 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
         prefixes=np.zeros((1, 1), np.int32),
         counters=np.zeros(kernel.NCOUNTERS, np.int64),
     )
-    forced = np.array(prefix, np.int32)
-    status = int(kernel.search(setup.problem, kernel.Task(budget, forced, -1, max_nodes), out))
-    nodes = out.counters.copy() if all_counters else int(out.counters[kernel.NODES])
+    status = int(kernel.search(setup.problem, task, out))
+    total += out.counters
     if status == kernel.TOO_BIG:
-        depth = len(prefix) + SPLIT_STEP
+        depth = len(task.forced) + SPLIT_STEP
         size = 1
         while True:
             out = out._replace(prefixes=np.zeros((size, depth), np.int32))
             out.counters[:] = 0
-            status = int(kernel.search(setup.problem, kernel.Task(budget, forced, depth, max_nodes), out))
+            status = int(kernel.search(setup.problem, task._replace(split_depth=depth), out))
             listed = int(out.counters[kernel.PREFIXES])
             if status == kernel.FOUND or listed <= size:
                 break
             size = listed
         if status != kernel.FOUND:
-            children = [tuple(int(x) for x in row) for row in out.prefixes[:listed]]
-            return kernel.TOO_BIG, children, nodes
+            return kernel.TOO_BIG, [tuple(int(x) for x in row) for row in out.prefixes[:listed]]
     if status == kernel.FOUND:
-        return kernel.FOUND, (out.op, out.mask, out.length), nodes
-    return kernel.EXHAUSTED, None, nodes
+        return kernel.FOUND, (out.op, out.mask, out.length)
+    return kernel.EXHAUSTED, None
 
 
 def decode_program(setup: Setup, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RegisterProgram:

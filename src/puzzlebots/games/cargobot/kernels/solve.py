@@ -40,13 +40,16 @@ FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
 #: options or runs cut by each pruning rule: function order, slot limits, the lower bound, a redundant
 #: register pair, an inlinable function, a loop at a call, a wall or topple
 NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
-PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL = range(4, 11)
-NCOUNTERS = 11
-PRUNE_NAMES = ("function order", "slot limits", "lower bound", "redundant pair", "inlinable", "loop", "wall/topple")
+PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL, PR_SHORT = range(4, 12)
+NCOUNTERS = 12
+PRUNE_NAMES = (
+    "function order", "slot limits", "lower bound", "redundant pair", "inlinable", "loop", "wall/topple",
+    "complete below budget",
+)  # fmt: skip
 #: the scalar state vector: the machine (claw .. alloc, the loop log length, the current register) and the
 #: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
 ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
-ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG = 8, 12, 13, 14
+ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG, ST_TARGET = 8, 12, 13, 14, 15  # ST_TARGET: ``Task.nfun``
 ST_SIZE = 16
 BOARD_HASH, GOAL_HASH = 0, 1
 #: rows of ``Machine.frames``, ``LoopTable.val`` and ``.log_val``, ``Levels.info``
@@ -91,13 +94,15 @@ class Problem(NamedTuple):
 
 
 class Task(NamedTuple):
-    """One subtree: programs of at most ``budget`` registers below the ``forced`` option prefix; with
-    ``split_depth`` >= 0 only list the option prefixes of that depth; stop after ``max_nodes`` options."""
+    """One subtree: programs of ``budget`` registers (fewer: complete ones are cut, the deepening searched
+    them before) and ``nfun`` functions (0: any) below the ``forced`` option prefix; with ``split_depth`` >= 0
+    only list the option prefixes of that depth; stop after ``max_nodes`` options."""
 
     budget: int
     forced: np.ndarray
     split_depth: int
     max_nodes: int
+    nfun: int = 0
 
 
 class Output(NamedTuple):
@@ -182,6 +187,7 @@ def _workspace(problem, task):
     st[ST_TOP] = -1
     st[ST_NFUN] = 1
     st[ST_REG] = -1
+    st[ST_TARGET] = task.nfun
     hashes = np.zeros(2, np.uint64)
     hashes[BOARD_HASH] = _board_hash(board.piles, board.heights, problem.keys.board)
     hashes[GOAL_HASH] = _board_hash(board.goal, board.goal_heights, problem.keys.board)
@@ -243,7 +249,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
     tkey, tval, log_key, log_val = table  # written by ``_loops``, restored here
     info, lv_piles, lv_heights, lv_st, lv_bh = levels
     npiles, nops, gh = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH]
-    counters, level = out.counters, 0
+    counters, level, maxf = out.counters, 0, task.nfun if task.nfun > 0 else slots.shape[0]
     while True:
         # ---------------- run the machine until it wins, dies or needs a decision ----------------
         claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
@@ -340,14 +346,16 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     counters[rule] += 1 if rule else 0
                     applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
-                elif kind == EXTEND and opt == 0:  # the function ends here (F1 may not with nothing to return to)
+                elif kind == EXTEND and opt == nops + 1:  # the function ends here (F1 only with a caller)
                     applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0)
                     pend[f] = 1 if applied else 0
+                    if applied and _short(st, pend, budget):
+                        applied, pend[f], counters[PR_SHORT] = False, 0, counters[PR_SHORT] + 1
                 else:  # a new register that fires with an op or is skipped, or the op of a skipped one
-                    skip = kind == EXTEND and opt == nops + 1
-                    op = 0 if skip else (oplist[opt - 1] if kind == EXTEND else oplist[opt])
+                    skip = kind == EXTEND and opt == nops
+                    op = 0 if skip else oplist[opt]
                     nfun = st[ST_NFUN]
-                    if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= slots.shape[0])):
+                    if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= maxf)):
                         counters[PR_ORDER] += 1 if op - 4 > nfun else 0
                         continue
                     if kind == EXTEND:
@@ -359,21 +367,19 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                         st[ST_USED] += 1
                     st[ST_UNKNOWN] += 1 if skip else (-1 if kind == OPCHOOSE else 0)
                     pop[f, i] = op
-                    if op > 0:
-                        st[ST_NFUN] += 1 if op - 4 == nfun else 0
-                        st[ST_COUNTS + min(op, 4) - 1] += 1
+                    st[ST_NFUN] += 1 if op - 4 == nfun else 0
+                    st[ST_COUNTS + min(op, 4) - 1] += 1 if op > 0 else 0  # (op 0 adds 0 to ST_NFUN)
                     rule = PR_SLOTS if kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits) else 0
                     rule = rule or (PR_BOUND if _lower_bound(st, plen, need, budget) > budget else 0)
                     rule = rule or (PR_PAIR if not skip and redundant(pop, pmask, plen, f, i, red, ncond) else 0)
                     spent = not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
+                    rule = rule or (PR_SHORT if kind == OPCHOOSE and _short(st, pend, budget) else 0)
                     counters[rule] += 1 if rule else 0
                     applied = rule == 0
                     if not applied:
-                        pop[f, i] = 0
-                        st[ST_USED : ST_UNKNOWN + 1] = lv_st[L, ST_USED : ST_UNKNOWN + 1]
-                        if kind == EXTEND:
-                            plen[f], pmask[f, i] = i, 0
+                        pop[f, i], st[ST_USED : ST_UNKNOWN + 1] = 0, lv_st[L, ST_USED : ST_UNKNOWN + 1]
+                        plen[f], pmask[f, i] = (i, 0) if kind == EXTEND else (plen[f], pmask[f, i])
             if applied:
                 info[LV_OPT, L] = opt
                 counters[NODES] += 1
@@ -431,18 +437,32 @@ def _inlinable(st, prog, slots):
 
 
 @njit(cache=True)
+def _short(st, pend, budget):
+    """The program is complete (every function ended, every register has its op: nothing can be added)
+    with fewer registers than the budget (the deepening searched it at a smaller budget already) or fewer
+    functions than the task's count."""
+    if (st[ST_USED] >= budget and st[ST_NFUN] >= st[ST_TARGET]) or st[ST_UNKNOWN] > 0:
+        return False
+    for k in range(st[ST_NFUN]):
+        if pend[k] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _lower_bound(st, plen, need, budget):
-    """Registers any completion needs: those used, plus the ops the board needs that no register has yet
-    (registers still without an op may become them), or two registers per function introduced."""
+    """Registers any completion needs: those used, plus the ops the board needs that no register has yet and
+    a call per function still to introduce (registers still without an op may become them), or two registers
+    per function introduced and per function still to introduce (``ST_TARGET``)."""
     missing = 0
     for k in range(3):
         if need[k] and st[ST_COUNTS + k] == 0:
             missing += 1
+    new = max(0, st[ST_TARGET] - st[ST_NFUN])
     # a program without calls runs each register at most once: too few ticks to move need[3] crates
-    if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0:
-        missing += 1
+    missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
     missing = max(0, missing - st[ST_UNKNOWN])
-    mand = max(0, 1 - plen[0])
+    mand = max(0, 1 - plen[0]) + 2 * new
     for k in range(1, st[ST_NFUN]):
         mand += max(0, 2 - plen[k])
     return st[ST_USED] + max(missing, mand)
