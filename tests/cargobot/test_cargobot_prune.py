@@ -82,9 +82,9 @@ def _search(setup: solver.Setup, budget: int, nfun: int) -> tuple[int, kernel.Ou
     nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
     out = kernel.Output(
         np.zeros((nf, smax), np.int8), np.zeros((nf, smax), np.int32), np.zeros(nf, np.int32),
-        np.zeros((1, 1), np.int32), np.zeros(kernel.NCOUNTERS, np.int64),
+        np.zeros(kernel.frontier_shape(setup.problem, budget), np.int32), np.zeros(kernel.NCOUNTERS, np.int64),
     )  # fmt: skip
-    task = kernel.Task(budget, np.zeros(0, np.int32), -1, 10**12, nfun)
+    task = kernel.Task(budget, np.zeros(0, np.int32), 10**12, nfun)
     return int(kernel.search(setup.problem, task, out)), out
 
 
@@ -109,3 +109,20 @@ def test_complete_programs_below_the_budget_are_cut() -> None:
     status, out = _search(setup, 6, 0)
     assert status == kernel.EXHAUSTED and out.counters[kernel.PR_SHORT] > 0
     assert _deepen(setup, 8)[0] == 7
+
+
+def test_a_task_split_at_its_node_limit_continues_without_repeating() -> None:
+    setup = solver.prepare(find_level("Walking Piles"))
+    whole = solver.run_task(setup, 7, (), 10**12, all_counters=True)[2]
+    pending, nodes, splits, replayed = [()], 0, 0, 0
+    while pending:
+        prefix = pending.pop(0)
+        status, payload, tried = solver.run_task(setup, 7, prefix, 20_000)
+        nodes, replayed = nodes + tried, replayed + max(0, len(prefix) - 1)
+        assert status != kernel.FOUND
+        if status == kernel.TOO_BIG:
+            splits += 1
+            pending.extend(payload)
+    assert splits > 10
+    # every option once; a child only replays the options of its prefix to get back to its subtree
+    assert int(whole[kernel.NODES]) <= nodes <= int(whole[kernel.NODES]) + replayed

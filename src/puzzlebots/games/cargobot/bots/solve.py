@@ -2,9 +2,10 @@
 
 Iterative deepening over the register budget; at each budget the lazy depth-first search of
 ``kernels.solve`` runs as tasks over the executor of ``core.batch.make_executor`` (the process pool of
-``--jobs`` workers, or Ray). A task is an option prefix (the decisions at the
-first branch points); a task that grows past ``TASK_NODES`` options stops and returns its children
-(the prefixes two levels deeper), so the work spreads over every core and a time limit is honoured.
+``--jobs`` workers, or Ray). A task is the number of functions and an option prefix (the decisions at the
+first branch points); a task that grows past ``TASK_NODES`` options stops and returns the rest of its subtree
+as children (the path it was on, then the untried options above it), so the work spreads over every core,
+nothing is searched twice and a time limit is honoured.
 The first program found is verified on the real game interpreter and rated with the level's stars.
 """
 
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 COMMAND_OPS = {"right": RIGHT, "left": LEFT, "pickup": PICKUP}
 TASK_NODES = 300_000
 DEFAULT_TICK_CAP = 5_000
-SPLIT_STEP = 2
 _CODES: dict[str | None, int] = {None: 0, "any": -1, "none": -2}
 
 
@@ -217,7 +217,7 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
     status, payload = kernel.EXHAUSTED, None
     for k, nfun in enumerate(counts):
         left = max(1, max_nodes - int(total[kernel.NODES]))
-        status, payload = _run_pass(setup, kernel.Task(budget, forced, -1, left, nfun), total)
+        status, payload = _run_pass(setup, kernel.Task(budget, forced, left, nfun), total)
         if status == kernel.TOO_BIG:
             payload = [(nfun, *child) for child in payload] + [(m,) for m in counts[k + 1 :]]
         if status != kernel.EXHAUSTED:
@@ -226,34 +226,24 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
 
 
 def _run_pass(setup: Setup, task: kernel.Task, total: np.ndarray) -> tuple[int, Any]:
-    """One kernel search (its counters added to ``total``); past ``task.max_nodes`` it is run again to list
-    the option prefixes ``SPLIT_STEP`` levels below its own, returned as the children."""
+    """One kernel search (its counters added to ``total``); past ``task.max_nodes`` it returns what is left
+    of its subtree as child prefixes (running them in order continues the search, repeating nothing)."""
     nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
     out = kernel.Output(
         op=np.zeros((nf, smax), np.int8),
         mask=np.zeros((nf, smax), np.int32),
         length=np.zeros(nf, np.int32),
-        prefixes=np.zeros((1, 1), np.int32),
+        prefixes=np.zeros(kernel.frontier_shape(setup.problem, task.budget), np.int32),
         counters=np.zeros(kernel.NCOUNTERS, np.int64),
     )
     status = int(kernel.search(setup.problem, task, out))
     total += out.counters
     if status == kernel.TOO_BIG:
-        depth = len(task.forced) + SPLIT_STEP
-        size = 1
-        while True:
-            out = out._replace(prefixes=np.zeros((size, depth), np.int32))
-            out.counters[:] = 0
-            status = int(kernel.search(setup.problem, task._replace(split_depth=depth), out))
-            listed = int(out.counters[kernel.PREFIXES])
-            if status == kernel.FOUND or listed <= size:
-                break
-            size = listed
-        if status != kernel.FOUND:
-            return kernel.TOO_BIG, [tuple(int(x) for x in row) for row in out.prefixes[:listed]]
+        rows = out.prefixes[: out.counters[kernel.PREFIXES]]
+        return status, [tuple(int(x) for x in row if x >= 0) for row in rows]
     if status == kernel.FOUND:
-        return kernel.FOUND, (out.op, out.mask, out.length)
-    return kernel.EXHAUSTED, None
+        return status, (out.op, out.mask, out.length)
+    return status, None
 
 
 def decode_program(setup: Setup, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RegisterProgram:

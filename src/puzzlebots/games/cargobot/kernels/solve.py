@@ -36,7 +36,7 @@ from .prune import fits, inlinable, redundant
 EXTEND, SPLIT, OPCHOOSE = 0, 1, 2  # branch kinds; a run of the machine also ends with:
 DEAD, FIRES = 3, 4
 FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
-#: ``Output.counters``: options tried, option prefixes written, ticks run, runs cut by the tick cap, then the
+#: ``Output.counters``: options tried, child prefixes written (TOO_BIG), ticks run, runs cut by the tick cap, then the
 #: options or runs cut by each pruning rule: function order, slot limits, the lower bound, a redundant
 #: register pair, an inlinable function, a loop at a call, a wall or topple
 NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
@@ -95,19 +95,19 @@ class Problem(NamedTuple):
 
 class Task(NamedTuple):
     """One subtree: programs of ``budget`` registers (fewer: complete ones are cut, the deepening searched
-    them before) and ``nfun`` functions (0: any) below the ``forced`` option prefix; with ``split_depth`` >= 0
-    only list the option prefixes of that depth; stop after ``max_nodes`` options."""
+    them before) and ``nfun`` functions (0: any) below the ``forced`` option prefix; stop after ``max_nodes``
+    options and hand back what is left as child prefixes."""
 
     budget: int
     forced: np.ndarray
-    split_depth: int
     max_nodes: int
     nfun: int = 0
 
 
 class Output(NamedTuple):
-    """The program found (op, condition mask per register, length per function), the prefixes listed, and
-    the ``counters`` (``NODES`` ..)."""
+    """The program found (op, condition mask per register, length per function), the child prefixes of a
+    task stopped at ``max_nodes`` (rows of options padded with -1, shaped by ``frontier_shape``), and the
+    ``counters`` (``NODES`` ..)."""
 
     op: np.ndarray
     mask: np.ndarray
@@ -164,11 +164,24 @@ def search(problem, task, out):
     """Search the ``task``'s subtree of ``problem``.
 
     Returns FOUND (program in ``out``), EXHAUSTED, or TOO_BIG when ``task.max_nodes`` options were tried
-    without finishing; with ``task.split_depth`` >= 0 the prefixes of that depth go to ``out.prefixes``
-    (their count in ``counters[PREFIXES]``, even beyond its rows).
+    without finishing: then ``out.prefixes`` holds the rest of the subtree as option prefixes (their count in
+    ``counters[PREFIXES]``), the one just entered first, then the untried siblings, deepest first, so running
+    them in order continues the depth-first search without repeating a node.
     """
     prog, machine, table, levels = _workspace(problem, task)
     return _dfs(problem, task, out, prog, machine, table, levels)
+
+
+@njit(cache=True)
+def max_levels(budget, ncond):
+    """Branch points open at once, at most: per register its creation and a split per condition, and spare."""
+    return budget * (ncond + 2) + 8
+
+
+def frontier_shape(problem: Problem, budget: int) -> tuple[int, int]:
+    """The shape ``Output.prefixes`` needs for a task of ``budget``: a row per untried option, a column per level."""
+    levels = int(max_levels(budget, problem.toolbox.ncond))
+    return levels * (problem.toolbox.oplist.shape[0] + 2) + 1, levels
 
 
 @njit(cache=True)
@@ -200,7 +213,7 @@ def _workspace(problem, task):
         np.zeros(tsize, np.uint64), np.zeros((2, tsize), np.int32),
         np.zeros(tick_cap + 2, np.uint64), np.zeros((3, tick_cap + 2), np.int32),
     )  # fmt: skip
-    maxl = task.budget * (problem.toolbox.ncond + 2) + 8
+    maxl = max_levels(task.budget, problem.toolbox.ncond)
     levels = Levels(
         np.zeros((3, maxl), np.int32), np.zeros((maxl, npiles, cap), board.piles.dtype),
         np.zeros((maxl, npiles), board.heights.dtype), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64),
@@ -217,7 +230,7 @@ def _board_hash(piles, heights, zob):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _board_equal(piles, heights, goal, goal_heights):
     for p in range(heights.shape[0]):
         if heights[p] != goal_heights[p]:
@@ -307,9 +320,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
         st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH] = top, alloc, nlog, bh
         # ---------------- a decision is needed: open a branch level ----------------
         if event != DEAD:
-            if level == task.split_depth:
-                _list_prefix(level, info, out.prefixes, counters)
-            elif level < info.shape[1]:
+            if level < info.shape[1]:
                 info[LV_KIND, level], info[LV_OPT, level] = event, -1
                 info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
                 lv_piles[level], lv_heights[level], lv_st[level], lv_bh[level] = piles, heights, st, bh
@@ -383,24 +394,32 @@ def _dfs(problem, task, out, prog, machine, table, levels):
             if applied:
                 info[LV_OPT, L] = opt
                 counters[NODES] += 1
-                if task.split_depth < 0 and counters[NODES] > task.max_nodes:
-                    return TOO_BIG
+                if counters[NODES] > task.max_nodes:
+                    return _frontier(L + 1, info, nops, forced.shape[0], out)
                 st[ST_REG] = i - 1
                 break
             level -= 1
 
 
 @njit(cache=True)
-def _list_prefix(level, info, prefixes, counters):
-    """At the split depth: list the options that lead here instead of searching deeper."""
-    n = counters[PREFIXES]
-    if n < prefixes.shape[0]:
-        for k in range(level):
-            prefixes[n, k] = info[LV_OPT, k]
-    counters[PREFIXES] = n + 1
+def _frontier(level, info, nops, nforced, out):
+    """Stopped at ``max_nodes``: write what is left of the task as option prefixes (the path to the node just
+    entered, then each untried option of every open level, deepest first) and return TOO_BIG."""
+    prefixes, n = out.prefixes, 0
+    prefixes[:] = -1
+    prefixes[0, :level] = info[LV_OPT, :level]
+    for k in range(level - 1, nforced - 1, -1):
+        kind = info[LV_KIND, k]
+        nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
+        for o in range(info[LV_OPT, k] + 1, nopt):
+            n += 1
+            prefixes[n, :k] = info[LV_OPT, :k]
+            prefixes[n, k] = o
+    out.counters[PREFIXES] = n + 1
+    return TOO_BIG
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _loops(table, frames, key, f, i, top, alloc, nlog, counters):
     """True if the call at (f, i) repeats a configuration seen with the call stack of then still a prefix of
     now (a loop, counted in ``counters[PR_LOOP]``); otherwise records it in the loop table (and its undo log)
@@ -436,7 +455,7 @@ def _inlinable(st, prog, slots):
     return inlinable(prog.op, prog.mask, prog.length, st[ST_NFUN], slots, prog.seen, prog.todo)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _short(st, pend, budget):
     """The program is complete (every function ended, every register has its op: nothing can be added)
     with fewer registers than the budget (the deepening searched it at a smaller budget already) or fewer
@@ -449,7 +468,7 @@ def _short(st, pend, budget):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lower_bound(st, plen, need, budget):
     """Registers any completion needs: those used, plus the ops the board needs that no register has yet and
     a call per function still to introduce (registers still without an op may become them), or two registers
