@@ -241,6 +241,16 @@ def _board_equal(piles, heights, goal, goal_heights):
     return True
 
 
+@njit(cache=True, inline="always")
+def _copy_board(piles, heights, to_piles, to_heights):
+    """Save or restore a board: only the crates below each pile's height matter (the cells above are never
+    read), so a branch point copies the crates, not the whole array."""
+    for p in range(heights.shape[0]):
+        to_heights[p] = heights[p]
+        for h in range(heights[p]):
+            to_piles[p, h] = piles[p, h]
+
+
 @njit(cache=True)
 def _write_program(prog, out):
     for k in range(prog.length.shape[0]):
@@ -323,7 +333,8 @@ def _dfs(problem, task, out, prog, machine, table, levels):
             if level < info.shape[1]:
                 info[LV_KIND, level], info[LV_OPT, level] = event, -1
                 info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
-                lv_piles[level], lv_heights[level], lv_st[level], lv_bh[level] = piles, heights, st, bh
+                _copy_board(piles, heights, lv_piles[level], lv_heights[level])
+                lv_st[level], lv_bh[level] = st, bh
                 level += 1
         # ---------------- go back to the deepest level with an option left, and apply it ----------------
         while True:
@@ -340,7 +351,8 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 nlog -= 1
                 s = log_val[L_SLOT, nlog]
                 tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
-            piles[:], heights[:], st[:], hashes[BOARD_HASH] = lv_piles[L], lv_heights[L], lv_st[L], lv_bh[L]
+            _copy_board(lv_piles[L], lv_heights[L], piles, heights)
+            st[:], hashes[BOARD_HASH] = lv_st[L], lv_bh[L]
             fire = firemask[st[ST_HELD]]
             nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
             opt, applied = info[LV_OPT, L], False
