@@ -418,13 +418,14 @@ def _frontier(level, info, nops, nforced, out):
     """Stopped at ``max_nodes``: write what is left of the task as option prefixes (the path to the node just
     entered, then each untried option of every open level, deepest first) and return TOO_BIG."""
     prefixes, n = out.prefixes, 0
-    prefixes[:] = -1
+    prefixes[0, :] = -1  # rows are padded with -1 as they are written (the array can be large)
     prefixes[0, :level] = info[LV_OPT, :level]
     for k in range(level - 1, nforced - 1, -1):
         kind = info[LV_KIND, k]
         nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
         for o in range(info[LV_OPT, k] + 1, nopt):
             n += 1
+            prefixes[n, :] = -1
             prefixes[n, :k] = info[LV_OPT, :k]
             prefixes[n, k] = o
     out.counters[PREFIXES] = n + 1
