@@ -5,6 +5,8 @@ pruning rule (one core each).
 
 Run: python benchmarks/bench_cargobot.py [--quick] [--evaluator]   (--evaluator: only the batch API table)
      python benchmarks/bench_cargobot.py --evolve BUDGET [SEEDS]   (only evolve against climb, 20 seeds default)
+     python benchmarks/bench_cargobot.py --sizes LEVEL MAX   (only solve's options tried and cut per budget,
+                                                              one search per budget up to MAX or the program)
 """
 
 from __future__ import annotations
@@ -173,6 +175,26 @@ def solver_tables(quick: bool) -> tuple[Table, Table]:
     return speed, cuts
 
 
+def sizes_table(name: str, top: int) -> Table:
+    """``solve``'s search one budget at a time (as the deepening runs it, no time limit): options tried, CPU
+    seconds and the cuts of each rule; the load-independent figures to set beside another solver's."""
+    table = Table(title=f"Cargo-Bot solve on {name}: one search per budget, one core")
+    for col in ("budget", "result", "options tried", "CPU s", *kernel.PRUNE_NAMES):
+        table.add_column(col, justify="right")
+    setup = solver.prepare(find_level(name))
+    solver.run_task(setup, 2, (), 10**12)  # compile outside the timing
+    for budget in range(1, top + 1):
+        start = time.process_time()
+        status, _, counters = solver.run_task(setup, budget, (), 10**15, all_counters=True)
+        cuts = [f"{int(counters[k]):,}" for k in range(kernel.PR_ORDER, kernel.NCOUNTERS)]
+        result = "found" if status == kernel.FOUND else "exhausted"
+        seconds = f"{time.process_time() - start:.2f}"
+        table.add_row(str(budget), result, f"{int(counters[kernel.NODES]):,}", seconds, *cuts)
+        if status == kernel.FOUND:
+            break
+    return table
+
+
 def main(quick: bool = False, evaluator_only: bool = False) -> None:
     console = Console()
     np.random.seed(0)
@@ -185,7 +207,10 @@ def main(quick: bool = False, evaluator_only: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    if "--evolve" in sys.argv:
+    if "--sizes" in sys.argv:
+        rest = sys.argv[sys.argv.index("--sizes") + 1 :]
+        Console(width=200).print(sizes_table(rest[0], int(rest[1])))
+    elif "--evolve" in sys.argv:
         rest = sys.argv[sys.argv.index("--evolve") + 1 :]
         Console().print(evolve_table(int(rest[0]), int(rest[1]) if len(rest) > 1 else 20))
     else:

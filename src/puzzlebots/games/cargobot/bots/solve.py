@@ -2,9 +2,10 @@
 
 Iterative deepening over the register budget; at each budget the lazy depth-first search of
 ``kernels.solve`` runs as tasks over the executor of ``core.batch.make_executor`` (the process pool of
-``--jobs`` workers, or Ray). A task is an option prefix (the decisions at the
-first branch points); a task that grows past ``TASK_NODES`` options stops and returns its children
-(the prefixes two levels deeper), so the work spreads over every core and a time limit is honoured.
+``--jobs`` workers, or Ray). A task is the number of functions and an option prefix (the decisions at the
+first branch points); a task that grows past ``TASK_NODES`` options stops and returns the rest of its subtree
+as children (the path it was on, then the untried options above it), so the work spreads over every core,
+nothing is searched twice and a time limit is honoured.
 The sizes exhausted and the prefixes of the size in progress not yet finished are the level's record in a
 ``progress.ProgressFile``, so that a stopped search goes on where it was (``solve --resume``).
 The first program found is verified on the real game interpreter and rated with the level's stars.
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 COMMAND_OPS = {"right": RIGHT, "left": LEFT, "pickup": PICKUP}
 TASK_NODES = 300_000
 DEFAULT_TICK_CAP = 5_000
-SPLIT_STEP = 2
 _CODES: dict[str | None, int] = {None: 0, "any": -1, "none": -2}
 
 
@@ -171,19 +171,36 @@ def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
     return red
 
 
+def _one_way(start: list[list[str]], goal: list[list[str]], claw: int) -> bool:
+    """Can a program whose claw only moves right (never ``left``) turn ``start`` into ``goal``?
+
+    Such a claw never comes back: piles left of it stay, and it leaves every pile once, holding at most
+    one crate. So a pile it arrives at empty-handed either stays or loses its top crate (carried on), and
+    one it arrives at holding a crate either stays (the crate carried on) or gets that crate on top.
+    """
+    if start[:claw] != goal[:claw]:
+        return False
+    carry: str | None = None
+    for p in range(claw, len(start)):
+        s_pile, g_pile = start[p], goal[p]
+        if g_pile == s_pile:
+            continue  # passed through (an empty-handed take-and-put-back changes nothing either)
+        if carry is None and s_pile and g_pile == s_pile[:-1]:
+            carry = s_pile[-1]
+        elif carry is not None and g_pile == [*s_pile, carry]:
+            carry = None
+        else:
+            return False
+    return carry is None
+
+
 def _needed_ops(level: Level) -> np.ndarray:
-    """[right, left, pickup, crates to move]: what every solution needs (sound, from the board alone)."""
-    start, goal, claw = level.stacks, level.goal, level.claw - 1
+    """[right, left, pickup, crates to move]: what every solution needs (sound, from the board alone):
+    ``left`` unless a right-only claw could do it (``_one_way``), ``right`` likewise mirrored."""
+    start, goal, claw = [list(p) for p in level.stacks], [list(p) for p in level.goal], level.claw - 1
     differing = [p for p in range(len(start)) if start[p] != goal[p]]
-    prefix_gain = any(
-        sum(len(goal[p]) for p in range(j + 1)) > sum(len(start[p]) for p in range(j + 1)) for j in range(len(start))
-    )
-    suffix_gain = any(
-        sum(len(goal[p]) for p in range(j, len(start))) > sum(len(start[p]) for p in range(j, len(start)))
-        for j in range(len(start))
-    )
-    right = any(p > claw for p in differing) or suffix_gain
-    left = any(p < claw for p in differing) or prefix_gain
+    left = not _one_way(start, goal, claw)
+    right = not _one_way(start[::-1], goal[::-1], len(start) - 1 - claw)
     staying = 0
     for s_pile, g_pile in zip(start, goal, strict=True):
         for a, b in zip(s_pile, g_pile, strict=False):
@@ -196,35 +213,46 @@ def _needed_ops(level: Level) -> np.ndarray:
 
 def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int, all_counters: bool = False) -> tuple:
     """One subtree: (status, program arrays or child prefixes, options tried); with ``all_counters`` the
-    last item is the kernel's whole counter vector of the first pass (``kernel.NODES``, the ``PR_*`` cuts)."""
+    last item is the kernel's whole counter vector of the first attempts (``kernel.NODES``, the ``PR_*`` cuts).
+
+    A prefix starts with the number of functions of its programs, then the kernel's options. The root task
+    () searches 1, 2, ... functions in turn: the counts partition the programs (the kernel's lower bound
+    counts the functions still to introduce, so a pass repeats little of the one before), and programs with
+    few functions, where most solutions are, come first.
+    """
+    counts = [prefix[0]] if prefix else list(range(1, setup.nf + 1))
+    forced = np.array(prefix[1:], np.int32)
+    total = np.zeros(kernel.NCOUNTERS, np.int64)
+    status, payload = kernel.EXHAUSTED, None
+    for k, nfun in enumerate(counts):
+        left = max(1, max_nodes - int(total[kernel.NODES]))
+        status, payload = _run_pass(setup, kernel.Task(budget, forced, left, nfun), total)
+        if status == kernel.TOO_BIG:
+            payload = [(nfun, *child) for child in payload] + [(m,) for m in counts[k + 1 :]]
+        if status != kernel.EXHAUSTED:
+            break
+    return status, payload, total if all_counters else int(total[kernel.NODES])
+
+
+def _run_pass(setup: Setup, task: kernel.Task, total: np.ndarray) -> tuple[int, Any]:
+    """One kernel search (its counters added to ``total``); past ``task.max_nodes`` it returns what is left
+    of its subtree as child prefixes (running them in order continues the search, repeating nothing)."""
     nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
     out = kernel.Output(
         op=np.zeros((nf, smax), np.int8),
         mask=np.zeros((nf, smax), np.int32),
         length=np.zeros(nf, np.int32),
-        prefixes=np.zeros((1, 1), np.int32),
+        prefixes=np.zeros(kernel.frontier_shape(setup.problem, task.budget), np.int32),
         counters=np.zeros(kernel.NCOUNTERS, np.int64),
     )
-    forced = np.array(prefix, np.int32)
-    status = int(kernel.search(setup.problem, kernel.Task(budget, forced, -1, max_nodes), out))
-    nodes = out.counters.copy() if all_counters else int(out.counters[kernel.NODES])
+    status = int(kernel.search(setup.problem, task, out))
+    total += out.counters
     if status == kernel.TOO_BIG:
-        depth = len(prefix) + SPLIT_STEP
-        size = 1
-        while True:
-            out = out._replace(prefixes=np.zeros((size, depth), np.int32))
-            out.counters[:] = 0
-            status = int(kernel.search(setup.problem, kernel.Task(budget, forced, depth, max_nodes), out))
-            listed = int(out.counters[kernel.PREFIXES])
-            if status == kernel.FOUND or listed <= size:
-                break
-            size = listed
-        if status != kernel.FOUND:
-            children = [tuple(int(x) for x in row) for row in out.prefixes[:listed]]
-            return kernel.TOO_BIG, children, nodes
+        rows = out.prefixes[: out.counters[kernel.PREFIXES]]
+        return status, [tuple(int(x) for x in row if x >= 0) for row in rows]
     if status == kernel.FOUND:
-        return kernel.FOUND, (out.op, out.mask, out.length), nodes
-    return kernel.EXHAUSTED, None, nodes
+        return status, (out.op, out.mask, out.length)
+    return status, None
 
 
 def decode_program(setup: Setup, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RegisterProgram:

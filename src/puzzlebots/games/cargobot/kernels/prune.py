@@ -5,19 +5,19 @@ per function (see ``solve.Program``); these rules only read it (``seen``/``todo`
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 
 @njit(cache=True)
 def fits(length, nfun, limits_sorted):
-    """Can the lengths of F2.. be assigned to the non-main slot limits (sorted descending)?"""
-    m = nfun - 1
-    if m <= 0:
-        return True
-    lens = np.sort(length[1:nfun])[::-1]
-    for k in range(m):
-        if lens[k] > limits_sorted[k]:
+    """Can the lengths of F2.. be assigned to the non-main slot limits (sorted descending)? They can iff for
+    every length l, the functions at least l long are no more than the limits at least l (no sort: this runs
+    at every new register, and an allocation there costs more than the loops)."""
+    for k in range(1, nfun):
+        longer = 0
+        for j in range(1, nfun):
+            longer += 1 if length[j] >= length[k] else 0
+        if longer > 0 and limits_sorted[longer - 1] < length[k]:
             return False
     return True
 

@@ -36,17 +36,20 @@ from .prune import fits, inlinable, redundant
 EXTEND, SPLIT, OPCHOOSE = 0, 1, 2  # branch kinds; a run of the machine also ends with:
 DEAD, FIRES = 3, 4
 FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
-#: ``Output.counters``: options tried, option prefixes written, ticks run, runs cut by the tick cap, then the
+#: ``Output.counters``: options tried, child prefixes written (TOO_BIG), ticks run, runs cut by the tick cap, then the
 #: options or runs cut by each pruning rule: function order, slot limits, the lower bound, a redundant
 #: register pair, an inlinable function, a loop at a call, a wall or topple
 NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
-PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL = range(4, 11)
-NCOUNTERS = 11
-PRUNE_NAMES = ("function order", "slot limits", "lower bound", "redundant pair", "inlinable", "loop", "wall/topple")
+PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL, PR_SHORT = range(4, 12)
+NCOUNTERS = 12
+PRUNE_NAMES = (
+    "function order", "slot limits", "lower bound", "redundant pair", "inlinable", "loop", "wall/topple",
+    "complete below budget",
+)  # fmt: skip
 #: the scalar state vector: the machine (claw .. alloc, the loop log length, the current register) and the
 #: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
 ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
-ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG = 8, 12, 13, 14
+ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG, ST_TARGET = 8, 12, 13, 14, 15  # ST_TARGET: ``Task.nfun``
 ST_SIZE = 16
 BOARD_HASH, GOAL_HASH = 0, 1
 #: rows of ``Machine.frames``, ``LoopTable.val`` and ``.log_val``, ``Levels.info``
@@ -91,18 +94,20 @@ class Problem(NamedTuple):
 
 
 class Task(NamedTuple):
-    """One subtree: programs of at most ``budget`` registers below the ``forced`` option prefix; with
-    ``split_depth`` >= 0 only list the option prefixes of that depth; stop after ``max_nodes`` options."""
+    """One subtree: programs of ``budget`` registers (fewer: complete ones are cut, the deepening searched
+    them before) and ``nfun`` functions (0: any) below the ``forced`` option prefix; stop after ``max_nodes``
+    options and hand back what is left as child prefixes."""
 
     budget: int
     forced: np.ndarray
-    split_depth: int
     max_nodes: int
+    nfun: int = 0
 
 
 class Output(NamedTuple):
-    """The program found (op, condition mask per register, length per function), the prefixes listed, and
-    the ``counters`` (``NODES`` ..)."""
+    """The program found (op, condition mask per register, length per function), the child prefixes of a
+    task stopped at ``max_nodes`` (rows of options padded with -1, shaped by ``frontier_shape``), and the
+    ``counters`` (``NODES`` ..)."""
 
     op: np.ndarray
     mask: np.ndarray
@@ -159,11 +164,24 @@ def search(problem, task, out):
     """Search the ``task``'s subtree of ``problem``.
 
     Returns FOUND (program in ``out``), EXHAUSTED, or TOO_BIG when ``task.max_nodes`` options were tried
-    without finishing; with ``task.split_depth`` >= 0 the prefixes of that depth go to ``out.prefixes``
-    (their count in ``counters[PREFIXES]``, even beyond its rows).
+    without finishing: then ``out.prefixes`` holds the rest of the subtree as option prefixes (their count in
+    ``counters[PREFIXES]``), the one just entered first, then the untried siblings, deepest first, so running
+    them in order continues the depth-first search without repeating a node.
     """
     prog, machine, table, levels = _workspace(problem, task)
     return _dfs(problem, task, out, prog, machine, table, levels)
+
+
+@njit(cache=True)
+def max_levels(budget, ncond):
+    """Branch points open at once, at most: per register its creation and a split per condition, and spare."""
+    return budget * (ncond + 2) + 8
+
+
+def frontier_shape(problem: Problem, budget: int) -> tuple[int, int]:
+    """The shape ``Output.prefixes`` needs for a task of ``budget``: a row per untried option, a column per level."""
+    levels = int(max_levels(budget, problem.toolbox.ncond))
+    return levels * (problem.toolbox.oplist.shape[0] + 2) + 1, levels
 
 
 @njit(cache=True)
@@ -182,6 +200,7 @@ def _workspace(problem, task):
     st[ST_TOP] = -1
     st[ST_NFUN] = 1
     st[ST_REG] = -1
+    st[ST_TARGET] = task.nfun
     hashes = np.zeros(2, np.uint64)
     hashes[BOARD_HASH] = _board_hash(board.piles, board.heights, problem.keys.board)
     hashes[GOAL_HASH] = _board_hash(board.goal, board.goal_heights, problem.keys.board)
@@ -194,7 +213,7 @@ def _workspace(problem, task):
         np.zeros(tsize, np.uint64), np.zeros((2, tsize), np.int32),
         np.zeros(tick_cap + 2, np.uint64), np.zeros((3, tick_cap + 2), np.int32),
     )  # fmt: skip
-    maxl = task.budget * (problem.toolbox.ncond + 2) + 8
+    maxl = max_levels(task.budget, problem.toolbox.ncond)
     levels = Levels(
         np.zeros((3, maxl), np.int32), np.zeros((maxl, npiles, cap), board.piles.dtype),
         np.zeros((maxl, npiles), board.heights.dtype), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64),
@@ -211,7 +230,7 @@ def _board_hash(piles, heights, zob):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _board_equal(piles, heights, goal, goal_heights):
     for p in range(heights.shape[0]):
         if heights[p] != goal_heights[p]:
@@ -220,6 +239,16 @@ def _board_equal(piles, heights, goal, goal_heights):
             if piles[p, h] != goal[p, h]:
                 return False
     return True
+
+
+@njit(cache=True, inline="always")
+def _copy_board(piles, heights, to_piles, to_heights):
+    """Save or restore a board: only the crates below each pile's height matter (the cells above are never
+    read), so a branch point copies the crates, not the whole array."""
+    for p in range(heights.shape[0]):
+        to_heights[p] = heights[p]
+        for h in range(heights[p]):
+            to_piles[p, h] = piles[p, h]
 
 
 @njit(cache=True)
@@ -243,7 +272,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
     tkey, tval, log_key, log_val = table  # written by ``_loops``, restored here
     info, lv_piles, lv_heights, lv_st, lv_bh = levels
     npiles, nops, gh = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH]
-    counters, level = out.counters, 0
+    counters, level, maxf = out.counters, 0, task.nfun if task.nfun > 0 else slots.shape[0]
     while True:
         # ---------------- run the machine until it wins, dies or needs a decision ----------------
         claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
@@ -301,12 +330,11 @@ def _dfs(problem, task, out, prog, machine, table, levels):
         st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH] = top, alloc, nlog, bh
         # ---------------- a decision is needed: open a branch level ----------------
         if event != DEAD:
-            if level == task.split_depth:
-                _list_prefix(level, info, out.prefixes, counters)
-            elif level < info.shape[1]:
+            if level < info.shape[1]:
                 info[LV_KIND, level], info[LV_OPT, level] = event, -1
                 info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
-                lv_piles[level], lv_heights[level], lv_st[level], lv_bh[level] = piles, heights, st, bh
+                _copy_board(piles, heights, lv_piles[level], lv_heights[level])
+                lv_st[level], lv_bh[level] = st, bh
                 level += 1
         # ---------------- go back to the deepest level with an option left, and apply it ----------------
         while True:
@@ -323,7 +351,8 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 nlog -= 1
                 s = log_val[L_SLOT, nlog]
                 tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
-            piles[:], heights[:], st[:], hashes[BOARD_HASH] = lv_piles[L], lv_heights[L], lv_st[L], lv_bh[L]
+            _copy_board(lv_piles[L], lv_heights[L], piles, heights)
+            st[:], hashes[BOARD_HASH] = lv_st[L], lv_bh[L]
             fire = firemask[st[ST_HELD]]
             nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
             opt, applied = info[LV_OPT, L], False
@@ -340,14 +369,16 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     counters[rule] += 1 if rule else 0
                     applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
-                elif kind == EXTEND and opt == 0:  # the function ends here (F1 may not with nothing to return to)
+                elif kind == EXTEND and opt == nops + 1:  # the function ends here (F1 only with a caller)
                     applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0)
                     pend[f] = 1 if applied else 0
+                    if applied and _short(st, pend, budget):
+                        applied, pend[f], counters[PR_SHORT] = False, 0, counters[PR_SHORT] + 1
                 else:  # a new register that fires with an op or is skipped, or the op of a skipped one
-                    skip = kind == EXTEND and opt == nops + 1
-                    op = 0 if skip else (oplist[opt - 1] if kind == EXTEND else oplist[opt])
+                    skip = kind == EXTEND and opt == nops
+                    op = 0 if skip else oplist[opt]
                     nfun = st[ST_NFUN]
-                    if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= slots.shape[0])):
+                    if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= maxf)):
                         counters[PR_ORDER] += 1 if op - 4 > nfun else 0
                         continue
                     if kind == EXTEND:
@@ -359,42 +390,49 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                         st[ST_USED] += 1
                     st[ST_UNKNOWN] += 1 if skip else (-1 if kind == OPCHOOSE else 0)
                     pop[f, i] = op
-                    if op > 0:
-                        st[ST_NFUN] += 1 if op - 4 == nfun else 0
-                        st[ST_COUNTS + min(op, 4) - 1] += 1
+                    st[ST_NFUN] += 1 if op - 4 == nfun else 0
+                    st[ST_COUNTS + min(op, 4) - 1] += 1 if op > 0 else 0  # (op 0 adds 0 to ST_NFUN)
                     rule = PR_SLOTS if kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits) else 0
                     rule = rule or (PR_BOUND if _lower_bound(st, plen, need, budget) > budget else 0)
                     rule = rule or (PR_PAIR if not skip and redundant(pop, pmask, plen, f, i, red, ncond) else 0)
                     spent = not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
+                    rule = rule or (PR_SHORT if kind == OPCHOOSE and _short(st, pend, budget) else 0)
                     counters[rule] += 1 if rule else 0
                     applied = rule == 0
                     if not applied:
-                        pop[f, i] = 0
-                        st[ST_USED : ST_UNKNOWN + 1] = lv_st[L, ST_USED : ST_UNKNOWN + 1]
-                        if kind == EXTEND:
-                            plen[f], pmask[f, i] = i, 0
+                        pop[f, i], st[ST_USED : ST_UNKNOWN + 1] = 0, lv_st[L, ST_USED : ST_UNKNOWN + 1]
+                        plen[f], pmask[f, i] = (i, 0) if kind == EXTEND else (plen[f], pmask[f, i])
             if applied:
                 info[LV_OPT, L] = opt
                 counters[NODES] += 1
-                if task.split_depth < 0 and counters[NODES] > task.max_nodes:
-                    return TOO_BIG
+                if counters[NODES] > task.max_nodes:
+                    return _frontier(L + 1, info, nops, forced.shape[0], out)
                 st[ST_REG] = i - 1
                 break
             level -= 1
 
 
 @njit(cache=True)
-def _list_prefix(level, info, prefixes, counters):
-    """At the split depth: list the options that lead here instead of searching deeper."""
-    n = counters[PREFIXES]
-    if n < prefixes.shape[0]:
-        for k in range(level):
-            prefixes[n, k] = info[LV_OPT, k]
-    counters[PREFIXES] = n + 1
+def _frontier(level, info, nops, nforced, out):
+    """Stopped at ``max_nodes``: write what is left of the task as option prefixes (the path to the node just
+    entered, then each untried option of every open level, deepest first) and return TOO_BIG."""
+    prefixes, n = out.prefixes, 0
+    prefixes[0, :] = -1  # rows are padded with -1 as they are written (the array can be large)
+    prefixes[0, :level] = info[LV_OPT, :level]
+    for k in range(level - 1, nforced - 1, -1):
+        kind = info[LV_KIND, k]
+        nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
+        for o in range(info[LV_OPT, k] + 1, nopt):
+            n += 1
+            prefixes[n, :] = -1
+            prefixes[n, :k] = info[LV_OPT, :k]
+            prefixes[n, k] = o
+    out.counters[PREFIXES] = n + 1
+    return TOO_BIG
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _loops(table, frames, key, f, i, top, alloc, nlog, counters):
     """True if the call at (f, i) repeats a configuration seen with the call stack of then still a prefix of
     now (a loop, counted in ``counters[PR_LOOP]``); otherwise records it in the loop table (and its undo log)
@@ -430,19 +468,33 @@ def _inlinable(st, prog, slots):
     return inlinable(prog.op, prog.mask, prog.length, st[ST_NFUN], slots, prog.seen, prog.todo)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _short(st, pend, budget):
+    """The program is complete (every function ended, every register has its op: nothing can be added)
+    with fewer registers than the budget (the deepening searched it at a smaller budget already) or fewer
+    functions than the task's count."""
+    if (st[ST_USED] >= budget and st[ST_NFUN] >= st[ST_TARGET]) or st[ST_UNKNOWN] > 0:
+        return False
+    for k in range(st[ST_NFUN]):
+        if pend[k] == 0:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
 def _lower_bound(st, plen, need, budget):
-    """Registers any completion needs: those used, plus the ops the board needs that no register has yet
-    (registers still without an op may become them), or two registers per function introduced."""
+    """Registers any completion needs: those used, plus the ops the board needs that no register has yet and
+    a call per function still to introduce (registers still without an op may become them), or two registers
+    per function introduced and per function still to introduce (``ST_TARGET``)."""
     missing = 0
     for k in range(3):
         if need[k] and st[ST_COUNTS + k] == 0:
             missing += 1
+    new = max(0, st[ST_TARGET] - st[ST_NFUN])
     # a program without calls runs each register at most once: too few ticks to move need[3] crates
-    if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0:
-        missing += 1
+    missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
     missing = max(0, missing - st[ST_UNKNOWN])
-    mand = max(0, 1 - plen[0])
+    mand = max(0, 1 - plen[0]) + 2 * new
     for k in range(1, st[ST_NFUN]):
         mand += max(0, 2 - plen[k])
     return st[ST_USED] + max(missing, mand)
