@@ -260,9 +260,9 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
 @click.option("--tick-cap", type=click.IntRange(1, SKETCH_MAX_TICK_CAP), default=SKETCH_TICK_CAP, show_default=True,
               help="Most ticks of one run while searching (a program needing more is not found).")  # fmt: skip
 @click.option("--iterations", type=click.IntRange(1, 10**9), default=SKETCH_ITERATIONS, show_default=True,
-              help="Annealing steps of one restart.")  # fmt: skip
+              help="Programs run by one restart's local search.")  # fmt: skip
 @click.option("--stop-at", type=click.IntRange(1, 1000), default=None,
-              help="Stop at a program of at most this many registers (default: the level's best known size).")  # fmt: skip
+              help="Stop at a program of at most this many registers (default: the best known size).")  # fmt: skip
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the result here.")
 @LEVELS_FILE
 def sketch(

@@ -3,9 +3,10 @@ whose programs are beyond the exhaustive ``solve`` (after the "Simplified" sub-p
 
 A *sketch* fixes the shape: how many functions and how many registers each holds (F1 the main loop, often
 pinned to end with an unconditional ``call1``; helpers of 2 or more registers). Each restart draws a sketch and
-a random filling from its own seed and anneals the registers (``kernels.sketch``) on the rebuild distance of
-the board where a run stops, within a tick cap. A win is then shrunk: registers removed one or two at a time,
-helpers merged, and a register removed with the rest re-annealed briefly, each step kept only when the
+a random filling from its own seed and improves the registers by tabu search (``kernels.sketch``) on the
+rebuild distance of the board where a run stops, within a tick cap. A win is then shrunk: registers removed
+one or two at a time, helpers merged, and a register removed with the rest searched again briefly (repair),
+each step kept only when the
 program still wins; the result is verified on the game interpreter (``engine.run_level``). Later restarts
 draw smaller sketches. Restarts are deterministic for a seed; the time limit only decides how many run.
 """
@@ -33,11 +34,12 @@ from ..rules import LEFT, PICKUP, RIGHT
 #: sketch size drawn around the level's best known size (or this, when none is known)
 DEFAULT_TARGET = 12
 TICK_CAP = 400
+#: programs run per restart, per call of the kernel, per repair of a removed register
 ITERATIONS = 300_000
-CHUNK = 25_000
-REPAIR_ITERATIONS = 20_000
-P_EMPTY = 0.05
-T_START, T_END = 3.0, 0.2
+CHUNK = 20_000
+REPAIR_RUNS = 20_000
+#: a changed register stays fixed for (free registers // this) steps
+TENURE_SHARE = 3
 MAX_SECONDS = 86_400.0
 MAX_TICK_CAP = 1_000_000
 _MOVES = {"right": RIGHT, "left": LEFT, "pickup": PICKUP}
@@ -174,32 +176,49 @@ def decode(prep: Prepared, program: Program) -> RegisterProgram:
     return tuple(functions)
 
 
+def encode(prep: Prepared, registers: RegisterProgram) -> Program:
+    """A program of the level's toolbox as the kernel's arrays (``InputError`` if it breaks the toolbox)."""
+    prep.level.check_program(registers)
+    program = Program(*_empty(prep))
+    codes = {name: code for code, name in prep.cond_names.items()}
+    for f, function in enumerate(registers):
+        for i, (command, cond) in enumerate(function):
+            if command is not None:
+                program.op[f, i] = _MOVES.get(command) or 3 + int(command[1:])
+                program.cond[f, i] = codes[cond]
+    return program
+
+
 class _Search:
     """One run of the search: the level, its options, the counters, and the best verified win so far."""
 
-    def __init__(self, prep: Prepared, seed: int, tick_cap: int, iterations: int, deadline: float) -> None:
+    def __init__(self, prep: Prepared, seed: int, tick_cap: int, iterations: int, deadline: float,
+                 repair_runs: int = REPAIR_RUNS) -> None:  # fmt: skip
         self.prep, self.seed, self.tick_cap, self.iterations, self.deadline = prep, seed, tick_cap, iterations, deadline
+        self.repair_runs = repair_runs
         self.evaluations = 0
         self.best: Program | None = None
         self.found_size: int | None = None
         self.shape: tuple[int, ...] | None = None
 
-    def anneal(self, program: Program, free: np.ndarray, functions: int, seed: int, total: int,
-               t0: float = T_START, t1: float = T_END) -> Program | None:  # fmt: skip
-        """Anneal ``program`` (changed in place) for ``total`` iterations, in chunks so the deadline and
-        Ctrl-C are honoured between them; the winning program, or None."""
+    def improve(self, program: Program, free: np.ndarray, functions: int, seed: int, total: int) -> Program | None:
+        """Tabu search on ``program`` (changed in place) for about ``total`` runs, in chunks so the deadline
+        and Ctrl-C are honoured between them; the winning program, or None."""
         best_op, best_cond = _empty(self.prep)
         oplist = _oplist(self.prep, functions)
-        for first in range(0, total, CHUNK):
+        tabu_until = np.zeros(program.op.shape, np.int64)
+        tenure = max(1, int(free.sum()) // TENURE_SHARE)
+        step, done = 0, 0
+        while done < total:
             if time.monotonic() >= self.deadline:
                 return None
-            count = min(CHUNK, total - first)
-            score, runs = kernel.anneal(
-                program.op, program.cond, free, self.prep.slots, oplist, self.prep.conds, P_EMPTY, self.prep.board,
-                self.prep.claw, self.tick_cap, (seed * 7919 + first) % 2**31, first, count, total, t0, t1,
-                best_op, best_cond,
+            score, runs, step = kernel.tabu(
+                program.op, program.cond, free, self.prep.slots, oplist, self.prep.conds, self.prep.board,
+                self.prep.claw, self.tick_cap, (seed * 7919 + step) % 2**31, min(CHUNK, total - done), tenure,
+                tabu_until, step, best_op, best_cond,
             )  # fmt: skip
             self.evaluations += int(runs)
+            done += int(runs)
             if score == 0:
                 return Program(best_op.copy(), best_cond.copy())
         return None
@@ -221,7 +240,7 @@ class _Search:
         if rng.random() < 0.5 and 0 in self.prep.calls:  # the main loop: F1 ends by calling itself
             program.op[0, shape[0] - 1], program.cond[0, shape[0] - 1] = 4, 0
             free[0, shape[0] - 1] = False
-        return self.anneal(program, free, len(shape), rng.randrange(2**31), self.iterations), shape
+        return self.improve(program, free, len(shape), rng.randrange(2**31), self.iterations), shape
 
 
 def _registers(program: Program) -> list[tuple[int, int]]:
@@ -268,8 +287,8 @@ def _merge(search: _Search, program: Program) -> Program:
 
 
 def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], None]) -> Program:
-    """A smaller program that still wins: removal and merging, then removal with repair (a short anneal of
-    the registers left) until no register can go or the deadline passes. ``on_smaller`` sees each step."""
+    """A smaller program that still wins: removal and merging, then removal with repair (a short tabu search
+    over the registers left) until no register can go or the deadline passes. ``on_smaller`` sees each step."""
     if not wins(search.prep, program, search.tick_cap):
         raise ValueError("shrink needs a winning program")
     program = _merge(search, _remove(search, program))
@@ -283,13 +302,22 @@ def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], No
             free = trial.op != 0
             attempt += 1
             seed = (search.seed * 104_729 + attempt) % 2**31
-            repaired = search.anneal(trial, free, program.op.shape[0], seed, REPAIR_ITERATIONS, 1.0, 0.1)
+            repaired = search.improve(trial, free, program.op.shape[0], seed, search.repair_runs)
             if repaired is not None and repaired.size() < program.size():
                 program = _merge(search, _remove(search, repaired))
                 on_smaller(program)
                 improved = True
                 break
     return program
+
+
+def shrink_program(level: Level, registers: RegisterProgram, seed: int = 0, tick_cap: int = TICK_CAP,
+                   time_limit: float = 60.0, repair_runs: int = REPAIR_RUNS) -> RegisterProgram:  # fmt: skip
+    """``shrink`` for a program of ``level`` that wins within ``tick_cap`` ticks (``ValueError`` if not)."""
+    check_options(time_limit, seed, tick_cap, 1)
+    prep = prepare(level)
+    search = _Search(prep, seed, tick_cap, 1, time.monotonic() + time_limit, repair_runs)
+    return decode(prep, shrink(search, encode(prep, registers), lambda _: None))
 
 
 def _totals(prep: Prepared, best: int | None) -> list[int]:
