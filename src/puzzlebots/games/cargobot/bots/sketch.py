@@ -4,11 +4,11 @@ whose programs are beyond the exhaustive ``solve`` (after the "Simplified" sub-p
 A *sketch* fixes the shape: how many functions and how many registers each holds (F1 the main loop, often
 pinned to end with an unconditional ``call1``; helpers of 2 or more registers). Each restart draws a sketch and
 a random filling from its own seed and improves the registers by tabu search (``kernels.sketch``) on the
-rebuild distance of the board where a run stops, within a tick cap. A win is then shrunk: registers removed
-one or two at a time, helpers merged, and a register removed with the rest searched again briefly (repair),
-each step kept only when the
-program still wins; the result is verified on the game interpreter (``engine.run_level``). Later restarts
-draw smaller sketches. Restarts are deterministic for a seed; the time limit only decides how many run.
+rebuild distance of the boards a run leaves, within a tick cap. A win is then shrunk: registers removed one or
+two at a time, helpers merged, a helper called once inlined, and a register removed with the rest searched
+again briefly (repair), each step kept only when the program still wins; the result is verified on the game
+interpreter (``engine.run_level``). Later restarts draw smaller sketches. Restarts are deterministic for a
+seed; the time limit only decides how many run.
 """
 
 from __future__ import annotations
@@ -286,12 +286,39 @@ def _merge(search: _Search, program: Program) -> Program:
     return program
 
 
+def _inline(search: _Search, program: Program) -> Program:
+    """Replace the one unconditional call of a helper called from one register by the helper's registers (one
+    register fewer), while the program wins and the caller's slots hold them."""
+    for g in range(1, program.op.shape[0]):
+        sites = list(zip(*np.nonzero(program.op == 4 + g), strict=True))
+        if len(sites) != 1 or program.cond[sites[0]] != 0 or sites[0][0] == g:
+            continue
+        f, i = int(sites[0][0]), int(sites[0][1])
+        body = [(program.op[g, k], program.cond[g, k]) for k in np.nonzero(program.op[g])[0]]
+        before = [(program.op[f, k], program.cond[f, k]) for k in np.nonzero(program.op[f, :i])[0]]
+        after = [(program.op[f, k], program.cond[f, k]) for k in np.nonzero(program.op[f, i + 1 :])[0] + i + 1]
+        spliced = before + body + after
+        if len(spliced) > search.prep.slots[f]:
+            continue
+        trial = program.copy()
+        trial.op[g], trial.cond[g], trial.op[f], trial.cond[f] = 0, 0, 0, 0
+        for k, (op, cond) in enumerate(spliced):
+            trial.op[f, k], trial.cond[f, k] = op, cond
+        if wins(search.prep, trial, search.tick_cap):
+            program = trial
+    return program
+
+
+def _tidy(search: _Search, program: Program) -> Program:
+    return _inline(search, _merge(search, _remove(search, program)))
+
+
 def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], None]) -> Program:
-    """A smaller program that still wins: removal and merging, then removal with repair (a short tabu search
+    """A smaller program that still wins: removal, merging and inlining, then removal with repair (a short tabu search
     over the registers left) until no register can go or the deadline passes. ``on_smaller`` sees each step."""
     if not wins(search.prep, program, search.tick_cap):
         raise ValueError("shrink needs a winning program")
-    program = _merge(search, _remove(search, program))
+    program = _tidy(search, program)
     on_smaller(program)
     attempt = 0
     improved = True
@@ -304,7 +331,7 @@ def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], No
             seed = (search.seed * 104_729 + attempt) % 2**31
             repaired = search.improve(trial, free, program.op.shape[0], seed, search.repair_runs)
             if repaired is not None and repaired.size() < program.size():
-                program = _merge(search, _remove(search, repaired))
+                program = _tidy(search, repaired)
                 on_smaller(program)
                 improved = True
                 break
