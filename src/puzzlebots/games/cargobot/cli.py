@@ -1,4 +1,4 @@
-"""The ``cargobot`` commands: ``levels``, ``run``, ``solve``, ``climb``, ``evolve`` (mounted as
+"""The ``cargobot`` commands: ``levels``, ``run``, ``solve``, ``sketch``, ``climb``, ``evolve`` (mounted as
 ``puzzlebots cargobot``).
 
 Bad input raises ``PuzzlebotsError``; the top-level ``puzzlebots`` group turns it into one ``error: ...`` line on
@@ -29,10 +29,15 @@ from . import engine
 from .bots.climb import climb as run_climb
 from .bots.evolve import check_options as check_evolve_options
 from .bots.evolve import evolve as run_evolve
+from .bots.sketch import ITERATIONS as SKETCH_ITERATIONS
+from .bots.sketch import MAX_SECONDS as SKETCH_MAX_SECONDS
+from .bots.sketch import MAX_TICK_CAP as SKETCH_MAX_TICK_CAP
+from .bots.sketch import TICK_CAP as SKETCH_TICK_CAP
+from .bots.sketch import sketch as run_sketch
 from .bots.solve import DEFAULT_TICK_CAP, prepare
 from .bots.solve import solve as run_solve
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
-from .language import parse_registers
+from .language import format_registers, parse_registers
 from .levels import Level, board_from_json, find_level, load_levels
 from .progress import ProgressFile
 from .progress import load as load_progress
@@ -303,6 +308,47 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
     return max(NO_TIME, min(limit, share) if limit else share)
 
 
+@click.command(help="Find a winning program (game semantics) by a search over program sketches; not proven smallest.")
+@click.option("--level", "level_name", required=True, help="Level name.")
+@click.option("--time-limit", type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True), default=300.0,
+              show_default=True, help="Seconds for the whole search, shrinking included.")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="Seed of the restarts (the same seed draws the same sketches and fillings).")  # fmt: skip
+@click.option("--tick-cap", type=click.IntRange(1, SKETCH_MAX_TICK_CAP), default=SKETCH_TICK_CAP, show_default=True,
+              help="Most ticks of one run while searching (a program needing more is not found).")  # fmt: skip
+@click.option("--iterations", type=click.IntRange(1, 10**9), default=SKETCH_ITERATIONS, show_default=True,
+              help="Programs run by one restart's local search.")  # fmt: skip
+@click.option("--stop-at", type=click.IntRange(1, 1000), default=None,
+              help="Stop at a program of at most this many registers (default: the best known size).")  # fmt: skip
+@click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the result here.")
+@LEVELS_FILE
+def sketch(
+    level_name: str, time_limit: float, seed: int, tick_cap: int, iterations: int, stop_at: int | None,
+    json_file: Path | None, levels_file: str | None,
+) -> None:  # fmt: skip
+    level = find_level(level_name, load_levels(levels_file))
+    with Progress(transient=True) as progress:
+        task = progress.add_task(f"sketching {level.name}", total=time_limit)
+
+        def show(elapsed: float, best: int | None, restarts: int) -> None:
+            size = f"best size {best}" if best else "no program yet"
+            progress.update(task, completed=elapsed, description=f"{level.name}: {size}, restart {restarts + 1}")
+
+        result = run_sketch(level, seed, time_limit, tick_cap, iterations, stop_at, progress=show)
+    if result.interrupted:
+        click.echo("interrupted: the best program found so far", err=True)
+    if result.solved:
+        click.echo(f"{level.name}: solved with {result.size} registers (best known {level.best_known or '-'}, first "
+                   f"found {result.found_size}), {result.stars} stars, {result.ticks} ticks")  # fmt: skip
+        click.echo(f"program: {format_registers(result.program)}")  # type: ignore[arg-type]
+    else:
+        click.echo(f"{level.name}: no program found")
+    click.echo(f"method sketch, minimality not proven; {result.restarts} restarts, {result.evaluations} programs "
+               f"run, {result.seconds:.1f} s")  # fmt: skip
+    if json_file is not None:
+        write_json_atomic(json_file, result.to_json() | {"pack": level.pack, "best_known": level.best_known})
+
+
 @click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -367,4 +413,4 @@ def evolve(
     )  # fmt: skip
 
 
-COMMANDS = (levels, run, solve, climb, evolve)
+COMMANDS = (levels, run, solve, sketch, climb, evolve)

@@ -29,6 +29,7 @@ class CargoBotGame(GameBase):
             BotInfo("climb", "the Ruby emulator's multi-objective hill climber (rebuild distance as error)"),
             BotInfo("solve", "exhaustive lazy program synthesizer after Elizarov's CargoBotSolver", faithful=False),
             BotInfo("evolve", "genetic programming over scripts, scored by the batch evaluator", faithful=False),
+            BotInfo("sketch", "tabu search over program sketches, then shrink; not proven smallest", faithful=False),
         )
 
     def extra_commands(self) -> Sequence[Any]:

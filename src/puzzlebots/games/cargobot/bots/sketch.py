@@ -1,0 +1,413 @@
+"""``sketch``: a search that finds a winning program (game semantics) without proving it smallest, for levels
+whose programs are beyond the exhaustive ``solve`` (after the "Simplified" sub-problems of Elizarov's notes).
+
+A *sketch* fixes the shape: how many functions and how many registers each holds (F1 the main loop, often
+pinned to end with an unconditional ``call1``; helpers of 2 or more registers). Each restart draws a sketch and
+a random filling from its own seed and improves the registers by tabu search (``kernels.sketch``) on the
+rebuild distance of the boards a run leaves, within a tick cap. A win is then shrunk: registers removed one or
+two at a time, helpers merged, a helper called once inlined, and a register removed with the rest searched
+again briefly (repair), each step kept only when the program still wins; the result is verified on the game
+interpreter (``engine.run_level``). Later restarts draw smaller sketches. Restarts are deterministic for a
+seed; the time limit only decides how many run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from puzzlebots.core.errors import InputError
+
+from ..engine import Colours, EncodedBoard, encode_board, run_level
+from ..kernels import sketch as kernel
+from ..kernels.interpreter import OUT_SIZE
+from ..language import RegisterProgram, format_registers, register_count
+from ..levels import Level
+from ..rules import LEFT, PICKUP, RIGHT
+
+#: sketch size drawn around the level's best known size (or this, when none is known)
+DEFAULT_TARGET = 12
+TICK_CAP = 400
+#: programs run per restart, per call of the kernel, per repair of a removed register
+ITERATIONS = 300_000
+CHUNK = 20_000
+REPAIR_RUNS = 20_000
+#: a changed register stays fixed for (free registers // this) steps
+TENURE_SHARE = 3
+MAX_SECONDS = 86_400.0
+MAX_TICK_CAP = 1_000_000
+_MOVES = {"right": RIGHT, "left": LEFT, "pickup": PICKUP}
+_COMMAND = {RIGHT: "right", LEFT: "left", PICKUP: "pickup"}
+
+
+class Prepared(NamedTuple):
+    """A level as the kernel reads it: the board, the toolbox as op and condition codes, the slots."""
+
+    level: Level
+    board: EncodedBoard
+    claw: int
+    moves: tuple[int, ...]
+    calls: tuple[int, ...]  # 0-based functions the toolbox can call
+    conds: np.ndarray
+    cond_names: dict[int, str | None]
+    slots: np.ndarray
+
+
+@dataclass(frozen=True)
+class SketchResult:
+    level: str
+    seed: int
+    solved: bool
+    program: RegisterProgram | None
+    size: int | None
+    found_size: int | None  # size of the first win, before shrinking
+    stars: int | None
+    ticks: int | None
+    seconds: float
+    restarts: int
+    evaluations: int
+    shape: tuple[int, ...] | None  # the sketch of the restart that found the program
+    interrupted: bool = False
+    method: str = field(default="sketch")
+    proven_minimal: bool = field(default=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level, "seed": self.seed, "solved": self.solved,
+            "program": format_registers(self.program) if self.program else None, "size": self.size,
+            "found_size": self.found_size, "stars": self.stars, "ticks": self.ticks,
+            "seconds": round(self.seconds, 2), "restarts": self.restarts, "evaluations": self.evaluations,
+            "shape": list(self.shape) if self.shape else None, "interrupted": self.interrupted,
+            "method": self.method, "proven_minimal": self.proven_minimal,
+        }  # fmt: skip
+
+
+def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int) -> None:
+    if not 0 < time_limit <= MAX_SECONDS:
+        raise InputError(f"time limit {time_limit} is not in (0, {MAX_SECONDS:.0f}] seconds")
+    if not 0 <= seed < 2**31:
+        raise InputError(f"seed {seed} is not in [0, 2^31)")
+    if not 1 <= tick_cap <= MAX_TICK_CAP:
+        raise InputError(f"tick cap {tick_cap} is not in [1, {MAX_TICK_CAP}]")
+    if iterations < 1:
+        raise InputError(f"iterations per restart {iterations} must be at least 1")
+
+
+def prepare(level: Level) -> Prepared:
+    colours = Colours()
+    board = encode_board(level.board(), level.goal_board(), colours)
+    names: list[str | None] = [None, *level.conditions]
+    codes = [colours.cond(name) for name in names]
+    calls = tuple(k for k in range(len(level.functions)) if f"f{k + 1}" in level.commands)
+    moves = tuple(code for name, code in _MOVES.items() if name in level.commands)
+    slots = np.array(level.functions, np.int32)
+    return Prepared(level, board, level.claw - 1, moves, calls, np.array(codes, np.int32),
+                    dict(zip(codes, names, strict=True)), slots)  # fmt: skip
+
+
+def shapes(prep: Prepared, total: int) -> list[tuple[int, ...]]:
+    """Every sketch of ``total`` registers: F1 of 2+ registers, then helpers of 2+ that the toolbox can call."""
+    helpers = [k for k in prep.calls if k > 0]
+    usable = [int(prep.slots[0])] + [int(prep.slots[k]) for k in sorted(helpers)]
+    found = []
+    for count in range(1, len(usable) + 1):
+        ranges = [range(2, usable[f] + 1) for f in range(count)]
+        found += [s for s in itertools.product(*ranges) if sum(s) == total]
+    return found
+
+
+def _draw_shape(prep: Prepared, totals: list[int], rng: random.Random) -> tuple[int, ...] | None:
+    """A sketch: a total, then a function count, then a shape, each drawn uniformly among those that exist."""
+    by_count: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+    for total in totals:
+        for shape in shapes(prep, total):
+            by_count.setdefault((total, len(shape)), []).append(shape)
+    if not by_count:
+        return None
+    sizes = sorted({t for t, _ in by_count})
+    total = rng.choice(sizes)
+    counts = sorted(c for t, c in by_count if t == total)
+    return rng.choice(by_count[(total, rng.choice(counts))])
+
+
+def _empty(prep: Prepared) -> tuple[np.ndarray, np.ndarray]:
+    nf, width = len(prep.slots), int(prep.slots.max())
+    return np.zeros((nf, width), np.int8), np.zeros((nf, width), np.int32)
+
+
+def _oplist(prep: Prepared, functions: int) -> np.ndarray:
+    return np.array(list(prep.moves) + [4 + k for k in prep.calls if k < functions], np.int8)
+
+
+class Program(NamedTuple):
+    op: np.ndarray
+    cond: np.ndarray
+
+    def copy(self) -> Program:
+        return Program(self.op.copy(), self.cond.copy())
+
+    def size(self) -> int:
+        return int(np.count_nonzero(self.op))
+
+
+def wins(prep: Prepared, program: Program, tick_cap: int) -> bool:
+    out = np.zeros(OUT_SIZE, np.int64)
+    return int(kernel.score(program.op, program.cond, prep.slots, prep.board, prep.claw, tick_cap, out)) == 0
+
+
+def decode(prep: Prepared, program: Program) -> RegisterProgram:
+    """Registers in the language's form, empty registers dropped (they are free skips) and trailing empty
+    functions left out."""
+    functions = []
+    for f in range(program.op.shape[0]):
+        regs = []
+        for op, cond in zip(program.op[f], program.cond[f], strict=True):
+            if op:
+                regs.append((_COMMAND.get(int(op)) or f"f{int(op) - 3}", prep.cond_names[int(cond)]))
+        functions.append(tuple(regs))
+    while len(functions) > 1 and not functions[-1]:
+        functions.pop()
+    return tuple(functions)
+
+
+def encode(prep: Prepared, registers: RegisterProgram) -> Program:
+    """A program of the level's toolbox as the kernel's arrays (``InputError`` if it breaks the toolbox)."""
+    prep.level.check_program(registers)
+    program = Program(*_empty(prep))
+    codes = {name: code for code, name in prep.cond_names.items()}
+    for f, function in enumerate(registers):
+        for i, (command, cond) in enumerate(function):
+            if command is not None:
+                program.op[f, i] = _MOVES.get(command) or 3 + int(command[1:])
+                program.cond[f, i] = codes[cond]
+    return program
+
+
+class _Search:
+    """One run of the search: the level, its options, the counters, and the best verified win so far."""
+
+    def __init__(self, prep: Prepared, seed: int, tick_cap: int, iterations: int, deadline: float,
+                 repair_runs: int = REPAIR_RUNS) -> None:  # fmt: skip
+        self.prep, self.seed, self.tick_cap, self.iterations, self.deadline = prep, seed, tick_cap, iterations, deadline
+        self.repair_runs = repair_runs
+        self.evaluations = 0
+        self.best: Program | None = None
+        self.found_size: int | None = None
+        self.shape: tuple[int, ...] | None = None
+
+    def improve(self, program: Program, free: np.ndarray, functions: int, seed: int, total: int) -> Program | None:
+        """Tabu search on ``program`` (changed in place) for about ``total`` runs, in chunks so the deadline
+        and Ctrl-C are honoured between them; the winning program, or None."""
+        best_op, best_cond = _empty(self.prep)
+        oplist = _oplist(self.prep, functions)
+        tabu_until = np.zeros(program.op.shape, np.int64)
+        tenure = max(1, int(free.sum()) // TENURE_SHARE)
+        step, done = 0, 0
+        while done < total:
+            if time.monotonic() >= self.deadline:
+                return None
+            score, runs, step = kernel.tabu(
+                program.op, program.cond, free, self.prep.slots, oplist, self.prep.conds, self.prep.board,
+                self.prep.claw, self.tick_cap, (seed * 7919 + step) % 2**31, min(CHUNK, total - done), tenure,
+                tabu_until, step, best_op, best_cond,
+            )  # fmt: skip
+            self.evaluations += int(runs)
+            done += int(runs)
+            if score == 0:
+                return Program(best_op.copy(), best_cond.copy())
+        return None
+
+    def restart(self, index: int, totals: list[int]) -> tuple[Program | None, tuple[int, ...] | None]:
+        """Restart ``index``: its sketch and random filling come from (seed, index) alone."""
+        rng = random.Random(self.seed * 1_000_003 + index)
+        shape = _draw_shape(self.prep, totals, rng)
+        if shape is None:
+            return None, None
+        program = Program(*_empty(self.prep))
+        free = np.zeros(program.op.shape, np.bool_)
+        oplist = _oplist(self.prep, len(shape))
+        for f, length in enumerate(shape):
+            for i in range(length):
+                program.op[f, i] = rng.choice(list(oplist))
+                program.cond[f, i] = 0 if rng.random() < 0.5 else rng.choice(list(self.prep.conds))
+                free[f, i] = True
+        if rng.random() < 0.5 and 0 in self.prep.calls:  # the main loop: F1 ends by calling itself
+            program.op[0, shape[0] - 1], program.cond[0, shape[0] - 1] = 4, 0
+            free[0, shape[0] - 1] = False
+        return self.improve(program, free, len(shape), rng.randrange(2**31), self.iterations), shape
+
+
+def _registers(program: Program) -> list[tuple[int, int]]:
+    return [(int(f), int(i)) for f, i in zip(*np.nonzero(program.op), strict=True)]
+
+
+def _without(program: Program, *where: tuple[int, int]) -> Program:
+    trial = program.copy()
+    for f, i in where:
+        trial.op[f, i], trial.cond[f, i] = 0, 0
+    return trial
+
+
+def _remove(search: _Search, program: Program) -> Program:
+    """Drop single registers, then pairs, while the program still wins (each trial on a copy)."""
+    prep, cap = search.prep, search.tick_cap
+    changed = True
+    while changed:
+        changed = False
+        for where in _registers(program):
+            trial = _without(program, where)
+            if wins(prep, trial, cap):
+                program, changed = trial, True
+        if not changed:
+            for pair in itertools.combinations(_registers(program), 2):
+                trial = _without(program, *pair)
+                if wins(prep, trial, cap):
+                    program, changed = trial, True
+                    break
+    return program
+
+
+def _merge(search: _Search, program: Program) -> Program:
+    """Redirect every call of a helper to another function and clear the helper, while the program wins."""
+    for g, f in itertools.permutations(range(1, program.op.shape[0]), 2):
+        if not program.op[g].any():
+            continue
+        trial = program.copy()
+        trial.op[trial.op == 4 + g] = 4 + f
+        trial.op[g], trial.cond[g] = 0, 0
+        if wins(search.prep, trial, search.tick_cap):
+            program = trial
+    return program
+
+
+def _inline(search: _Search, program: Program) -> Program:
+    """Replace the one unconditional call of a helper called from one register by the helper's registers (one
+    register fewer), while the program wins and the caller's slots hold them."""
+    for g in range(1, program.op.shape[0]):
+        sites = list(zip(*np.nonzero(program.op == 4 + g), strict=True))
+        if len(sites) != 1 or program.cond[sites[0]] != 0 or sites[0][0] == g:
+            continue
+        f, i = int(sites[0][0]), int(sites[0][1])
+        body = [(program.op[g, k], program.cond[g, k]) for k in np.nonzero(program.op[g])[0]]
+        before = [(program.op[f, k], program.cond[f, k]) for k in np.nonzero(program.op[f, :i])[0]]
+        after = [(program.op[f, k], program.cond[f, k]) for k in np.nonzero(program.op[f, i + 1 :])[0] + i + 1]
+        spliced = before + body + after
+        if len(spliced) > search.prep.slots[f]:
+            continue
+        trial = program.copy()
+        trial.op[g], trial.cond[g], trial.op[f], trial.cond[f] = 0, 0, 0, 0
+        for k, (op, cond) in enumerate(spliced):
+            trial.op[f, k], trial.cond[f, k] = op, cond
+        if wins(search.prep, trial, search.tick_cap):
+            program = trial
+    return program
+
+
+def _tidy(search: _Search, program: Program) -> Program:
+    return _inline(search, _merge(search, _remove(search, program)))
+
+
+def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], None]) -> Program:
+    """A smaller program that still wins: removal, merging and inlining, then removal with repair (a short tabu search
+    over the registers left) until no register can go or the deadline passes. ``on_smaller`` sees each step."""
+    if not wins(search.prep, program, search.tick_cap):
+        raise ValueError("shrink needs a winning program")
+    program = _tidy(search, program)
+    on_smaller(program)
+    attempt = 0
+    improved = True
+    while improved and time.monotonic() < search.deadline:
+        improved = False
+        for where in _registers(program):
+            trial = _without(program, where)
+            free = trial.op != 0
+            attempt += 1
+            seed = (search.seed * 104_729 + attempt) % 2**31
+            repaired = search.improve(trial, free, program.op.shape[0], seed, search.repair_runs)
+            if repaired is not None and repaired.size() < program.size():
+                program = _tidy(search, repaired)
+                on_smaller(program)
+                improved = True
+                break
+    return program
+
+
+def shrink_program(level: Level, registers: RegisterProgram, seed: int = 0, tick_cap: int = TICK_CAP,
+                   time_limit: float = 60.0, repair_runs: int = REPAIR_RUNS) -> RegisterProgram:  # fmt: skip
+    """``shrink`` for a program of ``level`` that wins within ``tick_cap`` ticks (``ValueError`` if not)."""
+    check_options(time_limit, seed, tick_cap, 1)
+    prep = prepare(level)
+    search = _Search(prep, seed, tick_cap, 1, time.monotonic() + time_limit, repair_runs)
+    return decode(prep, shrink(search, encode(prep, registers), lambda _: None))
+
+
+def _totals(prep: Prepared, best: int | None) -> list[int]:
+    capacity = int(sum(prep.slots[k] for k in prep.calls)) if prep.calls else int(prep.slots[0])
+    if best is None:
+        target = prep.level.best_known or DEFAULT_TARGET
+        return [t for t in range(max(2, target - 2), target + 3) if t <= capacity]
+    return list(range(max(2, best - 4), best))
+
+
+def sketch(
+    level: Level,
+    seed: int = 0,
+    time_limit: float = 300.0,
+    tick_cap: int = TICK_CAP,
+    iterations: int = ITERATIONS,
+    stop_at: int | None = None,
+    progress: Callable[[float, int | None, int], None] | None = None,
+) -> SketchResult:
+    """Search ``level`` for a winning program until ``time_limit`` seconds pass or one of at most ``stop_at``
+    registers (default: the best known size) is found. Ctrl-C ends it with the best program found so far."""
+    check_options(time_limit, seed, tick_cap, iterations)
+    start = time.monotonic()
+    search = _Search(prepare(level), seed, tick_cap, iterations, start + time_limit)
+    goal = stop_at if stop_at is not None else (level.best_known or 0)
+    restarts = 0
+    interrupted = False
+
+    def keep(program: Program) -> None:
+        smaller = search.best is None or program.size() < search.best.size()
+        if smaller and run_level(level, decode(search.prep, program)).solved:  # verified on the game interpreter
+            search.best = program
+
+    try:
+        while time.monotonic() < search.deadline:
+            best = search.best.size() if search.best else None
+            if best is not None and best <= goal:
+                break
+            if progress:
+                progress(time.monotonic() - start, best, restarts)
+            found, shape = search.restart(restarts, _totals(search.prep, best))
+            restarts += 1
+            if found is None:
+                if shape is None:  # no sketch is left below the best size
+                    break
+                continue
+            if best is None or found.size() < best:
+                search.found_size = search.found_size or found.size()
+                search.shape = shape
+                keep(found)
+                shrink(search, found, keep)
+    except KeyboardInterrupt:
+        interrupted = True
+    return _result(search, level, time.monotonic() - start, restarts, interrupted)
+
+
+def _result(search: _Search, level: Level, seconds: float, restarts: int, interrupted: bool) -> SketchResult:
+    if search.best is None:
+        return SketchResult(level.name, search.seed, False, None, None, None, None, None, seconds, restarts,
+                            search.evaluations, None, interrupted)  # fmt: skip
+    program = decode(search.prep, search.best)
+    report = run_level(level, program)
+    return SketchResult(
+        level.name, search.seed, report.solved, program, register_count(program), search.found_size,
+        level.stars_for(program), report.steps, seconds, restarts, search.evaluations, search.shape, interrupted,
+    )  # fmt: skip
