@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from refusal import refused
 
 from puzzlebots.cli import cli
 from puzzlebots.core.registry import get_game
@@ -19,16 +20,6 @@ BAD_UTF8 = b'{"weights": [1, 2]}\n\xff\xfe\xc3('
 DEEP = "[" * 100_000 + "]" * 100_000
 TRAIN = ["train", "hatris", "--method", "cma", "--popsize", "4", "--games-per-eval", "1", "--max-actions", "3",
          "--jobs", "1", "--quiet"]
-
-
-def refused(*args: object) -> str:
-    """Run the CLI; assert exit code 2 and a single ``error:`` line without a traceback; return that line."""
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    return lines[0]
 
 
 def replay_text(**header: object) -> str:

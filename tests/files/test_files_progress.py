@@ -11,21 +11,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from refusal import refused
 
 from puzzlebots.cli import cli
 from puzzlebots.core.jsonio import MAX_BYTES
 
 LEVEL = "Re-Curses"  # solved at size 5 in well under a second
-
-
-def refused(*args: object) -> str:
-    """Run the CLI; assert exit code 2 and a single ``error:`` line without a traceback; return that line."""
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    return lines[0]
 
 
 def resume(path: Path, *extra: object) -> list[object]:
