@@ -196,16 +196,24 @@ def test_registered_with_its_shipped_weights() -> None:
         state.apply(action)
 
 
-@settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10**6), spawns=st.integers(0, 200),
-       pool=st.sampled_from([[], [0], [1], [0, 0], [1, 0], [0, 1]]))
-def test_pair_chains_are_the_searchers_chains(seed: int, spawns: int, pool: list[int]) -> None:
-    """The every-pair search finds, for each next pair, exactly the best chain the searcher's kernel finds."""
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    spawns=st.integers(0, 200),
+    pool=st.sampled_from([[], [0], [1], [0, 0], [1, 0], [0, 1]]),
+    weights=st.one_of(
+        st.sampled_from([ARTICLE, default_weights()]),
+        st.lists(st.floats(-5.0, 20.0), min_size=8, max_size=8),
+    ),
+)
+def test_pair_chains_are_the_searchers_chains(seed: int, spawns: int, pool: list[int], weights: list[float]) -> None:
+    """The every-pair search (with its bound pruning) finds, for each next pair, exactly the best chain the
+    searcher's kernel finds, whatever the weights' signs."""
     s = _played(seed, spawns)
     if s.is_terminal():
         return
     s.pool = list(pool)
-    bot = Expectimax(s.rules, ARTICLE)
+    bot = Expectimax(s.rules, weights)
     bot._pack(s)
     pairs = pair_list(pair_probs(allowed_types(s.level), True))
     pair_chains(bot.board, bot.hand, scoring(bot.rules, bot.weights), bot.tables, pairs)

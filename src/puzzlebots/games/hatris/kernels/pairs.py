@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..evaluation import CASH_NORM
 from ..rules import ALEXEY, STACK, VLADIMIR
 from .metrics import cash_term, height_terms, pile_eval
 from .moves import land_eval, pattern_fits, reach
@@ -24,6 +25,8 @@ from .tables import L_CASH, L_DEAD, L_HEIGHT, L_SIZE, L_VANISH, landed, root_tab
 
 #: hat types 1-6 (index 0 unused) in the per-type landing tables
 TYPES = 7
+#: relative margin on a bound before it prunes (the bound sums in another order than the value it bounds)
+SLACK = 1e-9
 
 
 class Pairs(NamedTuple):
@@ -55,6 +58,8 @@ class Buffers(NamedTuple):
     double: np.ndarray  # (2, 36) int64: placements of a double
     src: np.ndarray  # (6,) int64
     hs: np.ndarray  # (6,) int64
+    ext: np.ndarray  # (TYPES,) float64: see :func:`type_bounds`
+    van: np.ndarray  # (TYPES,) bool
 
 
 @njit(cache=True)
@@ -112,19 +117,54 @@ def load_types(f, root, t_land, t_info, counts, src, ks):  # type: ignore[no-unt
 
 
 @njit(cache=True)
+def height_bound(sc):  # type: ignore[no-untyped-def]
+    """The most the weighted metrics 6 and 7 can add (permutation distance 0-5, metric 7 in 0-1 while every
+    pile is at most ``top_px`` tall)."""
+    return max(0.0, -sc.w_perm) + max(0.0, sc.w_height_diffs)
+
+
+@njit(cache=True)
+def type_bounds(f, sc, ext, van):  # type: ignore[no-untyped-def]
+    """For each hat type t, the most landing it on one pile can add to a placement's score (the pile's score
+    change, and its stack's cash weighted linearly, an upper bound of the capped cash term) into ``ext[t]``
+    (NEG: it tops out everywhere), and whether it can make a stack vanish into ``van[t]``."""
+    _, _, trim_score, _, land, info = f
+    wc = max(sc.w_cash, 0.0) / CASH_NORM
+    for t in range(1, TYPES):
+        ext[t] = NEG
+        van[t] = False
+        for x in range(6):
+            if info[x, t, L_DEAD]:
+                continue
+            ext[t] = max(ext[t], land[x, t] - trim_score[x, 0] + wc * info[x, t, L_CASH])
+            van[t] = van[t] or info[x, t, L_VANISH] != 0
+
+
+@njit(cache=True)
 def place_pairs(f, s_sum, cash1, helper, d, w, pairs):  # type: ignore[no-untyped-def]
     """Second steps from the field ``f``: for each pair, the best of its placements and of ``helper`` (the best
-    helper second step, NEG: none), kept in ``pairs.best`` where it beats the best so far."""
+    helper second step, NEG: none), kept in ``pairs.best`` where it beats the best so far. A pair whose placements
+    cannot beat that (by :func:`type_bounds`) is not searched: the values found stay exact."""
     sc, pdt = d.sc, d.tables.pdt
     height, _, trim_score, _, land, info = f
     hs = w.hs
+    type_bounds(f, sc, w.ext, w.van)
+    if sc.w_cash >= 0.0:
+        base = sc.const + s_sum + height_bound(sc) + sc.w_cash * cash1 / CASH_NORM
+    else:
+        base = sc.const + s_sum + height_bound(sc) + cash_term(cash1, sc)
+    bonus = max(sc.w_cash, 0.0) * max(sc.bonus, 0) / CASH_NORM
     nm = reach(height, 1, 2, w.mixed)
     nd = reach(height, 1, 1, w.double)
     for j in range(pairs.a.shape[0]):
         a = pairs.a[j]
         b = pairs.b[j]
+        best = max(pairs.best[j], helper)
+        ub = base + w.ext[a] + w.ext[b] + (bonus if w.van[a] and w.van[b] else 0.0)
+        if ub + SLACK * (1.0 + abs(ub)) <= best:
+            pairs.best[j] = best
+            continue
         moves = w.double if a == b else w.mixed
-        best = NEG
         for i in range(nd if a == b else nm):
             x = moves[0, i]
             y = moves[1, i]
@@ -141,16 +181,28 @@ def place_pairs(f, s_sum, cash1, helper, d, w, pairs):  # type: ignore[no-untype
             v += height_terms(hs, pdt, sc) + cash_term(c, sc)
             if v > best:
                 best = v
-        best = max(best, helper)
-        if best > pairs.best[j]:
-            pairs.best[j] = best
+        pairs.best[j] = best
 
 
 @njit(cache=True)
 def _second(f, s_sum, cash1, kind2, d, w, pairs):  # type: ignore[no-untyped-def]
-    """Every second step from the field ``f`` (``kind2``: the helper then on top, -1: none)."""
+    """Every second step from the field ``f`` (``kind2``: the helper then on top, -1: none). The helper's steps
+    are skipped when even their bound cannot beat any pair's best so far."""
     height, counts, trim_score, trim_height, _, _ = f
-    helper = helper_second(height, counts, trim_score, trim_height, s_sum, cash1, kind2, d, w.hs)
+    sc = d.sc
+    helper = NEG
+    if kind2 >= 0:
+        ub = sc.const + height_bound(sc) + cash_term(cash1, sc)
+        if kind2 == ALEXEY:
+            for p in range(6):
+                top = NEG
+                for k in range(min(counts[p], STACK) + 1):
+                    top = max(top, trim_score[p, k])
+                ub += top
+        else:
+            ub += s_sum
+        if ub + SLACK * (1.0 + abs(ub)) > pairs.best.min():
+            helper = helper_second(height, counts, trim_score, trim_height, s_sum, cash1, kind2, d, w.hs)
     place_pairs(f, s_sum, cash1, helper, d, w, pairs)
 
 
@@ -170,7 +222,8 @@ def _retable(f, p, buf, n, d, tmp):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _first_placements(d, root, t_land, t_info, f, w, pairs):  # type: ignore[no-untyped-def]
-    """First steps that place the falling pair, each with every second step (as ``search._first_placements``)."""
+    """First steps that place the falling pair, each with every second step (as ``search._first_placements``),
+    the best by their own score first, so that the pairs' bounds prune the rest early."""
     board, counts, hand, sc = d.board, d.counts, d.hand, d.sc
     nest, height, group, ks = d.tables.nest, d.tables.height, d.tables.group, np.zeros(6, np.int64)
     r_info = root.info
@@ -178,11 +231,18 @@ def _first_placements(d, root, t_land, t_info, f, w, pairs):  # type: ignore[no-
     for p in range(6):
         base_sum += root.score[p, 0]
     na = reach(root.height[:, 0], hand[H_CUR], hand[H_CUR + 1], w.first)
+    own = np.full(na, NEG)
     for i in range(na):
         pa = w.first[0, i]
         pb = w.first[1, i]
-        if r_info[pa, 0, 2, L_DEAD] or r_info[pb, 0, 3, L_DEAD]:
-            continue
+        if not (r_info[pa, 0, 2, L_DEAD] or r_info[pb, 0, 3, L_DEAD]):
+            own[i] = root.land[pa, 0, 2] - root.score[pa, 0] + root.land[pb, 0, 3] - root.score[pb, 0]
+            own[i] += sc.w_cash * (r_info[pa, 0, 2, L_CASH] + r_info[pb, 0, 3, L_CASH]) / CASH_NORM
+    for i in np.argsort(-own):
+        if own[i] <= NEG:
+            break
+        pa = w.first[0, i]
+        pb = w.first[1, i]
         load_types(f, root, t_land, t_info, counts, w.src, ks)
         cash1 = r_info[pa, 0, 2, L_CASH] + r_info[pb, 0, 3, L_CASH]
         if r_info[pa, 0, 2, L_VANISH] and r_info[pb, 0, 3, L_VANISH]:
@@ -252,7 +312,7 @@ def pair_chains(board, hand, sc, tables, pairs):  # type: ignore[no-untyped-def]
     d = Decision(board, board[:, COUNT].astype(np.int64), hand, sc, tables)
     w = Buffers(
         np.zeros(CAP, np.int8), np.zeros(CAP, np.int8), np.zeros((2, 36), np.int64), np.zeros((2, 36), np.int64),
-        np.zeros((2, 36), np.int64), np.arange(6), np.zeros(6, np.int64),
+        np.zeros((2, 36), np.int64), np.arange(6), np.zeros(6, np.int64), np.zeros(TYPES), np.zeros(TYPES, np.bool_),
     )
     root = root_tables(d, w.tmp)
     t_land, t_info = type_tables(d, w.tmp)
