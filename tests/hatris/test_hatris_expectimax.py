@@ -22,9 +22,20 @@ from puzzlebots.games.hatris.evaluation import CASH_NORM, METRIC_NAMES
 from puzzlebots.games.hatris.game import GAME
 from puzzlebots.games.hatris.kernels.expect import DEATH, decode, expect, play_first
 from puzzlebots.games.hatris.kernels.metrics import scoring
-from puzzlebots.games.hatris.kernels.params import CAP, COUNT, H_BARS, H_NPOOL, H_POOL, K_ALEXEY, K_PLACE
-from puzzlebots.games.hatris.kernels.search import first_index
-from puzzlebots.games.hatris.rules import HAT_TYPES
+from puzzlebots.games.hatris.kernels.pairs import pair_chains, pair_list
+from puzzlebots.games.hatris.kernels.params import (
+    CAP,
+    COUNT,
+    H_BARS,
+    H_NEXT,
+    H_NPOOL,
+    H_POOL,
+    K_ALEXEY,
+    K_NONE,
+    K_PLACE,
+)
+from puzzlebots.games.hatris.kernels.search import BEST, KIND, NEG, SCORE, chains, first_index
+from puzzlebots.games.hatris.rules import HAT_TYPES, allowed_types
 
 ARTICLE = [0.001, 0.00055, 1.78585, 0.06811, 88.31852, 0.00048, 0.06392, 9.76157]
 
@@ -183,3 +194,30 @@ def test_registered_with_its_shipped_weights() -> None:
         action = bot.act(state)
         assert action in state.legal_actions()
         state.apply(action)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    spawns=st.integers(0, 200),
+    pool=st.sampled_from([[], [0], [1], [0, 0], [1, 0], [0, 1]]),
+    weights=st.one_of(
+        st.sampled_from([ARTICLE, default_weights()]),
+        st.lists(st.floats(-5.0, 20.0), min_size=8, max_size=8),
+    ),
+)
+def test_pair_chains_are_the_searchers_chains(seed: int, spawns: int, pool: list[int], weights: list[float]) -> None:
+    """The every-pair search (with its bound pruning) finds, for each next pair, exactly the best chain the
+    searcher's kernel finds, whatever the weights' signs."""
+    s = _played(seed, spawns)
+    if s.is_terminal():
+        return
+    s.pool = list(pool)
+    bot = Expectimax(s.rules, weights)
+    bot._pack(s)
+    pairs = pair_list(pair_probs(allowed_types(s.level), True))
+    pair_chains(bot.board, bot.hand, scoring(bot.rules, bot.weights), bot.tables, pairs)
+    for a, b, value in zip(pairs.a, pairs.b, pairs.best, strict=True):
+        bot.hand[H_NEXT : H_NEXT + 2] = a, b
+        best = chains(bot.board, bot.hand, bot.rules, bot.weights, bot.tables, np.zeros(0))
+        assert value == (best[BEST, SCORE] if best[BEST, KIND] != K_NONE else NEG)

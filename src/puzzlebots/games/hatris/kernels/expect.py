@@ -15,6 +15,7 @@ from numba import njit
 from ..rules import BAR_FULL, POOL_MAX
 from .metrics import cash_term, scoring
 from .moves import land_eval
+from .pairs import pair_chains, pair_list
 from .params import CAP, COUNT, H_BARS, H_CUR, H_NEXT, H_NPOOL, H_POOL, K_ALEXEY, K_NONE, K_PLACE, K_VLADIMIR
 from .search import BEST, KIND, NEG, SCORE, SINGLE, X, Y, chains
 
@@ -100,7 +101,7 @@ def expect(board, hand, rules, weights, tables, probs, keep):  # type: ignore[no
     b1 = np.zeros((6, CAP + 1), np.int8)
     h1 = np.zeros_like(hand)
     tmp = np.zeros(CAP, np.int8)
-    empty = np.zeros(0)
+    pairs = pair_list(probs)
     top = NEG
     pick = order[0]
     for r in range(min(keep, log.shape[0])):
@@ -113,16 +114,14 @@ def expect(board, hand, rules, weights, tables, probs, keep):  # type: ignore[no
             continue
         h1[H_CUR] = hand[H_NEXT]
         h1[H_CUR + 1] = hand[H_NEXT + 1]
+        h1[H_NEXT] = hand[H_NEXT]
+        h1[H_NEXT + 1] = hand[H_NEXT + 1]
+        pairs.best[:] = NEG
+        pair_chains(b1, h1, sc, tables, pairs)
         v = cash_term(cash1, sc)
-        for a in range(1, 7):
-            for b in range(a, 7):
-                pr = probs[a, b]
-                if pr == 0.0:
-                    continue
-                h1[H_NEXT] = a
-                h1[H_NEXT + 1] = b
-                bb = chains(b1, h1, rules, weights, tables, empty)
-                v += pr * (bb[BEST, SCORE] if bb[BEST, KIND] != K_NONE else DEATH)
+        for j in range(pairs.best.shape[0]):
+            bj = pairs.best[j]
+            v += probs[pairs.a[j], pairs.b[j]] * (bj if bj > NEG else DEATH)
         if v > top:
             top = v
             pick = i

@@ -265,8 +265,7 @@ def _first_vladimir(d, root, f, w, s2, base_sum):  # type: ignore[no-untyped-def
 def _second_step(f, s_sum, cash1, kind2, d, s2):  # type: ignore[no-untyped-def]
     """Best score over the second steps from the field ``f`` (``s_sum`` its pile scores, ``cash1`` the cash of
     the first step): placements of the next pair, then uses of the helper ``kind2`` (-1: none)."""
-    hand, sc = d.hand, d.sc
-    pats, swaps, pdt = d.tables.pats, d.tables.swaps, d.tables.pdt
+    hand, sc, pdt = d.hand, d.sc, d.tables.pdt
     height, counts, trim_score, trim_height, land, info = f
     hs, second = s2
     best = NEG
@@ -287,6 +286,17 @@ def _second_step(f, s_sum, cash1, kind2, d, s2):  # type: ignore[no-untyped-def]
         v += height_terms(hs, pdt, sc) + cash_term(c, sc)
         if v > best:
             best = v
+    return max(best, helper_second(height, counts, trim_score, trim_height, s_sum, cash1, kind2, d, hs))
+
+
+@njit(cache=True)
+def helper_second(height, counts, trim_score, trim_height, s_sum, cash1, kind2, d, hs):  # type: ignore[no-untyped-def]
+    """Best score over the second steps that use the helper ``kind2`` (-1: none, NEG) from a field given by its
+    heights, hat counts and trimmed pile tables (``s_sum`` its pile scores, ``cash1`` the first step's cash); a
+    helper destroys the falling pair, so this part does not depend on it. ``hs``: a (6,) buffer."""
+    sc = d.sc
+    pats, swaps, pdt = d.tables.pats, d.tables.swaps, d.tables.pdt
+    best = NEG
     ct = cash_term(cash1, sc)
     if kind2 == ALEXEY:
         for q in range(pats.shape[0]):
