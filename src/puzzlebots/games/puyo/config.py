@@ -31,7 +31,10 @@ class PuyoConfig(Schema):
     n_colours: int = setting(4, "number of puyo colours", range=(3, 5), web=True)
     reach: str = setting(
         "strict", "columns a pair can cross: height <= 11 (strict), or also 12 (climb12)",
-        choices=tuple(REACH_RULES), web=True)
+        choices=tuple(REACH_RULES), flag="--reach", web=True)
+    early_stop: int = setting(
+        0, "end a solo game once a chain of at least this many points fires (0: off; ama's tester uses 80000)",
+        range=(0, 1_000_000_000), flag="--early-stop")
     k3_templates: str = setting(
         "", "KRIEG3 template file (default: the shipped one)", what="a file path (or empty for the shipped templates)",
         flag="--templates", file=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,13 @@ class PuyoGame(EpisodicBase):
     fitness_label = "score"
     #: what ``stats --plot`` draws: the largest chain of each game (the figure Puyo AIs are compared by)
     plot_figure = ("max_chain", "largest chain")
+    summary_notes = {
+        "rate_60k": "share of games whose best chain scored >= 60,000",
+        "rate_80k": "share of games whose best chain scored >= 80,000",
+        "rate_100k": "share of games whose best chain scored >= 100,000",
+        "median_max_chain": "median of the largest chain (links)",
+        "p90_max_chain": "90th percentile of the largest chain (nearest rank)",
+    }
     config_schema = PuyoConfig
 
     def bots(self) -> Sequence[BotInfo]:
@@ -83,7 +91,9 @@ class PuyoGame(EpisodicBase):
             "games": n,
             "mean_max_chain": sum(chains) / n,
             "mean_score": sum(scores) / n,
-            "rate_80k": sum(1 for r in results if r["best_chain_score"] >= 80_000) / n,
+            **{f"rate_{k // 1000}k": sum(1 for r in results if r["best_chain_score"] >= k) / n for k in RATE_SCORES},
+            "median_max_chain": _percentile(chains, 0.5),
+            "p90_max_chain": _percentile(chains, 0.9),
             "deaths": sum(1 for r in results if r["dead"]),
             "max_chain_distribution": {str(k): chains.count(k) for k in sorted(set(chains))},
             "score_distribution": _score_buckets(scores),
@@ -135,6 +145,17 @@ class PuyoGame(EpisodicBase):
         from .view import VersusPage
 
         return VersusPage(self)
+
+
+#: the best-chain scores whose shares of games the summary gives (ama's and nova's figure is 80,000)
+RATE_SCORES = (60_000, 80_000, 100_000)
+
+
+def _percentile(values: Sequence[int], q: float) -> int:
+    """The nearest-rank ``q`` percentile (0 < q <= 1): the smallest value at least a share ``q`` of games reach
+    or stay under; a value some game really had, never an interpolation."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 _BUCKETS = (0, 1_000, 5_000, 10_000, 20_000, 40_000, 60_000, 80_000, 100_000)
