@@ -14,9 +14,11 @@ from puzzlebots.core.errors import InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from .bots.beam import BeamBot
+from .bots.builder import BuilderBot
 from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
 from .bots.krieg import KriegBot
 from .bots.krieg3 import Krieg3Bot
+from .kernels.chain_eval import WEIGHT_NAMES
 from .config import PuyoConfig
 from .engine import SoloState
 from .render import render_solo
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 #: the config keys only one bot reads
 KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
 BEAM_KEYS = ("beam_width", "beam_depth", "beam_samples", "beam_fire_links")
+BUILDER_KEYS = ("builder_width", "builder_depth", "builder_futures", "builder_prune", "builder_discount",
+                "beam_fire_links")
 
 
 class PuyoGame(EpisodicBase):
@@ -54,6 +58,8 @@ class PuyoGame(EpisodicBase):
                     KRIEG3_KEYS),
             BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False,
                     BEAM_KEYS),
+            BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
+                    WEIGHT_NAMES, False, BUILDER_KEYS),
         )
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
@@ -66,6 +72,8 @@ class PuyoGame(EpisodicBase):
             return KriegBot(weights, seed)
         if name == "krieg3":
             return Krieg3Bot(config, weights, seed)
+        if name == "builder":
+            return BuilderBot(config, weights, seed)
         return BeamBot(config, seed)
 
     def encode_action(self, action: Action) -> JSON:
