@@ -18,9 +18,9 @@ from .bots.builder import BuilderBot
 from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
 from .bots.krieg import KriegBot
 from .bots.krieg3 import Krieg3Bot
-from .kernels.chain_eval import WEIGHT_NAMES
 from .config import PuyoConfig
 from .engine import SoloState
+from .kernels.chain_eval import WEIGHT_NAMES
 from .render import render_solo
 
 if TYPE_CHECKING:

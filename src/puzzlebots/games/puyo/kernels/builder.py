@@ -128,8 +128,8 @@ def _expand(fields: np.ndarray, action: np.ndarray, first: np.ndarray, n: int, p
 def search_one(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.ndarray, chains: np.ndarray,
                values: np.ndarray) -> None:
     """One beam over ``queue`` (pairs, first = current) from ``root``: ``chains[p]`` gets the largest chain
-    score fired below first placement p, discounted by depth (-1 if p is illegal or always dies), ``values[p]`` the best value its
-    line reached at the deepest level it reached (a tie-break; NEG if none)."""
+    score fired below first placement p, discounted by depth (-1 if p is illegal or its line left the beam
+    without firing), ``values[p]`` the best value its line has at the deepest level (a tie-break; NEG if none)."""
     width = params[P_WIDTH]
     depth = min(queue.shape[0], params[P_REMAINING])
     cap = width * N_PLACEMENTS
