@@ -58,11 +58,13 @@ class PuyoConfig(Schema):
         0, "beam: fire once a chain of this many links is in reach (0: solo rule, fire before the end)",
         range=(0, 19))
     builder_width: int = setting(
-        120, "builder: fields kept per depth in each future's beam", range=(1, 10_000), web=True, web_max=120)
-    builder_depth: int = setting(16, "builder: pairs searched ahead", range=(1, 50), web=True, web_max=16)
+        120, "builder: fields kept per depth in each future's beam", range=(1, 10_000), flag="--builder-width",
+        web=True, web_max=120)
+    builder_depth: int = setting(
+        16, "builder: pairs searched ahead", range=(1, 50), flag="--builder-depth", web=True, web_max=16)
     builder_futures: int = setting(
         6, "builder: sampled futures, searched in parallel (the visible pairs, then random ones)",
-        range=(1, 256), web=True, web_max=6)
+        range=(1, 256), flag="--builder-futures", web=True, web_max=6)
     builder_prune: int = setting(
         5000, "builder: a searched line that fires a chain of this many points stops there (it spent its chain)",
         range=(1, 10_000_000))

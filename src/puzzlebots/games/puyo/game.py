@@ -15,6 +15,7 @@ from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from .bots.beam import BeamBot
 from .bots.builder import BuilderBot
+from .bots.builder import default_weights as builder_weights
 from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
 from .bots.krieg import KriegBot
 from .bots.krieg3 import Krieg3Bot
@@ -61,6 +62,11 @@ class PuyoGame(EpisodicBase):
             BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
                     WEIGHT_NAMES, False, BUILDER_KEYS),
         )
+
+    def default_weights(self, bot: str) -> list[float] | None:
+        """The shipped weights of a bot that has tunable ones (``builder``; KRIEG's are the article's units)."""
+        self.bot_info(bot)
+        return builder_weights() if bot == "builder" else None
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         return SoloState(seed, config)

@@ -20,9 +20,14 @@ import numpy as np
 from ..engine import REACH_RULES, action_of
 from ..kernels import bitboard as BB
 from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many, search_params
-from ..kernels.chain_eval import DEFAULT_WEIGHTS
+from ..kernels.chain_eval import HAND_WEIGHTS, signed
 from ..rules import N_PLACEMENTS, TARGET_POINTS
 from .base import PuyoBot
+
+
+def default_weights() -> list[float]:
+    """The weights ``builder`` plays with unless given others (``train --init default`` starts from them)."""
+    return list(HAND_WEIGHTS)
 
 
 class BuilderBot(PuyoBot):
@@ -35,7 +40,7 @@ class BuilderBot(PuyoBot):
         self.fire_links = int(config["beam_fire_links"])
         self.params = search_params(int(config["builder_width"]), self.n_colours, REACH_RULES[config["reach"]],
                                     int(config["builder_prune"]), int(config["builder_discount"]))
-        self.weights = np.array(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
+        self.weights = signed(default_weights() if weights is None else weights)
         self.rng = np.random.default_rng(seed)
 
     def act(self, state: Any) -> tuple[int, int]:
