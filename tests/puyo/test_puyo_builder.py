@@ -120,3 +120,20 @@ def test_plays_a_short_game_and_chains() -> None:
     assert episode.result["pairs_played"] == 24 and not episode.result["dead"]
     assert episode.result["max_chain"] >= 3
 
+
+
+def test_search_never_counts_a_line_through_death() -> None:
+    # column 3 is 10 high (B/Y alternating, no group); a green pair standing there fills the death cell (3, 12).
+    # Green (2) is spelt in the second bit plane only: the death test must look at every plane.
+    field = Field.from_rows(["..Y...", "..B..."] * 5)
+    root = BB.new_field()
+    BB.encode(field.cells, root)
+    bot = GAME.make_bot("builder", GAME.check_config(SMALL), None, 0)
+    params = bot.params.copy()  # type: ignore[attr-defined]
+    params[P_REMAINING] = 10
+    chains = np.zeros(22)
+    values = np.zeros(22)
+    search_one(root, np.array([[2, 2]] * 4), params, bot.weights, chains, values)  # type: ignore[attr-defined]
+    vertical_in_3 = placement_of((3, 0))
+    assert chains[vertical_in_3] == -1 and values[vertical_in_3] < -1e17
+    assert (chains >= 0).sum() >= 5  # the other columns stay open

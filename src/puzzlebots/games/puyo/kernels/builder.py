@@ -35,7 +35,7 @@ P_DISCOUNT = 6  # per mille: a chain fired d pairs after the current one counts 
 #                 make a deep line's chain less sure than the beam, which saw its future, believes)
 N_PARAMS = 7
 
-_DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)  # cell (3, 12), in word 0
+_DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)  # cell (3, 12), in word 0 of each plane
 
 
 def search_params(width: int, n_colours: int, crossable: int, prune: int, discount: int) -> np.ndarray:
@@ -94,8 +94,8 @@ def _expand(fields: np.ndarray, action: np.ndarray, first: np.ndarray, n: int, p
                 continue
             if d == 0 and params[P_GARBAGE] > 0:
                 _bury(cf[m], params[P_GARBAGE])
-            if cf[m, 0] & _DEATH_BIT:
-                continue  # dead
+            if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
+                continue  # dead: the death cell holds a puyo (any of the three planes)
             f = p if d == 0 else first[i]
             if score * keep > chains[f]:
                 chains[f] = score * keep
