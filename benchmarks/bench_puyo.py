@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 from rich.console import Console
@@ -151,6 +152,35 @@ def main(quick: bool = False) -> None:
         moves = 5 if quick and name == "beam" else (20 if quick else 50)
         bots.add_row(name, str(moves), f"{bench_bot(name, moves):.4f}", "<= 0.5" if name == "beam" else "")
     console.print(bots)
+    console.print(builder_table(5 if quick else 50))
+
+
+def builder_wall_times(moves: int) -> list[float]:
+    """Wall seconds of each ``builder`` decision over a game from seed 0 (default config: its futures run on
+    every core, so CPU time would count each core's share; wall time is what a player waits)."""
+    warm = GAME.check_config({"pairs": 2})
+    GAME.make_bot("builder", warm, None, 1).act(GAME.new_state(1, warm))  # compile (or load the cache)
+    config = GAME.check_config({"pairs": moves})
+    bot = GAME.make_bot("builder", config, None, bot_seed(0))
+    state = GAME.new_state(0, config)
+    times = []
+    while not state.is_terminal():
+        t = time.perf_counter()
+        action = bot.act(state)
+        times.append(time.perf_counter() - t)
+        state.apply(action)
+    return times
+
+
+def builder_table(moves: int) -> Table:
+    """The chain builder's mean and 95th-percentile wall time per decision against its 1 s target."""
+    times = builder_wall_times(moves)
+    table = Table(title=f"builder: wall seconds per decision (solo, seed 0, {len(times)} moves, "
+                        f"{numba.get_num_threads()} threads)")
+    for column in ("mean", "p95", "max", "target (mean)"):
+        table.add_column(column, justify="right")
+    table.add_row(f"{np.mean(times):.3f}", f"{np.percentile(times, 95):.3f}", f"{max(times):.3f}", "<= 1 s")
+    return table
 
 
 if __name__ == "__main__":

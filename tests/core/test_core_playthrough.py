@@ -20,6 +20,9 @@ REGEN = bool(os.environ.get("PUZZLEBOTS_REGEN_GOLDEN"))
 #: the Hatris article's percentages, fixed here so that retraining the shipped weights leaves these files alone
 ARTICLE = [0.001, 0.00055, 1.78585, 0.06811, 88.31852, 0.00048, 0.06392, 9.76157]
 
+#: the builder's hand-set weights (kernels/chain_eval.py), fixed here so that retraining leaves this file alone
+BUILDER_HAND = [1000.0, 150.0, 200.0, 150.0, 80.0, 100.0, 100.0, 120.0, 220.0, 250.0, 50.0, 300.0, 150.0, 250.0]
+
 CASES = {
     "hatris_searcher_nes_seed7": Recipe("hatris", "searcher", 7, {"max_spawns": 400}, ARTICLE, show_every=25),
     "hatris_searcher_uniform_level25": Recipe(
@@ -30,6 +33,9 @@ CASES = {
     "puyo_krieg_seed1": Recipe("puyo", "krieg", 1),
     "puyo_krieg3_seed2": Recipe("puyo", "krieg3", 2),
     "puyo_beam_seed3": Recipe("puyo", "beam", 3, {"pairs": 16, "beam_width": 12, "beam_samples": 1}),
+    "puyo_builder_seed4": Recipe(
+        "puyo", "builder", 4, {"pairs": 16, "builder_width": 12, "builder_depth": 6, "builder_futures": 3},
+        BUILDER_HAND),
     "yoshis_cookie_greedy_seed1": Recipe("yoshis_cookie", "greedy", 1, {"max_stages": 3, "speed": "high"}),
     "yoshis_cookie_planner_seed2": Recipe("yoshis_cookie", "planner", 2, {"max_stages": 3, "speed": "high"}),
     "yoshis_cookie_greedy_seed3": Recipe(

@@ -31,7 +31,10 @@ class PuyoConfig(Schema):
     n_colours: int = setting(4, "number of puyo colours", range=(3, 5), web=True)
     reach: str = setting(
         "strict", "columns a pair can cross: height <= 11 (strict), or also 12 (climb12)",
-        choices=tuple(REACH_RULES), web=True)
+        choices=tuple(REACH_RULES), flag="--reach", web=True)
+    early_stop: int = setting(
+        0, "end a solo game once a chain of at least this many points fires (0: off; ama's tester uses 80000)",
+        range=(0, 1_000_000_000), flag="--early-stop")
     k3_templates: str = setting(
         "", "KRIEG3 template file (default: the shipped one)", what="a file path (or empty for the shipped templates)",
         flag="--templates", file=True)
@@ -54,3 +57,17 @@ class PuyoConfig(Schema):
     beam_fire_links: int = setting(
         0, "beam: fire once a chain of this many links is in reach (0: solo rule, fire before the end)",
         range=(0, 19))
+    builder_width: int = setting(
+        120, "builder: fields kept per depth in each future's beam", range=(1, 10_000), flag="--builder-width",
+        web=True, web_max=120)
+    builder_depth: int = setting(
+        16, "builder: pairs searched ahead", range=(1, 50), flag="--builder-depth", web=True, web_max=16)
+    builder_futures: int = setting(
+        6, "builder: sampled futures, searched in parallel (the visible pairs, then random ones)",
+        range=(1, 256), flag="--builder-futures", web=True, web_max=6)
+    builder_prune: int = setting(
+        5000, "builder: a searched line that fires a chain of this many points stops there (it spent its chain)",
+        range=(1, 10_000_000))
+    builder_discount: int = setting(
+        970, "builder: per mille a searched chain loses per pair it lies ahead (the unseen pairs' risk)",
+        range=(1, 1000))

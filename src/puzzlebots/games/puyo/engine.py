@@ -182,6 +182,8 @@ class SoloState:
         self.seed = seed
         self.n_pairs = int(config["pairs"])
         self.visible = int(config["visible"])
+        #: a chain of at least this many points ends the game (0: never; ama's test protocol)
+        self.early_stop = int(config["early_stop"])
         self.n_colours = int(config["n_colours"])
         self.sequence = pair_sequence(
             seed, self.n_pairs + self.visible, config["seq"], self.n_colours, int(config["opening_3col_pairs"])
@@ -205,7 +207,8 @@ class SoloState:
         return other
 
     def is_terminal(self) -> bool:
-        return self.dead or self.index >= self.n_pairs
+        stopped = self.early_stop > 0 and self.best_chain_score >= self.early_stop
+        return self.dead or stopped or self.index >= self.n_pairs
 
     def current(self) -> Pair:
         return self.sequence[self.index]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,11 +14,14 @@ from puzzlebots.core.errors import InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from .bots.beam import BeamBot
+from .bots.builder import BuilderBot
+from .bots.builder import default_weights as builder_weights
 from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
 from .bots.krieg import KriegBot
 from .bots.krieg3 import Krieg3Bot
 from .config import PuyoConfig
 from .engine import SoloState
+from .kernels.chain_eval import WEIGHT_NAMES
 from .render import render_solo
 
 if TYPE_CHECKING:
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
 #: the config keys only one bot reads
 KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
 BEAM_KEYS = ("beam_width", "beam_depth", "beam_samples", "beam_fire_links")
+BUILDER_KEYS = ("builder_width", "builder_depth", "builder_futures", "builder_prune", "builder_discount",
+                "beam_fire_links")
 
 
 class PuyoGame(EpisodicBase):
@@ -37,6 +43,13 @@ class PuyoGame(EpisodicBase):
     fitness_label = "score"
     #: what ``stats --plot`` draws: the largest chain of each game (the figure Puyo AIs are compared by)
     plot_figure = ("max_chain", "largest chain")
+    summary_notes = {
+        "rate_60k": "share of games whose best chain scored >= 60,000",
+        "rate_80k": "share of games whose best chain scored >= 80,000",
+        "rate_100k": "share of games whose best chain scored >= 100,000",
+        "median_max_chain": "median of the largest chain (links)",
+        "p90_max_chain": "90th percentile of the largest chain (nearest rank)",
+    }
     config_schema = PuyoConfig
 
     def bots(self) -> Sequence[BotInfo]:
@@ -46,7 +59,14 @@ class PuyoGame(EpisodicBase):
                     KRIEG3_KEYS),
             BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False,
                     BEAM_KEYS),
+            BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
+                    WEIGHT_NAMES, False, BUILDER_KEYS),
         )
+
+    def default_weights(self, bot: str) -> list[float] | None:
+        """The shipped weights of a bot that has tunable ones (``builder``; KRIEG's are the article's units)."""
+        self.bot_info(bot)
+        return builder_weights() if bot == "builder" else None
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         return SoloState(seed, config)
@@ -58,6 +78,8 @@ class PuyoGame(EpisodicBase):
             return KriegBot(weights, seed)
         if name == "krieg3":
             return Krieg3Bot(config, weights, seed)
+        if name == "builder":
+            return BuilderBot(config, weights, seed)
         return BeamBot(config, seed)
 
     def encode_action(self, action: Action) -> JSON:
@@ -83,7 +105,9 @@ class PuyoGame(EpisodicBase):
             "games": n,
             "mean_max_chain": sum(chains) / n,
             "mean_score": sum(scores) / n,
-            "rate_80k": sum(1 for r in results if r["best_chain_score"] >= 80_000) / n,
+            **{f"rate_{k // 1000}k": sum(1 for r in results if r["best_chain_score"] >= k) / n for k in RATE_SCORES},
+            "median_max_chain": _percentile(chains, 0.5),
+            "p90_max_chain": _percentile(chains, 0.9),
             "deaths": sum(1 for r in results if r["dead"]),
             "max_chain_distribution": {str(k): chains.count(k) for k in sorted(set(chains))},
             "score_distribution": _score_buckets(scores),
@@ -136,6 +160,17 @@ class PuyoGame(EpisodicBase):
         from .versus_page import VersusPage
 
         return VersusPage(self)
+
+
+#: the best-chain scores whose shares of games the summary gives (ama's and nova's figure is 80,000)
+RATE_SCORES = (60_000, 80_000, 100_000)
+
+
+def _percentile(values: Sequence[int], q: float) -> int:
+    """The nearest-rank ``q`` percentile (0 < q <= 1): the smallest value at least a share ``q`` of games reach
+    or stay under; a value some game really had, never an interpolation."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 _BUCKETS = (0, 1_000, 5_000, 10_000, 20_000, 40_000, 60_000, 80_000, 100_000)

@@ -1,0 +1,184 @@
+"""The ``builder`` bot's field evaluation (numba, on bitboards): how promising a field is for one big chain.
+
+The features follow ama's beam evaluation (citrus610/ama, ``ai/search/beam/eval``), re-derived for our
+bitboards: a quiet search drops 1-3 puyos of each colour on each reachable column and resolves, and the best
+such trigger is valued by its links, its height, the puyos it needs, the room beside it to extend the chain
+(``chi``) and the connections left after it; the field itself by its shape (a U with the left side a little
+higher), wells, bumps, 2- and 3-connections, garbage, and how tall the spawn (death) column is against its
+sides. The value is the dot product of these features with a weight vector (``W_*``), so the tuner can fit it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import GARBAGE, SPAWN_X, VISIBLE_ROWS, WIDTH
+from .bitboard import ALL12, S1, S16, S32, U0, drop_puyo, group_size, plane, resolve_moved
+from .bits import popcount, to_int
+
+#: weight indices: the value of a field is sum(w[i] * feature[i])
+W_CHAIN = 0  # links of the best quiet trigger
+W_Y = 1  # height of that trigger's column (a high trigger leaves the bottom for the chain)
+W_KEY = 2  # puyos that trigger needs
+W_CHI = 3  # free columns beside the trigger at or below its height (room to extend the chain)
+W_SHAPE = 4  # distance of the column heights from the ideal U (left half one row higher)
+W_WELL = 5  # depth of columns lower than both neighbours
+W_BUMP = 6  # height of columns taller than both neighbours
+W_LINK2 = 7  # same-colour pairs not part of a 3-group (field and the trigger's leftover)
+W_LINK3 = 8  # puyos with two same-colour neighbours (field and the trigger's leftover)
+W_NUISANCE = 9  # garbage puyos in the field
+W_SIDE = 10  # tallest side (left 2 or right 3 columns) minus the spawn column: keeps the death column low
+W_SPAWN = 11  # rows of the spawn column above 9, squared (the death cell is row 12)
+W_TEAR = 12  # placements that split the pair to different heights (action cost, summed along the path)
+W_WASTE = 13  # puyos popped while building (action cost, summed along the path)
+N_WEIGHTS = 14
+WEIGHT_NAMES = ("chain", "y", "key", "chi", "shape", "well", "bump", "link2", "link3", "nuisance", "side",
+                "spawn", "tear", "waste")
+#: each feature's sign: tuned weights are magnitudes (the tuner keeps weights non-negative, summing to 100;
+#: the evaluation only ranks fields, so the scale is free)
+SIGNS = np.array([1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0])
+#: hand-set magnitudes (ama's "build" profile rescaled to our features); CMA-ES weights ship in data/
+HAND_WEIGHTS = (1000.0, 150.0, 200.0, 150.0, 80.0, 100.0, 100.0, 120.0, 220.0, 250.0, 50.0, 300.0, 150.0, 250.0)
+
+
+def signed(magnitudes: object) -> np.ndarray:
+    """The evaluation's weight vector from tuned magnitudes (their signs are ignored)."""
+    return SIGNS * np.abs(np.asarray(magnitudes, dtype=np.float64))
+
+_LANE = np.uint64(0x1FFF)
+
+
+@njit(cache=True, inline="always")
+def _links23(a: np.uint64, c: np.uint64) -> tuple[int, int]:
+    """2- and 3-connections of one colour's mask (a, c): cells with two same-colour neighbours, and touching
+    pairs that are not next to such a cell (each pair counted once)."""
+    ua = (a >> S1) & a
+    da = (a << S1) & a
+    la = (a << S16) & a
+    ra = ((a >> S16) | (c << S32)) & a
+    uc = (c >> S1) & c
+    dc = (c << S1) & c
+    lc = ((c << S16) | (a >> S32)) & c
+    rc = (c >> S16) & c
+    l3a = ((ua | da) & (la | ra)) | (ua & da) | (la & ra)
+    l3c = ((uc | dc) & (lc | rc)) | (uc & dc) | (lc & rc)
+    ea = l3a | (l3a << S1) | (l3a >> S1) | (l3a << S16) | (l3a >> S16) | (l3c << S32)
+    ec = l3c | (l3c << S1) | (l3c >> S1) | (l3c << S16) | (l3c >> S16) | (l3a >> S32)
+    l2a = (ua | la) & ~ea
+    l2c = (uc | lc) & ~ec
+    return to_int(popcount(l2a)) + to_int(popcount(l2c)), to_int(popcount(l3a)) + to_int(popcount(l3c))
+
+
+@njit(cache=True)
+def links23(b: np.ndarray) -> tuple[int, int]:
+    """2- and 3-connections over every colour of the field (rows 1..12)."""
+    n2 = 0
+    n3 = 0
+    for c in range(1, GARBAGE):
+        a = plane(b, c, 0) & ALL12
+        d = plane(b, c, 1) & ALL12
+        if (a | d) == U0:
+            continue
+        x2, x3 = _links23(a, d)
+        n2 += x2
+        n3 += x3
+    return n2, n3
+
+
+@njit(cache=True)
+def chi(heights: np.ndarray, x: int) -> int:
+    """How far the field stays at or below the trigger column's height on each side (ama's ``chi``)."""
+    out = 0
+    for side in (1, -1):
+        i = x + side
+        while 0 <= i < WIDTH and heights[i] <= heights[x]:
+            out += 1
+            i += side
+        i = x + side
+        while 0 <= i < WIDTH and heights[i] < heights[x]:
+            out += 1
+            i += side
+    return out
+
+
+@njit(cache=True)
+def shape_terms(heights: np.ndarray) -> tuple[int, int, int]:
+    """(distance from the ideal U, well depth, bump height) of the column heights."""
+    avg = 0
+    for x in range(WIDTH):
+        avg += heights[x]
+    avg //= WIDTH
+    shape = 0
+    for x in range(WIDTH):
+        shape += abs(heights[x] - avg - (1 if x < 3 else -1))
+    well = max(0, heights[1] - heights[0]) + max(0, heights[4] - heights[5])
+    bump = 0
+    for x in range(1, WIDTH - 1):
+        lo = min(heights[x - 1], heights[x + 1])
+        hi = max(heights[x - 1], heights[x + 1])
+        if heights[x] < lo:
+            well += lo - heights[x]
+        if heights[x] > hi:
+            bump += heights[x] - hi
+    return shape, well, bump
+
+
+@njit(cache=True)
+def quiet(b: np.ndarray, heights: np.ndarray, n_colours: int, crossable: int, w: np.ndarray,
+          work: np.ndarray, stats: np.ndarray) -> tuple[float, int, int]:
+    """The best trigger 1-3 puyos of one colour on one reachable column would fire, valued by the trigger
+    weights; returns (value, links, score), (0, 0, 0) when no such drop fires anything."""
+    best = -1.0e18
+    best_links = 0
+    best_score = 0
+    for x in range(WIDTH):
+        if heights[x] >= VISIBLE_ROWS:
+            continue
+        blocked = False  # the pair must be able to reach column x from the spawn column
+        for k in range(min(x, SPAWN_X), max(x, SPAWN_X) + 1):
+            if heights[k] > crossable:
+                blocked = True
+        if blocked:
+            continue
+        top0 = heights[x]
+        for c in range(1, n_colours + 1):
+            work[:] = b
+            top = top0
+            fired = False
+            while top - top0 < 3 and top < VISIBLE_ROWS:
+                drop_puyo(work, x, c)
+                top += 1
+                if group_size(work, x, top - 1) >= 4:
+                    fired = True
+                    break
+            if not fired:
+                continue
+            lane = _LANE << np.uint64(16 * (x % 3))
+            score = resolve_moved(work, lane if x < 3 else U0, U0 if x < 3 else lane, stats)
+            links = stats[0]
+            n2, n3 = links23(work)
+            v = w[W_CHAIN] * links + w[W_Y] * top0 + w[W_KEY] * (top - top0) + w[W_CHI] * chi(heights, x)
+            v += w[W_LINK2] * n2 + w[W_LINK3] * n3
+            if v > best:
+                best = v
+                best_links = links
+                best_score = score
+    if best_links == 0:
+        return 0.0, 0, 0
+    return best, best_links, best_score
+
+
+@njit(cache=True)
+def evaluate(b: np.ndarray, heights: np.ndarray, n_colours: int, crossable: int, w: np.ndarray,
+             work: np.ndarray, stats: np.ndarray) -> float:
+    """The static value of a stable field (the path's action costs are added by the search)."""
+    value, _, _ = quiet(b, heights, n_colours, crossable, w, work, stats)
+    shape, well, bump = shape_terms(heights)
+    n2, n3 = links23(b)
+    garbage = to_int(popcount(plane(b, GARBAGE, 0))) + to_int(popcount(plane(b, GARBAGE, 1)))
+    side = max(heights[0] + heights[1], heights[3] + heights[4] + heights[5]) - heights[SPAWN_X]
+    spawn = max(0, heights[SPAWN_X] - 9)
+    value += w[W_SHAPE] * shape + w[W_WELL] * well + w[W_BUMP] * bump + w[W_LINK2] * n2 + w[W_LINK3] * n3
+    value += w[W_NUISANCE] * garbage + w[W_SIDE] * side + w[W_SPAWN] * spawn * spawn
+    return value

@@ -1,0 +1,139 @@
+"""The ``builder`` bot: its connection count against a readable one, parallel futures equal to serial ones,
+same seed same moves, the fire decision (solo: before the end; versus: on a threshold and on garbage)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlebots.core.runner import play_episode
+from puzzlebots.games.puyo.engine import Field, action_of, placement_of
+from puzzlebots.games.puyo.game import GAME
+from puzzlebots.games.puyo.kernels import bitboard as BB
+from puzzlebots.games.puyo.kernels.builder import P_REMAINING, search_many, search_one
+from puzzlebots.games.puyo.kernels.chain_eval import links23
+from puzzlebots.games.puyo.rules import GARBAGE, VISIBLE_ROWS, WIDTH
+
+SMALL = {"builder_width": 12, "builder_depth": 6, "builder_futures": 3}
+
+
+def _links23_readable(cells: np.ndarray) -> tuple[int, int]:
+    """Cells with 2+ same-colour neighbours (3-links), and cells neither a 3-link nor next to one of their colour
+    whose upper or left neighbour has their colour (2-links: a touching pair counted at one cell), rows 1..12,
+    garbage excluded."""
+    def same(x: int, y: int, u: int, v: int) -> bool:
+        inside = 0 <= u < WIDTH and 0 <= v < VISIBLE_ROWS
+        return inside and 0 < cells[x, y] < GARBAGE and cells[u, v] == cells[x, y]
+
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    three = {(x, y) for x in range(WIDTH) for y in range(VISIBLE_ROWS)
+             if sum(same(x, y, x + dx, y + dy) for dx, dy in steps) >= 2}
+    near = three | {(x, y) for x in range(WIDTH) for y in range(VISIBLE_ROWS)
+                    for dx, dy in steps if (x + dx, y + dy) in three and same(x, y, x + dx, y + dy)}
+    two = sum(1 for x in range(WIDTH) for y in range(VISIBLE_ROWS)
+              if (same(x, y, x, y + 1) or same(x, y, x - 1, y)) and (x, y) not in near)
+    return two, len(three)
+
+
+@st.composite
+def fields(draw: st.DrawFn) -> Field:
+    cols = [draw(st.lists(st.sampled_from([1, 2, 3, 4, GARBAGE]), max_size=13)) for _ in range(WIDTH)]
+    cells = np.zeros((WIDTH, 13), dtype=np.uint8)
+    for x, col in enumerate(cols):
+        cells[x, : len(col)] = col
+    return Field(cells)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(fields())
+def test_links23_matches_a_readable_count(field: Field) -> None:
+    b = BB.new_field()
+    BB.encode(field.cells, b)
+    assert links23(b) == _links23_readable(field.cells)
+
+
+def _search_inputs(seed: int, futures: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    state = GAME.new_state(seed, GAME.check_config({}))
+    krieg = GAME.make_bot("krieg", GAME.check_config({}), None, seed)
+    for _ in range(12):
+        state.apply(krieg.act(state))
+    bot = GAME.make_bot("builder", GAME.check_config(SMALL), None, seed)
+    params = bot.params.copy()  # type: ignore[attr-defined]
+    params[P_REMAINING] = 30
+    root = BB.new_field()
+    BB.encode(state.field.cells, root)
+    rng = np.random.default_rng(seed)
+    queues = rng.integers(1, 5, size=(futures, 6, 2))
+    return root, queues, params, bot.weights  # type: ignore[attr-defined]
+
+
+def test_parallel_futures_equal_serial_ones() -> None:
+    root, queues, params, w = _search_inputs(4, 5)
+    chains = np.zeros((5, 22))
+    values = np.zeros((5, 22))
+    search_many(root, queues, params, w, chains, values)
+    for f in range(5):
+        c1 = np.zeros(22)
+        v1 = np.zeros(22)
+        search_one(root, queues[f], params, w, c1, v1)
+        assert np.array_equal(c1, chains[f]) and np.array_equal(v1, values[f])
+    assert (chains >= 0).any()
+
+
+def test_same_seed_same_moves() -> None:
+    config = {"pairs": 12, **SMALL}
+    a = play_episode(GAME, "builder", 9, config)
+    b = play_episode(GAME, "builder", 9, config)
+    assert a.actions == b.actions and a.result == b.result
+
+
+def test_fires_before_the_game_ends() -> None:
+    # an 11-high chain-ready field with one pair left: the only thing worth anything is to fire it now
+    rows = ["R.....", "G.....", "RB....", "RG....", "GB....", "GBB..."]
+    field = Field.from_rows(rows)
+    state = SimpleNamespace(field=field, current=lambda: (2, 3), next_pairs=lambda: [(2, 3)],
+                            remaining=lambda: 1, pending=0)
+    bot = GAME.make_bot("builder", GAME.check_config(SMALL), None, 0)
+    action = bot.act(state)
+    result = field.copy().play((2, 3), placement_of(action))
+    assert result.links >= 2
+
+
+def test_versus_fires_on_threshold_and_on_garbage() -> None:
+    rows = ["R.....", "G.....", "RB....", "RG....", "GB....", "GBB..."]
+    # a 2-link chain (360 points) is ready: it fires at a 2-link threshold, and at an 8-link threshold when it
+    # offsets the 3 pending garbage (3 x 70 points)
+    for fire_links, pending in ((2, 0), (8, 3)):
+        config = GAME.check_config({**SMALL, "beam_fire_links": fire_links})
+        field = Field.from_rows(rows)
+        state = SimpleNamespace(field=field, current=lambda: (2, 3), next_pairs=lambda: [(2, 3), (1, 1), (4, 4)],
+                                remaining=lambda: 100, pending=pending)
+        action = GAME.make_bot("builder", config, None, 0).act(state)
+        assert field.copy().play((2, 3), placement_of(action)).links >= 2, (pending, action_of(placement_of(action)))
+
+
+def test_plays_a_short_game_and_chains() -> None:
+    episode = play_episode(GAME, "builder", 5, {"pairs": 24, **SMALL})
+    assert episode.result["pairs_played"] == 24 and not episode.result["dead"]
+    assert episode.result["max_chain"] >= 3
+
+
+
+def test_search_never_counts_a_line_through_death() -> None:
+    # column 3 is 10 high (B/Y alternating, no group); a green pair standing there fills the death cell (3, 12).
+    # Green (2) is spelt in the second bit plane only: the death test must look at every plane.
+    field = Field.from_rows(["..Y...", "..B..."] * 5)
+    root = BB.new_field()
+    BB.encode(field.cells, root)
+    bot = GAME.make_bot("builder", GAME.check_config(SMALL), None, 0)
+    params = bot.params.copy()  # type: ignore[attr-defined]
+    params[P_REMAINING] = 10
+    chains = np.zeros(22)
+    values = np.zeros(22)
+    search_one(root, np.array([[2, 2]] * 4), params, bot.weights, chains, values)  # type: ignore[attr-defined]
+    vertical_in_3 = placement_of((3, 0))
+    assert chains[vertical_in_3] == -1 and values[vertical_in_3] < -1e17
+    assert (chains >= 0).sum() >= 5  # the other columns stay open
