@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from puzzlebots.core.errors import InputError
@@ -13,8 +14,10 @@ from puzzlebots.games.puyo.bots.krieg import krieg_choice
 from puzzlebots.games.puyo.bots.krieg3 import Krieg3Bot, candidate_chains, free_space
 from puzzlebots.games.puyo.bots.prediction import predictions
 from puzzlebots.games.puyo.bots.templates import load_templates, parse_templates
-from puzzlebots.games.puyo.engine import Field, action_of
+from puzzlebots.games.puyo.engine import Field, action_of, placement_of
 from puzzlebots.games.puyo.game import GAME
+from puzzlebots.games.puyo.kernels import bitboard as BB
+from puzzlebots.games.puyo.kernels.beam import NEG, P_REMAINING, beam_search
 
 R, G, B, Y = 1, 2, 3, 4
 CONFIG = GAME.check_config({})
@@ -136,3 +139,17 @@ def test_overlay_is_the_krieg3_target_and_nothing_else() -> None:
         return console.export_text()
 
     assert "·" in drawn(krieg3) and "·" not in drawn(None)
+
+
+def test_beam_never_keeps_a_line_through_death() -> None:
+    # column 3 is 10 high (B/Y alternating, no group); a green pair standing there fills the death cell (3, 12).
+    # Green is spelt in the second bit plane only: the beam's death test must look at every plane.
+    root = BB.new_field()
+    BB.encode(Field.from_rows(["..Y...", "..B..."] * 5).cells, root)
+    bot = GAME.make_bot("beam", GAME.check_config({"beam_width": 12}), None, 0)
+    params = bot.params.copy()  # type: ignore[attr-defined]
+    params[P_REMAINING] = 10
+    out = np.zeros(22)
+    beam_search(root, np.array([[2, 2]] * 4), params, bot.weights, out)  # type: ignore[attr-defined]
+    assert out[placement_of((3, 0))] <= NEG
+    assert (out > NEG).sum() >= 5  # the other columns stay open

@@ -229,7 +229,7 @@ def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.n
                     continue
                 if d == 0 and params[P_GARBAGE] > 0:
                     _bury(cf[m], params[P_GARBAGE])
-                if cf[m, 0] & _DEATH_BIT:
+                if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
                     continue  # dead
                 column_heights(cf[m], h2)
                 links = stats[0]
