@@ -92,12 +92,13 @@ def test_realtime_garbage_must_be_a_known_timing() -> None:
 @pytest.mark.parametrize(
     ("seed", "expected"),
     [
-        (5, {"winner": 0, "turns": 21, "scores": [2460, 40], "max_chains": [3, 1], "sent": [35, 0]}),
+        (5, {"winner": 0, "turns": 20, "scores": [2460, 0], "max_chains": [3, 0], "sent": [35, 0]}),
         (6, {"winner": 1, "turns": 24, "scores": [1740, 20300], "max_chains": [3, 7], "sent": [22, 269]}),
     ],
 )
 def test_turn_based_play_is_what_it_was_before_the_real_time_step(seed: int, expected: dict[str, Any]) -> None:
-    """Golden: KRIEG3 against beam, as the turn-based engine played them before ``step_one`` existed."""
+    """Golden: KRIEG3 against beam, as the turn-based engine played them before ``step_one`` existed (seed 5
+    re-recorded after beam's death check was fixed to read every bit plane; the old code gave 21 turns there)."""
     puyo = PUYO
     bots = (puyo.make_bot("krieg3", CONFIG, None, 1), puyo.make_bot("beam", CONFIG, None, 2))
     assert play_versus(bots, seed, CONFIG, max_turns=200).as_dict() == expected
