@@ -41,13 +41,31 @@ def test_a_search_stopped_at_a_size_goes_on_from_the_next_one(tmp_path: Path) ->
                                         for k, s in enumerate(rec.sizes)]  # fmt: skip
 
 
+class _InterruptedBook(ProgressFile):
+    """A record whose owner presses Ctrl-C once, right after the ``at``-th finished task of size 7: the
+    interrupt lands at the same place on every machine (a time limit would not; a fast machine finishes first)."""
+
+    def __init__(self, path: Path, at: int) -> None:
+        super().__init__(path, 5000)
+        self.left = at
+
+    def save(self, force: bool = False) -> None:
+        super().save(force)
+        rec = self.levels.get(LEVEL)
+        if not force and rec is not None and rec.searched_to == 6 and rec.frontier is not None:
+            self.left -= 1
+            if self.left == 0:
+                raise KeyboardInterrupt
+
+
 def test_a_search_stopped_inside_a_size_resumes_from_its_frontier(tmp_path: Path) -> None:
     result, _ = fresh()
     level, path = find_level(LEVEL), tmp_path / "p.json"
-    stopped = solve(level, jobs=1, time_limit=0.4, book=ProgressFile(path, 5000))
+    with pytest.raises(KeyboardInterrupt):
+        solve(level, jobs=1, book=_InterruptedBook(path, at=2))
     rec = load(path, 5000, load_levels()).levels[LEVEL]
-    assert not stopped.solved and stopped.searched_to == rec.searched_to
-    assert rec.frontier is not None and rec.nodes < result.nodes
+    assert rec.result is None and rec.searched_to == 6
+    assert rec.frontier is not None and 0 < rec.nodes < result.nodes
     book = load(path, 5000, load_levels())
     again = solve(level, jobs=1, book=book)
     assert (again.program, again.nodes) == (result.program, result.nodes)

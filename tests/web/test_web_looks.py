@@ -92,12 +92,22 @@ def test_yoshis_cookie_lines_clear_with_an_animation_in_a_watch_and_a_replay(pag
     page.select_option("#watch-bot", "greedy")
     page.fill("#watch-seed", "4")  # greedy's first plan clears 3 lines
     page.click("#watch-start")
-    page.wait_for_selector(clearing, timeout=TIMEOUT)
-    board = page.locator("#play-board")
-    cleared = board.locator("svg g.cookie.clearing[data-role='cell']").count()
-    assert cleared > 0 and board.locator("svg rect.clear-cell").count() == cleared
-    assert board.locator("[data-role='clear-label']").inner_html().endswith("lines!")
-    assert page.locator("#play-board").evaluate("b => b.style.getPropertyValue('--step-ms')") == "500ms"
+    # one look in the page, taken the moment the clear shows (separate calls could straddle the next plan's clear)
+    seen = page.wait_for_function(
+        """() => {
+          const b = document.getElementById("play-board");
+          const label = b.querySelector("[data-role='clear-label']");
+          return label && {
+            cells: b.querySelectorAll("svg g.cookie.clearing[data-role='cell']").length,
+            rects: b.querySelectorAll("svg rect.clear-cell").length,
+            label: label.textContent,
+            ms: b.style.getPropertyValue("--step-ms"),
+          };
+        }""",
+        timeout=TIMEOUT,
+    ).json_value()
+    assert seen["cells"] > 0 and seen["rects"] == seen["cells"]
+    assert (seen["label"], seen["ms"]) == ("3 lines!", "500ms")
     shoot(page, "#player", "yoshi-clear.png")
     page.wait_for_function("document.getElementById('play-step-count').dataset.step >= '1'", timeout=TIMEOUT)
     page.click("#play-pause")
