@@ -14,7 +14,7 @@ from puzzlebots.games.puyo.engine import Field, action_of, placement_of
 from puzzlebots.games.puyo.game import GAME
 from puzzlebots.games.puyo.kernels import bitboard as BB
 from puzzlebots.games.puyo.kernels.builder import P_REMAINING, search_many, search_one
-from puzzlebots.games.puyo.kernels.chain_eval import links23
+from puzzlebots.games.puyo.kernels.chain_eval import GTR_CELLS, form, links23
 from puzzlebots.games.puyo.rules import GARBAGE, VISIBLE_ROWS, WIDTH
 
 SMALL = {"builder_width": 12, "builder_depth": 6, "builder_futures": 3}
@@ -53,6 +53,49 @@ def test_links23_matches_a_readable_count(field: Field) -> None:
     b = BB.new_field()
     BB.encode(field.cells, b)
     assert links23(b) == _links23_readable(field.cells)
+
+
+def _form_readable(cells: np.ndarray) -> int:
+    """``form`` spelt out: over pairs of GTR cells that both hold a colour, +1 same letter same colour, -1 same
+    letter two colours, -1 neighbours of two letters with one colour."""
+    spots = [(int(x), int(y), int(letter)) for x, y, letter in GTR_CELLS]
+    out = 0
+    for i, (x, y, a) in enumerate(spots):
+        for u, v, b in spots[i + 1 :]:
+            p, q = int(cells[x, y]), int(cells[u, v])
+            if not (0 < p < GARBAGE and 0 < q < GARBAGE):
+                continue
+            if a == b:
+                out += 1 if p == q else -1
+            elif p == q and abs(x - u) + abs(y - v) == 1:
+                out -= 1
+    return out
+
+
+@settings(max_examples=1000, deadline=None)
+@given(fields())
+def test_form_matches_a_readable_count(field: Field) -> None:
+    b = BB.new_field()
+    BB.encode(field.cells, b)
+    assert form(b) == _form_readable(field.cells)
+
+
+def test_a_gtr_scores_full_marks_and_fires_two_links() -> None:
+    """The template is a real GTR: filled with A=red, B=green, C=blue it scores every same-letter pair (3 + 6)
+    with no clash, and the 4th red on column 0 fires red, then green."""
+    cells = np.zeros((WIDTH, 13), dtype=np.uint8)
+    for x, y, letter in GTR_CELLS:
+        cells[x, y] = (1, 2, 3)[letter]
+    b = BB.new_field()
+    BB.encode(cells, b)
+    assert form(b) == 9
+    BB.drop_puyo(b, 0, 1)
+    stats = np.zeros(3, dtype=np.int64)
+    BB.resolve(b, stats)
+    assert stats[0] == 2
+    cells[2, 0] = 2  # C as green would pop with B at once: a clash with each of its two B neighbours
+    BB.encode(cells, b)
+    assert form(b) == 9 - 2
 
 
 def _search_inputs(seed: int, futures: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -4,8 +4,8 @@ The features follow ama's beam evaluation (citrus610/ama, ``ai/search/beam/eval`
 bitboards: a quiet search drops 1-3 puyos of each colour on each reachable column and resolves, and the best
 such trigger is valued by its links, its height, the puyos it needs, the room beside it to extend the chain
 (``chi``) and the connections left after it; the field itself by its shape (a U with the left side a little
-higher), wells, bumps, 2- and 3-connections, garbage, and how tall the spawn (death) column is against its
-sides. The value is the dot product of these features with a weight vector (``W_*``), so the tuner can fit it.
+higher), wells, bumps, 2- and 3-connections, garbage, how tall the spawn (death) column is against its
+sides, and how well the bottom-left corner follows the GTR chain form (``GTR_CELLS``). The value is the dot product of these features with a weight vector (``W_*``), so the tuner can fit it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import GARBAGE, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .bitboard import ALL12, S1, S16, S32, U0, drop_puyo, group_size, plane, resolve_moved
+from .bitboard import ALL12, S1, S16, S32, U0, cell, drop_puyo, group_size, plane, resolve_moved
 from .bits import popcount, to_int
 
 #: weight indices: the value of a field is sum(w[i] * feature[i])
@@ -32,14 +32,18 @@ W_SIDE = 10  # tallest side (left 2 or right 3 columns) minus the spawn column: 
 W_SPAWN = 11  # rows of the spawn column above 9, squared (the death cell is row 12)
 W_TEAR = 12  # placements that split the pair to different heights (action cost, summed along the path)
 W_WASTE = 13  # puyos popped while building (action cost, summed along the path)
-N_WEIGHTS = 14
+W_FORM = 14  # agreement of the bottom-left corner with the GTR form (``form``)
+N_WEIGHTS = 15
 WEIGHT_NAMES = ("chain", "y", "key", "chi", "shape", "well", "bump", "link2", "link3", "nuisance", "side",
-                "spawn", "tear", "waste")
+                "spawn", "tear", "waste", "form")
 #: each feature's sign: tuned weights are magnitudes (the tuner keeps weights non-negative, summing to 100;
 #: the evaluation only ranks fields, so the scale is free)
-SIGNS = np.array([1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0])
+SIGNS = np.array([1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0])
+#: the form's hand weight (see docs/puyo.md, "Chain forms", for the runs that chose it)
+FORM_WEIGHT = 0.0
 #: hand-set magnitudes (ama's "build" profile rescaled to our features); CMA-ES weights ship in data/
-HAND_WEIGHTS = (1000.0, 150.0, 200.0, 150.0, 80.0, 100.0, 100.0, 120.0, 220.0, 250.0, 50.0, 300.0, 150.0, 250.0)
+HAND_WEIGHTS = (1000.0, 150.0, 200.0, 150.0, 80.0, 100.0, 100.0, 120.0, 220.0, 250.0, 50.0, 300.0, 150.0, 250.0,
+                FORM_WEIGHT)
 
 
 def signed(magnitudes: object) -> np.ndarray:
@@ -47,6 +51,41 @@ def signed(magnitudes: object) -> np.ndarray:
     return SIGNS * np.abs(np.asarray(magnitudes, dtype=np.float64))
 
 _LANE = np.uint64(0x1FFF)
+
+#: GTR, the best-known opening chain form, in the bottom-left corner as (column, y, letter) (y 0 is the
+#: bottom row, as in ``bitboard``): cells of one
+#: letter should share a colour, neighbours of different letters should not. When A pops (its 4th puyo lands
+#: on column 0), the B on (1, 2) falls into the B group, which pops in turn and drops column 2 onto C.
+#:     y 2:  A B .
+#:     y 1:  A A B
+#:     y 0:  B B C
+GTR_CELLS = np.array([[0, 1, 0], [0, 2, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [1, 2, 1], [2, 1, 1], [2, 0, 2]],
+                     dtype=np.int64)  # fmt: skip
+
+
+@njit(cache=True)
+def form(b: np.ndarray) -> int:
+    """How the field follows ``GTR_CELLS``, over pairs of template cells both holding a colour: +1 for each
+    same-letter pair of one colour, -1 for each same-letter pair of two colours and for each pair of
+    neighbours with different letters but one colour (they would pop together too early)."""
+    n = GTR_CELLS.shape[0]
+    colours = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        v = cell(b, GTR_CELLS[i, 0], GTR_CELLS[i, 1])
+        colours[i] = v if 0 < v < GARBAGE else 0
+    out = 0
+    for i in range(n):
+        if colours[i] == 0:
+            continue
+        for j in range(i + 1, n):
+            if colours[j] == 0:
+                continue
+            same = colours[i] == colours[j]
+            if GTR_CELLS[i, 2] == GTR_CELLS[j, 2]:
+                out += 1 if same else -1
+            elif same and abs(GTR_CELLS[i, 0] - GTR_CELLS[j, 0]) + abs(GTR_CELLS[i, 1] - GTR_CELLS[j, 1]) == 1:
+                out -= 1
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -181,4 +220,6 @@ def evaluate(b: np.ndarray, heights: np.ndarray, n_colours: int, crossable: int,
     spawn = max(0, heights[SPAWN_X] - 9)
     value += w[W_SHAPE] * shape + w[W_WELL] * well + w[W_BUMP] * bump + w[W_LINK2] * n2 + w[W_LINK3] * n3
     value += w[W_NUISANCE] * garbage + w[W_SIDE] * side + w[W_SPAWN] * spawn * spawn
+    if w[W_FORM] != 0.0:
+        value += w[W_FORM] * form(b)
     return value
