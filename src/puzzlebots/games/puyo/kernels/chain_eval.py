@@ -5,7 +5,8 @@ bitboards: a quiet search drops 1-3 puyos of each colour on each reachable colum
 such trigger is valued by its links, its height, the puyos it needs, the room beside it to extend the chain
 (``chi``) and the connections left after it; the field itself by its shape (a U with the left side a little
 higher), wells, bumps, 2- and 3-connections, garbage, how tall the spawn (death) column is against its
-sides, and how well the bottom-left corner follows the GTR chain form (``GTR_CELLS``). The value is the dot product of these features with a weight vector (``W_*``), so the tuner can fit it.
+sides, and how well the bottom-left corner follows the GTR chain form (``GTR_CELLS``). The value is the dot
+product of these features with a weight vector (``W_*``), so the tuner can fit it.
 """
 
 from __future__ import annotations
