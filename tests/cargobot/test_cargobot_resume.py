@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.solve import solve
-from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, _level_time
+from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, _level_time, _sketch_after
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.levels import find_level, load_levels
 from puzzlebots.games.cargobot.progress import ProgressFile, load
@@ -161,3 +161,32 @@ def test_the_all_levels_schedule_ends_within_the_total(total: float) -> None:
         assert limit is not None and limit > 0
         elapsed += limit + LEVEL_OVERHEAD / 2
     assert elapsed <= total + LEVEL_OVERHEAD / 2
+
+
+def test_sketches_solve_what_the_exhaustive_search_left_and_the_record_says_so(tmp_path: Path) -> None:
+    """The fallback of ``solve`` beyond Tutorial-Hard: the sketch search's program becomes the level's record
+    (method "sketch", minimality not claimed past the sizes searched), and a resumed run takes it as solved."""
+    level, path = find_level("Re-Curses"), tmp_path / "p.json"
+    book = ProgressFile(path, 5000)
+    stopped = solve(level, jobs=1, max_size=3, book=book)
+    assert (stopped.solved, stopped.searched_to) == (False, 3)
+    found = _sketch_after(level, stopped, 120.0, 5000, book)
+    assert (found.solved, found.method, found.size, found.searched_to) == (True, "sketch", 5, 3)
+    assert not found.proven_minimal and found.to_json()["proven_minimal"] is False
+    assert run_level(level, found.program).solved
+    again = solve(level, jobs=1, book=load(path, 5000, load_levels()))  # from the record: no search
+    assert (again.method, again.program, again.nodes) == ("sketch", found.program, stopped.nodes)
+
+
+def test_solve_gives_the_sketches_the_rest_of_the_level_time(tmp_path: Path) -> None:
+    """Vertical Sort (Impossible, 18 registers) in 6 s: the exhaustive search has the first half and records
+    only its own seconds; the result counts the sketch search's too."""
+    out = tmp_path / "s.json"
+    code, _, err = _cli("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6", "--json", out)
+    assert code == 0, err
+    row = json.loads(out.read_text())[0]
+    rec = load(tmp_path / "s.json.progress", 5000, load_levels()).levels["Vertical Sort"]
+    assert not row["solved"] and row["method"] == "exhaustive" and rec.result is None
+    assert rec.seconds < 4.5 and row["seconds"] - rec.seconds >= 1.0
+    code, _, err = _cli("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "1", "--sketch-share", "0.95")
+    assert code == 2 and "--sketch-share" in err

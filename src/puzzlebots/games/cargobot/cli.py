@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from .bots.sketch import MAX_SECONDS as SKETCH_MAX_SECONDS
 from .bots.sketch import MAX_TICK_CAP as SKETCH_MAX_TICK_CAP
 from .bots.sketch import TICK_CAP as SKETCH_TICK_CAP
 from .bots.sketch import sketch as run_sketch
-from .bots.solve import DEFAULT_TICK_CAP, prepare
+from .bots.solve import DEFAULT_TICK_CAP, SolveResult, adopt, prepare
 from .bots.solve import solve as run_solve
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .language import format_registers, parse_registers
@@ -183,9 +184,13 @@ LIKELY_SIZE = 10
 LEVEL_OVERHEAD = 2.0
 #: the limit of a level reached when the total time is spent: it reports its record without searching
 NO_TIME = 1e-3
+#: default --sketch-share: half of a level's time beyond Tutorial-Hard goes to sketches if the exhaustive
+#: search has not found a program in the first half
+SKETCH_SHARE = 0.5
 
 
-@click.command(help="Find a smallest program for a level (game semantics) by exhaustive search.")
+@click.command(help="Find a smallest program for a level (game semantics) by exhaustive search; beyond Tutorial-Hard, "
+               "a search over program sketches takes over when the exhaustive one runs out of time.")
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
@@ -206,11 +211,14 @@ NO_TIME = 1e-3
 @click.option("--progress", "progress_file", type=OutputPath(), default=None,
               help="Keep the search's progress here, to --resume it (default with --json: FILE.progress).")
 @click.option("--resume", is_flag=True, help="Go on from the progress file: finished sizes and levels are not redone.")
+@click.option("--sketch-share", type=FiniteFloat(min=0, max=0.9), default=SKETCH_SHARE, show_default=True,
+              help="Part of a level's time (beyond Tutorial-Hard) kept for a search over program sketches when the "
+              "exhaustive search runs out of time: it finds big programs without proving them smallest (0: off).")
 @LEVELS_FILE
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
     time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
-    progress_file: Path | None, resume: bool, levels_file: str | None,
+    progress_file: Path | None, resume: bool, sketch_share: float, levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
@@ -234,9 +242,16 @@ def solve(
 
             left = [t for t in targets[len(results) :] if not _finished(book, t, max_size)]
             limit = _level_time(lv, left, time_limit, total_time, time.monotonic() - started)
+            share = sketch_share if limit is not None and lv.pack not in CORE_PACKS and max_size is None else 0.0
+            level_start = time.monotonic()
             try:
-                result = run_solve(lv, jobs=jobs, time_limit=limit, max_size=max_size, tick_cap=tick_cap,
-                                   progress=show, executor=executor, address=address, book=book)  # fmt: skip
+                result = run_solve(lv, jobs=jobs, time_limit=limit and limit * (1 - share), max_size=max_size,
+                                   tick_cap=tick_cap, progress=show, executor=executor, address=address,
+                                   book=book)  # fmt: skip
+                rest = (limit or 0.0) - (time.monotonic() - level_start)
+                if share and not result.solved and result.searched_to < sum(lv.functions) and rest >= 1:
+                    bar.update(task, description=f"{lv.name}: sketches")
+                    result = _sketch_after(lv, result, min(rest, SKETCH_MAX_SECONDS), tick_cap, book)
             except KeyboardInterrupt:
                 if book.path is not None:
                     click.echo(f"progress saved in {book.path}: continue with --resume", err=True)
@@ -252,6 +267,17 @@ def solve(
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
     if json_file is not None:
         write_json_atomic(json_file, results)
+
+
+def _sketch_after(level: Level, result: SolveResult, seconds: float, tick_cap: int,
+                  book: ProgressFile) -> SolveResult:  # fmt: skip
+    """``result`` (the exhaustive search, out of time), or the level solved by ``sketch`` in ``seconds``. The
+    sketches' runs stop at ``tick_cap`` too, so what they find is a program the exhaustive search would have
+    found at its size: its sizes below stay proven empty."""
+    found = run_sketch(level, time_limit=seconds, tick_cap=min(tick_cap, SKETCH_TICK_CAP), keep_on_interrupt=False)
+    if not found.solved or found.program is None:
+        return replace(result, seconds=result.seconds + found.seconds)
+    return adopt(level, result, found.program, found.seconds, found.method, book)
 
 
 def _beside(json_file: Path | None) -> Path | None:

@@ -363,9 +363,11 @@ def sketch(
     iterations: int = ITERATIONS,
     stop_at: int | None = None,
     progress: Callable[[float, int | None, int], None] | None = None,
+    keep_on_interrupt: bool = True,
 ) -> SketchResult:
     """Search ``level`` for a winning program until ``time_limit`` seconds pass or one of at most ``stop_at``
-    registers (default: the best known size) is found. Ctrl-C ends it with the best program found so far."""
+    registers (default: the best known size) is found. Ctrl-C ends it with the best program found so far
+    (``keep_on_interrupt``), or passes on (a caller with more work to stop, as ``solve --all``)."""
     check_options(time_limit, seed, tick_cap, iterations)
     start = time.monotonic()
     search = _Search(prepare(level), seed, tick_cap, iterations, start + time_limit)
@@ -397,6 +399,8 @@ def sketch(
                 keep(found)
                 shrink(search, found, keep)
     except KeyboardInterrupt:
+        if not keep_on_interrupt:
+            raise
         interrupted = True
     return _result(search, level, time.monotonic() - start, restarts, interrupted)
 
