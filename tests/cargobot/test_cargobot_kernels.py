@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlebots.games.cargobot.engine import run_game, run_vaguery
+from puzzlebots.games.cargobot.engine import Colours, _report, encode_board, encode_registers, run_game, run_vaguery
+from puzzlebots.games.cargobot.kernels import interpreter
 from puzzlebots.games.cargobot.language import format_registers
+from puzzlebots.games.cargobot.rules import DEFAULT_FUNCTIONS
 
 COLOURS = ["red", "green", "blue"]
 SUFFIX = st.sampled_from(["", "", "", "_any", "_none", "_red", "_green", "_blue", "_"])
@@ -66,3 +69,26 @@ def test_game_kernel_matches_oracle(setup: tuple, program: tuple, ticks: int) ->
     program = tuple(tuple(f) for f in program)
     runs = [run_game(program, board, goal, claw, tick_limit=ticks, engine=e) for e in ("kernel", "python")]
     assert runs[0] == runs[1], format_registers(program)
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    setups(),
+    st.tuples(*(st.lists(REGISTER, max_size=n) for n in (8, 8, 8, 5))),
+    st.integers(1, 400),
+    st.integers(1, 3),
+)
+def test_game_loop_growing_its_stack_matches_oracle(setup: tuple, program: tuple, ticks: int, rows: int) -> None:
+    """``game_loop`` from a call stack of 1-3 rows, so deep runs stop to grow it and resume many times."""
+    board, goal, claw = setup
+    program = tuple(tuple(f) for f in program)
+    colours = Colours()
+    encoded = encode_board(board, goal, colours)
+    code = encode_registers(program, DEFAULT_FUNCTIONS, colours)
+    out = np.zeros(interpreter.OUT_SIZE, np.int64)
+    stack = interpreter.game_loop(code.op.ravel(), code.cond.ravel(), code.length, code.op.shape[1], encoded.piles,
+                                  encoded.heights, encoded.goal, encoded.goal_heights, True, claw - 1, ticks, out,
+                                  np.zeros((rows, 3), np.int64))  # fmt: skip
+    assert stack.shape[0] >= rows
+    expected = run_game(program, board, goal, claw, tick_limit=ticks, engine="python")
+    assert _report("game", out, encoded, colours) == expected, format_registers(program)

@@ -1,6 +1,8 @@
 """Batch kernels: many (program, board) runs in one call, so a program search pays Python's call cost once
-per generation instead of once per run. Each job is ``interpreter.run_game``/``run_vaguery`` itself on a
-copy of its board, so a batch result is by construction the single call's result.
+per generation instead of once per run. Each job is the loop ``interpreter.run_game``/``run_vaguery`` run
+(``game_loop``, ``run_vaguery``) on a copy of its board, so a batch result is by construction the single
+call's result; the copy is the job's final-board slot and the scratch arrays are shared, so a job allocates
+nothing.
 
 Packing (built by ``evaluate.py``): boards are padded to ``(B, max piles, capacity)`` with their pile counts in
 ``npiles``; game programs to ``(P, functions, slots)``; Ruby scripts share one token array, each program
@@ -13,33 +15,38 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..engine import EncodedBoard, RegisterCode, ScriptCode, VagueryRules
-from .interpreter import OUT_SIZE, run_game, run_vaguery
-
-
-@njit(cache=True)
-def _board(piles, heights, goal, goal_heights, npiles, has_goal, b):
-    n = npiles[b]
-    return EncodedBoard(
-        piles[b, :n].copy(), heights[b, :n].copy(), goal[b, :n].copy(), goal_heights[b, :n].copy(), has_goal[b]
-    )
+from ..engine import EncodedBoard, ScriptCode, VagueryRules
+from .interpreter import OUT_SIZE, game_loop, run_vaguery
 
 
 @njit(cache=True)
 def rebuild_distance(board):
     """``metrics.rebuild_distance`` of the board from its goal: each wanted crate, bottom up, is taken from the
     leftmost pile holding it (cost: piles travelled + crates below it), 100 per crate missing or left over."""
-    piles, heights = board.piles.copy(), board.heights.copy()
+    return _rebuild(board.piles, board.heights, board.goal, board.goal_heights, board.piles.copy(),
+                    board.heights.copy())  # fmt: skip
+
+
+@njit(cache=True)
+def _rebuild(piles, heights, goal, goal_heights, work, left):
+    """``rebuild_distance`` on plain arrays, taking crates out of ``work``/``left`` (overwritten with the board
+    first, at least its size: a batch passes the same scratch arrays for every job, no allocation)."""
+    n = heights.shape[0]
+    for k in range(n):
+        left[k] = heights[k]
+        for h in range(heights[k]):
+            work[k, h] = piles[k, h]
     score = 0
-    for j in range(heights.shape[0]):
-        for i in range(board.goal_heights[j]):
-            wanted = board.goal[j, i]
+    for j in range(n):
+        for i in range(goal_heights[j]):
+            wanted = goal[j, i]
             found = False
-            for k in range(heights.shape[0]):
-                for h in range(heights[k]):
-                    if piles[k, h] == wanted:
-                        piles[k, h : heights[k] - 1] = piles[k, h + 1 : heights[k]].copy()
-                        heights[k] -= 1
+            for k in range(n):
+                for h in range(left[k]):
+                    if work[k, h] == wanted:
+                        for m in range(h, left[k] - 1):
+                            work[k, m] = work[k, m + 1]
+                        left[k] -= 1
                         score += abs(k - j) + h
                         found = True
                         break
@@ -47,26 +54,37 @@ def rebuild_distance(board):
                     break
             if not found:
                 score += 100
-    return score + 100 * heights.sum()
+    for k in range(n):
+        score += 100 * left[k]
+    return score
 
 
 @njit(cache=True)
-def _store(board, j, final_piles, final_heights, rebuild):
-    n = board.heights.shape[0]
-    final_piles[j, :n] = board.piles
-    final_heights[j, :n] = board.heights
-    rebuild[j] = rebuild_distance(board) if board.has_goal else -1
+def _start(piles, heights, npiles, b, j, final_piles, final_heights):
+    """Copy board ``b`` into job ``j``'s final board, where the job then runs (no per-job allocation)."""
+    n = npiles[b]
+    final_piles[j, :n] = piles[b, :n]
+    final_heights[j, :n] = heights[b, :n]
+    return final_piles[j, :n], final_heights[j, :n]
 
 
 @njit(cache=True)
 def run_game_batch(op, cond, flen, prog, board, piles, heights, goal, goal_heights, npiles, has_goal, claws,
                    tick_limit, outs, final_piles, final_heights, rebuild):  # fmt: skip
-    """Game semantics for every job; ``op``/``cond`` are (P, functions, slots), ``flen`` (P, functions)."""
+    """Game semantics for every job; ``op``/``cond`` are (P, functions, slots), ``flen`` (P, functions). One
+    call stack and one rebuild scratch board serve every job."""
+    width = op.shape[2]
+    ops = op.reshape(op.shape[0], -1)
+    conds = cond.reshape(cond.shape[0], -1)
+    stack = np.empty((64, 3), np.int64)
+    work, left = np.empty_like(piles[0]), np.empty_like(heights[0])
     for j in range(prog.shape[0]):
         p, b = prog[j], board[j]
-        state = _board(piles, heights, goal, goal_heights, npiles, has_goal, b)
-        run_game(RegisterCode(op[p], cond[p], flen[p]), state, claws[b], tick_limit, outs[j])
-        _store(state, j, final_piles, final_heights, rebuild)
+        n = npiles[b]
+        state, state_heights = _start(piles, heights, npiles, b, j, final_piles, final_heights)
+        stack = game_loop(ops[p], conds[p], flen[p], width, state, state_heights, goal[b, :n], goal_heights[b, :n],
+                          has_goal[b], claws[b], tick_limit, outs[j], stack)  # fmt: skip
+        rebuild[j] = _rebuild(state, state_heights, goal[b, :n], goal_heights[b, :n], work, left) if has_goal[b] else -1
 
 
 @njit(cache=True)
@@ -74,11 +92,14 @@ def run_vaguery_batch(op, arg, cond, start, length, prog, board, piles, heights,
                       has_goal, claws, rules, outs, final_piles, final_heights, rebuild):  # fmt: skip
     """Ruby semantics for every job; tokens are shared, ``start``/``length`` are (P, subroutines)."""
     rule = VagueryRules(rules[0] != 0, rules[1] != 0, rules[2], rules[3])
+    work, left = np.empty_like(piles[0]), np.empty_like(heights[0])
     for j in range(prog.shape[0]):
         p, b = prog[j], board[j]
-        state = _board(piles, heights, goal, goal_heights, npiles, has_goal, b)
-        run_vaguery(ScriptCode(op, arg, cond, start[p], length[p]), state, claws[b], rule, outs[j])
-        _store(state, j, final_piles, final_heights, rebuild)
+        n = npiles[b]
+        state, state_heights = _start(piles, heights, npiles, b, j, final_piles, final_heights)
+        encoded = EncodedBoard(state, state_heights, goal[b, :n], goal_heights[b, :n], has_goal[b])
+        run_vaguery(ScriptCode(op, arg, cond, start[p], length[p]), encoded, claws[b], rule, outs[j])
+        rebuild[j] = _rebuild(state, state_heights, goal[b, :n], goal_heights[b, :n], work, left) if has_goal[b] else -1
 
 
 def empty_outputs(jobs: int, piles: int, capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -176,25 +176,77 @@ def run_game(registers, board, claw, tick_limit, out):
 
     ``registers`` is an ``engine.RegisterCode``; fills ``out`` (``OUT_*``).
     """
-    flen = registers.length
-    heights, has_goal = board.heights, board.has_goal
+    stack = np.empty((64, 3), np.int64)
+    game_loop(registers.op.ravel(), registers.cond.ravel(), registers.length, registers.op.shape[1], board.piles,
+              board.heights, board.goal, board.goal_heights, board.has_goal, claw, tick_limit, out, stack)  # fmt: skip
+
+
+@njit(cache=True)
+def _claw(piles, heights, goal, goal_heights, pos, held):
+    """Pick up or drop at ``pos``; returns (held, change of the mismatch count)."""
+    before = _equal(piles, heights, goal, goal_heights, pos)
+    if held == 0:
+        if heights[pos] > 0:
+            heights[pos] -= 1
+            held = piles[pos, heights[pos]]
+    else:
+        piles[pos, heights[pos]] = held
+        heights[pos] += 1
+        held = 0
+    after = _equal(piles, heights, goal, goal_heights, pos)
+    return held, (0 if after else 1) - (0 if before else 1)
+
+
+@njit(cache=True)
+def _equal(piles, heights, goal, goal_heights, p):
+    if heights[p] != goal_heights[p]:
+        return False
+    for i in range(heights[p]):
+        if piles[p, i] != goal[p, i]:
+            return False
+    return True
+
+
+#: ``game_loop``'s resumable state (a run stops to grow its call stack, then goes on where it stopped)
+S_DEPTH, S_FUNC, S_INDEX, S_POS, S_HELD, S_TICKS, S_MOVES, S_MISM, S_GUARD = range(9)
+STATE_SIZE = 9
+#: ``_game_ticks``'s answer when the call stack is full
+GROW = -1
+
+
+@njit(cache=True)
+def game_loop(ops, conds, flen, width, piles, heights, goal, goal_heights, has_goal, claw, tick_limit, out, stack):
+    """``run_game`` on flat arrays: ``ops``/``conds`` are (functions x ``width``) raveled, ``stack`` a
+    preallocated (n, 3) call stack of (function, register, repeat count) rows. The hot loop never reallocates
+    (a reassigned array there costs reference counting every tick): it stops when the stack is full, and this
+    doubles the stack and resumes it. Returns the stack (grown or the one given) so a batch can reuse it."""
+    state = np.zeros(STATE_SIZE, np.int64)
+    state[S_INDEX] = -1
+    state[S_POS] = claw
+    state[S_MISM] = 1
+    if has_goal:
+        state[S_MISM] = 0
+        for p in range(heights.shape[0]):
+            if not _equal(piles, heights, goal, goal_heights, p):
+                state[S_MISM] += 1
+    while _game_ticks(ops, conds, flen, width, piles, heights, goal, goal_heights, has_goal, tick_limit, out, stack,
+                      state) == GROW:  # fmt: skip
+        bigger = np.empty((2 * stack.shape[0], 3), np.int64)
+        bigger[: stack.shape[0]] = stack
+        stack = bigger
+    return stack
+
+
+@njit(cache=True)
+def _game_ticks(ops, conds, flen, width, piles, heights, goal, goal_heights, has_goal, tick_limit, out, stack, state):
+    """The ticks of ``game_loop`` from ``state``; fills ``out`` and returns its outcome, or stops before a call
+    that would overflow ``stack`` (state saved so that the call is fetched again) and returns ``GROW``."""
     n = heights.shape[0]
-    width = registers.op.shape[1]
-    ops = registers.op.ravel()
-    conds = registers.cond.ravel()
-    mism = _mismatches(board) if has_goal else 1
-    st_f = np.empty(64, np.int32)
-    st_i = np.empty(64, np.int32)
-    st_cnt = np.empty(64, np.int64)
-    depth = 0
-    func = 0
-    index = -1
-    base = 0
-    length = flen[0]
-    pos = claw
-    held = 0
-    ticks = 0
-    moves = 0
+    depth, func, index = state[S_DEPTH], state[S_FUNC], state[S_INDEX]
+    pos, held, ticks, moves, mism = state[S_POS], state[S_HELD], state[S_TICKS], state[S_MOVES], state[S_MISM]
+    guard = state[S_GUARD]  # fetches already spent in the current tick (non-zero only on a resume)
+    base = func * width
+    length = flen[func]
     crashes = 0
     topples = 0
     while True:
@@ -206,18 +258,20 @@ def run_game(registers, board, claw, tick_limit, out):
             break
         move = -1  # -1: idle tick of the scan guard
         finished = False
-        for _ in range(FETCH_GUARD):
+        full = False
+        while guard < FETCH_GUARD:
+            guard += 1
             index += 1
             if index >= length:
                 if depth == 0:
                     finished = True
                     break
-                func = st_f[depth - 1]
-                index = st_i[depth - 1]
+                func = stack[depth - 1, 0]
+                index = stack[depth - 1, 1]
                 base = func * width
                 length = flen[func]
-                if st_cnt[depth - 1] > 1:
-                    st_cnt[depth - 1] -= 1
+                if stack[depth - 1, 2] > 1:
+                    stack[depth - 1, 2] -= 1
                 else:
                     depth -= 1
                 continue
@@ -226,22 +280,26 @@ def run_game(registers, board, claw, tick_limit, out):
                 continue
             move = o
             if o >= 4:
-                if depth > 0 and st_f[depth - 1] == func and st_i[depth - 1] == index:
-                    st_cnt[depth - 1] += 1
+                if depth > 0 and stack[depth - 1, 0] == func and stack[depth - 1, 1] == index:
+                    stack[depth - 1, 2] += 1
+                elif depth == stack.shape[0]:
+                    full = True
+                    break
                 else:
-                    if depth == st_f.shape[0]:
-                        st_f = _grow(st_f)
-                        st_i = _grow(st_i)
-                        st_cnt = _grow(st_cnt)
-                    st_f[depth] = func
-                    st_i[depth] = index
-                    st_cnt[depth] = 1
+                    stack[depth, 0] = func
+                    stack[depth, 1] = index
+                    stack[depth, 2] = 1
                     depth += 1
                 func = o - 4
                 index = -1
                 base = func * width
                 length = flen[func]
             break
+        if full:
+            state[S_DEPTH], state[S_FUNC], state[S_INDEX], state[S_GUARD] = depth, func, index - 1, guard - 1
+            state[S_POS], state[S_HELD], state[S_TICKS], state[S_MOVES], state[S_MISM] = pos, held, ticks, moves, mism
+            return GROW
+        guard = 0
         if finished:
             outcome = FINISHED
             break
@@ -250,9 +308,8 @@ def run_game(registers, board, claw, tick_limit, out):
             continue
         moves += 1
         if move == 3:
-            held, mism = _claw_action(board, pos, held, mism)
-            if not has_goal:
-                mism = 1
+            held, change = _claw(piles, heights, goal, goal_heights, pos, held)
+            mism = mism + change if has_goal else 1
             continue
         if heights[pos] >= TOPPLE_HEIGHT:
             topples = 1
@@ -265,3 +322,4 @@ def run_game(registers, board, claw, tick_limit, out):
             break
         pos = target
     _finish(out, outcome, ticks, moves, crashes, topples, pos, held)
+    return outcome
