@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from puzzlebots.core.errors import InputError
 from puzzlebots.games.cargobot.engine import Colours, _report, encode_board, encode_registers, run_game, run_vaguery
 from puzzlebots.games.cargobot.kernels import interpreter
-from puzzlebots.games.cargobot.language import format_registers
+from puzzlebots.games.cargobot.language import format_registers, parse_registers
 from puzzlebots.games.cargobot.rules import DEFAULT_FUNCTIONS
 
 COLOURS = ["red", "green", "blue"]
@@ -92,3 +94,50 @@ def test_game_loop_growing_its_stack_matches_oracle(setup: tuple, program: tuple
     assert stack.shape[0] >= rows
     expected = run_game(program, board, goal, claw, tick_limit=ticks, engine="python")
     assert _report("game", out, encoded, colours) == expected, format_registers(program)
+
+
+@settings(max_examples=200, deadline=None)
+@given(setups(), st.tuples(*(st.lists(REGISTER, max_size=n) for n in (8, 8, 8, 5))), st.integers(1, 400))
+def test_cached_one_call_matches_oracle(setup: tuple, program: tuple, ticks: int) -> None:
+    """A program text on plain lists takes ``run_game``'s cached path (twice: encoded, then from the caches);
+    it equals the oracle on the parsed program, and so does the vaguery cached path on the same text."""
+    board, goal, claw = setup
+    text = format_registers(tuple(tuple(f) for f in program))
+    expected = run_game(parse_registers(text), board, goal, claw, tick_limit=ticks, engine="python")
+    for _ in range(2):
+        assert run_game(text, board, goal, claw, tick_limit=ticks) == expected, text
+        assert run_vaguery(text, board, goal, claw, step_limit=ticks) == run_vaguery(
+            text, board, goal, claw, step_limit=ticks, engine="python"
+        )
+    assert board == setup[0]  # the caller's board is not the one run
+
+
+@pytest.mark.parametrize(
+    ("stacks", "goal", "claw", "message"),
+    [
+        ([["red"], "ab"], [["red"], ["a", "b"]], 1, "each a list of crate names"),
+        ([["red"], ("a", "b")], [["red"], ["a", "b"]], 1, "each a list of crate names"),
+        ([["red"], ["a", "b"]], [["red"], ("a", "b")], 1, "each a list of crate names"),
+        ([["red"], ["a", "b"]], [["red"], ["a", "b"]], 0, "claw position 0 is not a pile"),
+        ([["red"], ["a", "b"]], [["red"], ["a", "b"]], 3, "claw position 3 is not a pile"),
+        ([["red"], ["any"]], [["red"], ["any"]], 1, "reserved for conditions"),
+    ],
+)
+def test_cached_path_keeps_the_checks(stacks: list, goal: list, claw: object, message: str) -> None:
+    """After the valid board ``[["red"], ["a", "b"]]`` is cached, inputs that hash like it (a string or tuple
+    pile) or that are invalid still fail with the uncached path's message, in both semantics."""
+    valid = [["red"], ["a", "b"]]
+    assert run_game("claw", valid, valid, 1).solved
+    assert run_vaguery("claw", valid, valid, 1).solved
+    for run in (run_game, run_vaguery):
+        with pytest.raises(InputError, match=message):
+            run("claw", stacks, goal, claw)  # type: ignore[operator]
+
+
+def test_cached_program_checks_come_first() -> None:
+    """A bad program on a bad board reports the program, as the uncached path does; a bad program stays bad."""
+    for _ in range(2):
+        with pytest.raises(InputError, match="unknown token"):
+            run_game("jump", [], [], 9)
+        with pytest.raises(InputError, match="F1 has 9 registers"):
+            run_game("claw " * 9, [["red"]], [["red"]], 1, functions=(8, 8, 8, 5))

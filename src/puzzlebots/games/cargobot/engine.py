@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -192,7 +193,14 @@ def run_vaguery(
     step_limit: int = VAGUERY_STEP_LIMIT,
     engine: str = "kernel",
 ) -> RunReport:
-    """A fresh Ruby ``CargoBot`` activated once. ``goal`` None is Ruby's never-matching default."""
+    """A fresh Ruby ``CargoBot`` activated once. ``goal`` None is Ruby's never-matching default. A program
+    text on a board of plain lists takes the cached path (``CachedBoard``)."""
+    key = _board_key(stacks, goal, claw) if engine == "kernel" and type(program) is str else None
+    if key is not None:
+        assert isinstance(program, str)
+        cached = _cached_board(*key)
+        rules = VagueryRules(fragile, unstable, height_limit, step_limit)
+        return cached.run_vaguery(_script_code(program, cached.key), rules)
     script = parse_script(program) if isinstance(program, str) else [list(s) for s in program]
     if not script:
         script = [[]]
@@ -239,6 +247,93 @@ def check_register_shape(program: RegisterProgram, functions: Sequence[int]) -> 
                 raise InputError(f"program: {command} calls a function that does not exist")
 
 
+#: how many boards and programs the one-call caches keep (a search runs many programs on few boards)
+CACHE_SIZE = 4096
+
+
+def _board_key(stacks: object, goal: object, claw: object) -> tuple | None:
+    """A hashable key for a board given as plain lists (the caches' input), or None for any other shape: those
+    take the uncached path and its checks (a string or tuple pile must not hash like a valid list pile)."""
+    if type(stacks) is not list or type(claw) is not int or not all(type(p) is list for p in stacks):
+        return None
+    if goal is None:
+        return tuple(map(tuple, stacks)), None, claw
+    if type(goal) is not list or not all(type(p) is list for p in goal):
+        return None
+    return tuple(map(tuple, stacks)), tuple(map(tuple, goal)), claw
+
+
+class CachedBoard:
+    """A checked, encoded board kept for one call after another; each run copies its piles first."""
+
+    def __init__(self, stacks: tuple, goal: tuple | None, claw: int) -> None:
+        plain_goal = None if goal is None else [list(p) for p in goal]
+        _check_setup([list(p) for p in stacks], plain_goal, claw)
+        self.colours = Colours()
+        self.board = encode_board([list(p) for p in stacks], plain_goal, self.colours)
+        self.claw = claw - 1
+        #: crate id -> colour name (0: no crate), and the colour names in id order (the programs' cache key)
+        self.names: list[str | None] = [None, *self.colours.ids]
+        self.key = tuple(self.colours.ids)
+
+    def report(self, semantics: str, out: np.ndarray, piles: np.ndarray, heights: np.ndarray) -> RunReport:
+        """``_report`` with a list lookup per crate."""
+        names, rows = self.names, piles.tolist()
+        stacks = [[names[c] for c in rows[p][:h]] for p, h in enumerate(heights.tolist())]  # type: ignore[misc]
+        outcome, steps, moves, crashes, topples, claw, held = out.tolist()
+        return RunReport(semantics, OUTCOMES[outcome], steps, moves, crashes, topples, stacks, claw + 1, names[held])
+
+    def run_game(self, code: tuple[np.ndarray, np.ndarray, np.ndarray, int], tick_limit: int) -> RunReport:
+        b = self.board
+        piles, heights, out = b.piles.copy(), b.heights.copy(), np.zeros(interpreter.OUT_SIZE, np.int64)
+        interpreter.game_loop(*code, piles, heights, b.goal, b.goal_heights, b.has_goal, self.claw, tick_limit, out,
+                              np.empty((64, 3), np.int64))  # fmt: skip
+        return self.report("game", out, piles, heights)
+
+    def run_vaguery(self, code: ScriptCode, rules: VagueryRules) -> RunReport:
+        board = self.board._replace(piles=self.board.piles.copy(), heights=self.board.heights.copy())
+        out = np.zeros(interpreter.OUT_SIZE, np.int64)
+        interpreter.run_vaguery(code, board, self.claw, rules, out)
+        return self.report("vaguery", out, board.piles, board.heights)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _script_code(program: str, colours: tuple[str, ...]) -> ScriptCode:
+    """A Ruby script encoded for a board's colours."""
+    return encode_script(parse_script(program) or [[]], _colours(colours))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _cached_board(stacks: tuple, goal: tuple | None, claw: int) -> CachedBoard:
+    return CachedBoard(stacks, goal, claw)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _checked_registers(program: str, functions: tuple[int, ...]) -> RegisterProgram:
+    registers = parse_registers(program)
+    check_register_shape(registers, functions)
+    return registers
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _game_code(
+    program: str, functions: tuple[int, ...], colours: tuple[str, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """A checked program encoded for a board's colours, as ``interpreter.game_loop`` reads it (flat)."""
+    code = encode_registers(_checked_registers(program, functions), functions, _colours(colours))
+    return code.op.ravel(), code.cond.ravel(), code.length, code.op.shape[1]
+
+
+def _colours(names: tuple[str, ...]) -> Colours:
+    """A board's colour ids again, from its names in id order (a program's unknown colours get new ids)."""
+    return Colours({name: i for i, name in enumerate(names, 1)})
+
+
+def _functions_key(functions: Sequence[int]) -> tuple[int, ...] | None:
+    key = tuple(functions) if isinstance(functions, tuple | list) else ()
+    return key if key and all(type(f) is int for f in key) else None
+
+
 def run_game(
     program: RegisterProgram | str,
     stacks: Board,
@@ -249,7 +344,15 @@ def run_game(
     tick_limit: int = GAME_TICK_LIMIT,
     engine: str = "kernel",
 ) -> RunReport:
-    """The original game on a board; registers beyond a function's length are empty."""
+    """The original game on a board; registers beyond a function's length are empty. A program text on a board
+    of plain lists takes the cached path: board and program checked and encoded once (``CachedBoard``)."""
+    key = _board_key(stacks, goal, claw) if engine == "kernel" and type(program) is str else None
+    functions_key = _functions_key(functions)
+    if key is not None and functions_key is not None:  # the cached path: same checks, in the same order
+        assert isinstance(program, str)
+        _checked_registers(program, functions_key)
+        cached = _cached_board(*key)
+        return cached.run_game(_game_code(program, functions_key, cached.key), tick_limit)
     registers = parse_registers(program) if isinstance(program, str) else program
     check_register_shape(registers, functions)
     _check_setup(stacks, goal, claw)
