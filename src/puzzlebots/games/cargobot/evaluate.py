@@ -141,10 +141,11 @@ class Batch:
 
     def _encode_registers(self, programs: Sequence[str | RegisterProgram | Script], boards: Sequence[Setup]) -> None:
         codes = []
+        levels = {b for b in boards if isinstance(b, Level)}  # once, not once per program
         for program in programs:
             registers = parse_registers(program) if isinstance(program, str) else program
             check_register_shape(registers, self.functions)  # type: ignore[arg-type]
-            for level in {b for b in boards if isinstance(b, Level)}:
+            for level in levels:
                 level.check_program(registers)  # type: ignore[arg-type]
             codes.append(encode_registers(registers, self.functions, self.colours))  # type: ignore[arg-type]
         self.op = np.stack([c.op for c in codes])
