@@ -114,6 +114,16 @@ def _report(semantics: str, out: np.ndarray, board: EncodedBoard, colours: Colou
     )
 
 
+def decode_report(semantics: str, out: list[int], piles: list[list[int]], heights: list[int],
+                  names: list[str | None]) -> RunReport:  # fmt: skip
+    """``_report`` from plain lists, with a list lookup per crate (``names[id]``, ``names[0]`` None): the fast
+    decoding of the cached one-call path and of ``Batch.reports``."""
+    stacks = [[names[c] for c in pile[:h]] for pile, h in zip(piles, heights, strict=False)]
+    outcome, steps, moves, crashes, topples, claw, held = out
+    return RunReport(semantics, OUTCOMES[outcome], steps, moves, crashes, topples, stacks, claw + 1,  # type: ignore[arg-type]
+                     names[held])  # fmt: skip
+
+
 class ScriptCode(NamedTuple):
     """A Ruby script for ``kernels.interpreter.run_vaguery``: tokens (op, call target, condition) and the
     subroutines' offsets and lengths into them."""
@@ -277,11 +287,7 @@ class CachedBoard:
         self.key = tuple(self.colours.ids)
 
     def report(self, semantics: str, out: np.ndarray, piles: np.ndarray, heights: np.ndarray) -> RunReport:
-        """``_report`` with a list lookup per crate."""
-        names, rows = self.names, piles.tolist()
-        stacks = [[names[c] for c in rows[p][:h]] for p, h in enumerate(heights.tolist())]  # type: ignore[misc]
-        outcome, steps, moves, crashes, topples, claw, held = out.tolist()
-        return RunReport(semantics, OUTCOMES[outcome], steps, moves, crashes, topples, stacks, claw + 1, names[held])
+        return decode_report(semantics, out.tolist(), piles.tolist(), heights.tolist(), self.names)
 
     def run_game(self, code: tuple[np.ndarray, np.ndarray, np.ndarray, int], tick_limit: int) -> RunReport:
         b = self.board

@@ -26,10 +26,9 @@ from .engine import (
     SEMANTICS,
     VAGUERY_STEP_LIMIT,
     Colours,
-    EncodedBoard,
     _check_setup,
-    _report,
     check_register_shape,
+    decode_report,
     encode_board,
     encode_registers,
     encode_script,
@@ -189,13 +188,12 @@ class Batch:
 
     def reports(self) -> list[RunReport]:
         """The last ``run``'s reports, as ``engine.run`` would give them one by one."""
-        reports = []
-        for j in range(self.jobs):
-            n = int(self.npiles[self.board[j]])
-            final = EncodedBoard(self.final_piles[j, :n], self.final_heights[j, :n], self.goal[0], self.goal_heights[0],
-                                 False)  # fmt: skip
-            reports.append(_report(self.semantics, self.outs[j], final, self.colours))
-        return reports
+        names: list[str | None] = [None, *self.colours.ids]
+        outs, piles, heights = self.outs.tolist(), self.final_piles.tolist(), self.final_heights.tolist()
+        counts = self.npiles[self.board].tolist()
+        return [
+            decode_report(self.semantics, outs[j], piles[j][:n], heights[j][:n], names) for j, n in enumerate(counts)
+        ]
 
 
 def evaluate(
