@@ -289,10 +289,11 @@ class CachedBoard:
     def report(self, semantics: str, out: np.ndarray, piles: np.ndarray, heights: np.ndarray) -> RunReport:
         return decode_report(semantics, out.tolist(), piles.tolist(), heights.tolist(), self.names)
 
-    def run_game(self, code: tuple[np.ndarray, np.ndarray, np.ndarray, int], tick_limit: int) -> RunReport:
+    def run_game(self, code: RegisterCode, tick_limit: int) -> RunReport:
         b = self.board
         piles, heights, out = b.piles.copy(), b.heights.copy(), np.zeros(interpreter.OUT_SIZE, np.int64)
-        interpreter.game_loop(*code, piles, heights, b.goal, b.goal_heights, b.has_goal, self.claw, tick_limit, out,
+        flat = code.op.ravel(), code.cond.ravel(), code.length, code.op.shape[1]
+        interpreter.game_loop(*flat, piles, heights, b.goal, b.goal_heights, b.has_goal, self.claw, tick_limit, out,
                               np.empty((64, 3), np.int64))  # fmt: skip
         return self.report("game", out, piles, heights)
 
@@ -322,12 +323,9 @@ def _checked_registers(program: str, functions: tuple[int, ...]) -> RegisterProg
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def _game_code(
-    program: str, functions: tuple[int, ...], colours: tuple[str, ...]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """A checked program encoded for a board's colours, as ``interpreter.game_loop`` reads it (flat)."""
-    code = encode_registers(_checked_registers(program, functions), functions, _colours(colours))
-    return code.op.ravel(), code.cond.ravel(), code.length, code.op.shape[1]
+def _game_code(program: str, functions: tuple[int, ...], colours: tuple[str, ...]) -> RegisterCode:
+    """A checked program encoded for a board's colours (or a batch's)."""
+    return encode_registers(_checked_registers(program, functions), functions, _colours(colours))
 
 
 def _colours(names: tuple[str, ...]) -> Colours:

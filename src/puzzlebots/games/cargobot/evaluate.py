@@ -27,6 +27,10 @@ from .engine import (
     VAGUERY_STEP_LIMIT,
     Colours,
     _check_setup,
+    _checked_registers,
+    _functions_key,
+    _game_code,
+    _script_code,
     check_register_shape,
     decode_report,
     encode_board,
@@ -34,7 +38,7 @@ from .engine import (
     encode_script,
 )
 from .kernels import batch as kernels
-from .language import RegisterProgram, Script, parse_registers, parse_script
+from .language import RegisterProgram, Script, parse_registers
 from .levels import Board, Level
 from .metrics import METRICS
 from .report import RunReport
@@ -141,20 +145,32 @@ class Batch:
     def _encode_registers(self, programs: Sequence[str | RegisterProgram | Script], boards: Sequence[Setup]) -> None:
         codes = []
         levels = {b for b in boards if isinstance(b, Level)}  # once, not once per program
+        functions = _functions_key(self.functions)
+        colours = tuple(self.colours.ids)
         for program in programs:
-            registers = parse_registers(program) if isinstance(program, str) else program
-            check_register_shape(registers, self.functions)  # type: ignore[arg-type]
+            if type(program) is str and functions is not None:  # parsed, checked and encoded once (engine caches)
+                registers = _checked_registers(program, functions)
+            else:
+                registers = parse_registers(program) if isinstance(program, str) else program  # type: ignore[assignment]
+                check_register_shape(registers, self.functions)  # type: ignore[arg-type]
             for level in levels:
-                level.check_program(registers)  # type: ignore[arg-type]
-            codes.append(encode_registers(registers, self.functions, self.colours))  # type: ignore[arg-type]
+                level.check_program(registers)
+            if type(program) is str and functions is not None:
+                codes.append(_game_code(program, functions, colours))
+            else:
+                codes.append(encode_registers(registers, self.functions, self.colours))
         self.op = np.stack([c.op for c in codes])
         self.cond = np.stack([c.cond for c in codes])
         self.flen = np.stack([c.length for c in codes])
 
     def _encode_scripts(self, programs: Sequence[str | RegisterProgram | Script]) -> None:
         codes = []
+        colours = tuple(self.colours.ids)
         for program in programs:
-            script = parse_script(program) if isinstance(program, str) else [list(s) for s in program]  # type: ignore[arg-type]
+            if isinstance(program, str):  # parsed and encoded once (engine caches)
+                codes.append(_script_code(str(program), colours))
+                continue
+            script = [list(s) for s in program]  # type: ignore[union-attr]
             codes.append(encode_script(script or [[]], self.colours))  # type: ignore[arg-type]
         subs = max(len(c.start) for c in codes)
         self.start = np.zeros((len(codes), subs), np.int32)
