@@ -92,18 +92,38 @@ def _single(semantics: str, programs: list[str], boards: list[tuple]) -> int:
     return steps
 
 
+def _blanks(number: int) -> str:
+    """A distinct string of whitespace for each number (its base-3 digits as space, tab, newline)."""
+    digits = ""
+    while True:
+        number, digit = divmod(number, 3)
+        digits += " \t\n"[digit]
+        if number == 0:
+            return digits + " "
+
+
+#: each evaluator row is timed this many times, and the fastest pass kept (a pass is well under a second, so
+#: one burst of the other jobs on a shared machine would otherwise decide the figure)
+PASSES = 3
+
+
 def _timed(run: object) -> tuple[int, float]:
-    start = time.perf_counter()
-    steps = run()  # type: ignore[operator]
-    return int(steps), time.perf_counter() - start
+    best = float("inf")
+    for _ in range(PASSES):
+        start = time.perf_counter()
+        steps = run()  # type: ignore[operator]
+        best = min(best, time.perf_counter() - start)
+    return int(steps), best
 
 
 def evaluator_table(quick: bool) -> Table:
     repeats = 20 if quick else 200
     programs, boards = _corpus(repeats)
-    # the same runs with every program text new (a space more per repeat): each call parses and encodes it
-    fresh = [p + " " * (j // CORPUS_SIZE) for j, p in enumerate(programs)]
-    table = Table(title=f"Cargo-Bot evaluator: 24 solved programs x {repeats} runs, against Ruby's 130 k steps/s")
+    # the same runs with every program text new (a different run of blanks before it): each call parses and
+    # encodes it, in every pass
+    fresh = [[_blanks(len(programs) * k + j) + p for j, p in enumerate(programs)] for k in range(PASSES)]
+    table = Table(title=f"Cargo-Bot evaluator: 24 solved programs x {repeats} runs, against Ruby's 130 k steps/s "
+                  f"(best of {PASSES} passes)")
     for col in ("semantics", "how", "runs", "solved", "steps", "seconds", "steps/s", "x Ruby", "x one call"):
         table.add_column(col)
     for semantics in ("game", "vaguery"):
@@ -115,7 +135,7 @@ def evaluator_table(quick: bool) -> Table:
         _single(semantics, programs[:CORPUS_SIZE], boards[:CORPUS_SIZE])  # compile, and fill the one-call caches
         rows = {
             "one call per run": lambda s=semantics: _single(s, programs, boards),
-            "one call per run, every program new": lambda s=semantics, f=fresh: _single(s, f, boards),
+            "one call per run, every program new": lambda s=semantics, f=fresh: _single(s, f.pop(), boards),
             "Batch.run (encoded once, + rebuild)": lambda b=batch: b.run()[:, OUT_STEPS].sum(),
             "evaluate() + 3 distances": lambda s=semantics, o=options: sum(  # type: ignore[misc]
                 e.report.steps for e in evaluate(programs, boards, semantics=s, **o)  # type: ignore[arg-type]
