@@ -135,7 +135,7 @@ def evaluator_table(quick: bool) -> Table:
         _single(semantics, programs[:CORPUS_SIZE], boards[:CORPUS_SIZE])  # compile, and fill the one-call caches
         rows = {
             "one call per run": lambda s=semantics: _single(s, programs, boards),
-            "one call per run, every program new": lambda s=semantics, f=fresh: _single(s, f.pop(), boards),
+            "one call per run, every program new": lambda s=semantics, f=list(fresh): _single(s, f.pop(), boards),
             "Batch.run (encoded once, + rebuild)": lambda b=batch: b.run()[:, OUT_STEPS].sum(),
             "evaluate() + 3 distances": lambda s=semantics, o=options: sum(  # type: ignore[misc]
                 e.report.steps for e in evaluate(programs, boards, semantics=s, **o)  # type: ignore[arg-type]
