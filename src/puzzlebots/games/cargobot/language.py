@@ -124,21 +124,35 @@ def parse_registers(text: str) -> RegisterProgram:
     functions: list[list[Register]] = [[]]
     current = 0
     for token in stripped.split():
-        directive = re.fullmatch(r"prog_([1-9])", token)
-        if directive:
-            current = int(directive.group(1)) - 1
+        read = _script_token(token)
+        if isinstance(read, int):
+            current = read
             while len(functions) <= current:
                 functions.append([])
             continue
-        match = _REGISTER_TOKEN.fullmatch(token)
-        if match is None:
-            raise InputError(
-                f"program: unknown token {show(token)} (use R, L, claw, callN with an optional _condition, prog_N)"
-            )
-        head, digit, cond = match.groups()
-        command = f"f{digit}" if digit else _SCRIPT_COMMAND[head]
-        functions[current].append((command, _condition(cond, f"program token {show(token)}")))
+        functions[current].append(read)
     return tuple(tuple(f) for f in functions)
+
+
+_DIRECTIVE = re.compile(r"prog_([1-9])")
+
+
+@cache
+def _script_token(token: str) -> int | Register:
+    """One token of the script syntax: the function a ``prog_N`` directive selects (0-based) or a register.
+    Read once per distinct token (a program search parses the same few tokens over and over); a bad token
+    raises every time (exceptions are not cached)."""
+    directive = _DIRECTIVE.fullmatch(token)
+    if directive:
+        return int(directive.group(1)) - 1
+    match = _REGISTER_TOKEN.fullmatch(token)
+    if match is None:
+        raise InputError(
+            f"program: unknown token {show(token)} (use R, L, claw, callN with an optional _condition, prog_N)"
+        )
+    head, digit, cond = match.groups()
+    command = f"f{digit}" if digit else _SCRIPT_COMMAND[head]
+    return command, _condition(cond, f"program token {show(token)}")
 
 
 def registers_from_lists(data: object) -> RegisterProgram:
