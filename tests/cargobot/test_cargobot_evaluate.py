@@ -163,3 +163,20 @@ def test_hostile_inputs(programs: list, boards: list, options: dict, message: st
 def test_a_level_toolbox_is_enforced() -> None:
     with pytest.raises(InputError):
         evaluate(["claw_red R"], [find_level("Cargo 101")])
+
+
+def test_equal_boards_are_stored_once() -> None:
+    """Equal boards (separate lists, or the same level twice) are encoded once and the jobs still get the single
+    calls' reports; a board that only hashes like a stored one (a string pile) is still refused."""
+    one = ([["red"], ["blue"], []], [[], ["blue"], ["red"]], 1)
+    other = ([["blue"], [], []], [[], [], ["blue"]], 2)
+    boards = [one, ([["red"], ["blue"], []], [[], ["blue"], ["red"]], 1), other, one]
+    programs = ["claw R R claw", "claw R R claw", "claw R claw", "R"]
+    batch = Batch(programs, boards, semantics="vaguery")
+    batch.run()
+    assert batch.piles.shape[0] == 2 and list(batch.board) == [0, 0, 1, 0]
+    assert batch.reports() == [run_vaguery(p, *b) for p, b in zip(programs, boards, strict=True)]
+    level = find_level("Cargo 101")
+    assert Batch(["claw R claw"], [level, level]).piles.shape[0] == 1
+    with pytest.raises(InputError, match="each a list of crate names"):
+        Batch(["R"], [([["red"], ["a", "b"]], None, 1), ([["red"], "ab"], None, 1)], semantics="vaguery")

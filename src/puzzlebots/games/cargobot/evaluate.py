@@ -26,6 +26,7 @@ from .engine import (
     SEMANTICS,
     VAGUERY_STEP_LIMIT,
     Colours,
+    _board_key,
     _check_setup,
     _checked_registers,
     _functions_key,
@@ -68,6 +69,24 @@ def _setup(board: Setup) -> tuple[Board, Board | None, int]:
     return [list(p) for p in stacks], None if goal is None else [list(p) for p in goal], claw
 
 
+def _distinct(boards: Sequence[Setup]) -> tuple[list[tuple[Board, Board | None, int]], np.ndarray]:
+    """Each distinct board checked and copied once (a level, or plain lists equal in value and type), and
+    the index of each given board among them: a batch of one board repeated encodes one board."""
+    seen: dict[object, int] = {}
+    setups: list[tuple[Board, Board | None, int]] = []
+    order = np.empty(len(boards), np.int64)
+    for i, board in enumerate(boards):
+        key: object = board if isinstance(board, Level) else None
+        if isinstance(board, tuple | list) and len(board) == 3:
+            key = _board_key(*board)
+        if key is None or key not in seen:
+            setups.append(_setup(board))
+            if key is not None:
+                seen[key] = len(setups) - 1
+        order[i] = len(setups) - 1 if key is None else seen[key]
+    return setups, order
+
+
 def _pairs(programs: int, boards: int) -> tuple[np.ndarray, np.ndarray]:
     """Broadcast like numpy: equal counts pair up, a single program or board goes with every other."""
     if programs == 0 or boards == 0:
@@ -90,7 +109,8 @@ def _functions(boards: Sequence[Setup], functions: Sequence[int] | None) -> tupl
 
 
 class Batch:
-    """Programs and boards encoded once into the arrays of ``kernels.batch``; ``run`` executes every job."""
+    """Programs and boards encoded once into the arrays of ``kernels.batch``; ``run`` executes every job. Equal
+    boards are stored once: ``board[j]`` is job ``j``'s index into them (and into ``goals``)."""
 
     def __init__(
         self,
@@ -111,7 +131,8 @@ class Batch:
         self.semantics = semantics
         self.prog, self.board = _pairs(len(programs), len(boards))
         self.colours = Colours()
-        setups = [_setup(b) for b in boards]
+        setups, distinct = _distinct(boards)
+        self.board = distinct[self.board]
         if semantics == "game" and any(goal is None for _, goal, _ in setups):
             raise InputError("game semantics needs a goal board")
         self.goals = [goal for _, goal, _ in setups]
