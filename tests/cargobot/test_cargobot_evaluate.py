@@ -102,6 +102,16 @@ def test_kernel_rebuild_distance_on_unrelated_goals(pairs: list) -> None:
     assert list(batch.rebuild) == [METRICS["rebuild"](board, goal) for board, goal in pairs]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(PILES, PILES), min_size=1, max_size=4), st.sampled_from(["", "claw R claw", "R claw L"]))
+def test_kernel_distances_on_unrelated_goals(pairs: list, script: str) -> None:
+    """Goals with other crates than the board: ``evaluate``'s three distances (all from kernels) equal
+    ``metrics.py`` on the final board."""
+    boards = [(board, goal, 1) for board, goal in pairs]
+    for result, (_, goal, _) in zip(evaluate([script], boards, semantics="vaguery"), boards, strict=True):
+        _check_distances(result, goal)
+
+
 def test_batch_runs_again_and_reads_levels() -> None:
     level = find_level("Cargo 101")
     batch = Batch(["R claw L claw", "claw R claw"], [level])

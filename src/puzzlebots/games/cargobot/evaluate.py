@@ -223,6 +223,14 @@ class Batch:
                                       *finals)  # fmt: skip
         return self.outs
 
+    def distances(self) -> np.ndarray:
+        """The last ``run``'s teardown and cleanup distances (``metrics.py``) of each job's final board from its
+        goal, (jobs, 2), computed in a kernel; a job without a goal has a meaningless row."""
+        table = np.zeros((self.jobs, 2), np.int64)
+        kernels.distances(self.board, self.npiles, self.goal, self.goal_heights, self.final_piles,
+                          self.final_heights, len(self.colours.ids), table)  # fmt: skip
+        return table
+
     def reports(self) -> list[RunReport]:
         """The last ``run``'s reports, as ``engine.run`` would give them one by one."""
         names: list[str | None] = [None, *self.colours.ids]
@@ -248,11 +256,12 @@ def evaluate(
         raise InputError(f"unknown distance {unknown[0]!r} ({', '.join(METRICS)})")
     batch = Batch(programs, boards, semantics=semantics, **options)  # type: ignore[arg-type]
     batch.run()
+    columns = {"rebuild": batch.rebuild.tolist()}
+    if set(distances) - {"rebuild"}:
+        table = batch.distances()
+        columns |= {"teardown": table[:, 0].tolist(), "cleanup": table[:, 1].tolist()}
     results = []
     for j, report in enumerate(batch.reports()):
         goal = batch.goals[batch.board[j]]
-        scores = {} if goal is None else {d: METRICS[d](report.stacks, goal) for d in distances if d != "rebuild"}
-        if goal is not None and "rebuild" in distances:
-            scores = {d: int(batch.rebuild[j]) if d == "rebuild" else scores[d] for d in distances}
-        results.append(Evaluation(report, scores))
+        results.append(Evaluation(report, {} if goal is None else {d: columns[d][j] for d in distances}))
     return results

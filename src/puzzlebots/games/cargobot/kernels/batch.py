@@ -60,6 +60,84 @@ def _rebuild(piles, heights, goal, goal_heights, work, left):
 
 
 @njit(cache=True)
+def _teardown(piles, heights, goal, goal_heights, counts):
+    """``metrics.teardown_distance``: crates above the first mismatch of each goal pile, 100 per crate of a
+    colour missing or extra (``counts``: zeroed scratch, one slot per colour id, left zeroed)."""
+    score = 0
+    for j in range(goal_heights.shape[0]):
+        height, wanted = heights[j], goal_heights[j]
+        for i in range(wanted + 1):
+            if (goal[j, i] if i < wanted else 0) != (piles[j, i] if i < height else 0):
+                score += wanted - i
+                break
+        for i in range(wanted):
+            counts[goal[j, i]] += 1
+        for i in range(height):
+            counts[piles[j, i]] -= 1
+    for c in range(counts.shape[0]):
+        score += 100 * abs(counts[c])
+        counts[c] = 0
+    return score
+
+
+@njit(cache=True)
+def _depth(piles, heights, k, colour):
+    """Depth of the topmost ``colour`` crate in pile ``k`` (top crate = 1), 0 if the pile has none."""
+    for i in range(heights[k] - 1, -1, -1):
+        if piles[k, i] == colour:
+            return heights[k] - i
+    return 0
+
+
+@njit(cache=True)
+def _crate_cleanup(piles, heights, goal, s, i):
+    """``metrics.crate_cleanup_error`` for pile ``s``, box ``i`` (0-based; ``i`` within the goal pile)."""
+    length = heights[s]
+    wanted = goal[s, i]
+    if wanted == (piles[s, i] if i < length else 0):
+        return 0
+    grab = 0
+    for k in range(heights.shape[0]):
+        depth = _depth(piles, heights, k, wanted)
+        if depth > 0 and (grab == 0 or depth < grab):
+            grab = depth
+    if grab == 0:
+        return 0
+    this = _depth(piles, heights, s, wanted)  # 0: not in this pile (never equal to grab >= 1)
+    add = i + 1 - length if length - 1 < i else 0
+    shift = length - i if length - 1 > i else 0
+    grab = max(grab, add)
+    if this == grab:
+        return shift + 1 if grab < shift else 2 * grab - (length - i) + 1
+    return shift + grab + add
+
+
+@njit(cache=True)
+def _cleanup(piles, heights, goal, goal_heights):
+    """``metrics.cleanup_error``: each goal pile's stack cleanup error, 100 per crate more or fewer."""
+    score = 0
+    for s in range(goal_heights.shape[0]):
+        extra = max(0, heights[s] - goal_heights[s])
+        score += extra * (extra + 1) // 2
+        for i in range(goal_heights[s]):
+            score += _crate_cleanup(piles, heights, goal, s, i)
+    return score + 100 * abs(goal_heights.sum() - heights.sum())
+
+
+@njit(cache=True)
+def distances(board, npiles, goal, goal_heights, final_piles, final_heights, colours, out):
+    """The teardown and cleanup distances of every job's final board from its goal, into ``out`` (jobs x 2);
+    ``colours`` is the largest colour id (jobs without a goal are not asked for)."""
+    counts = np.zeros(colours + 1, np.int64)
+    for j in range(board.shape[0]):
+        b = board[j]
+        n = npiles[b]
+        piles, heights = final_piles[j, :n], final_heights[j, :n]
+        out[j, 0] = _teardown(piles, heights, goal[b, :n], goal_heights[b, :n], counts)
+        out[j, 1] = _cleanup(piles, heights, goal[b, :n], goal_heights[b, :n])
+
+
+@njit(cache=True)
 def _start(piles, heights, npiles, b, j, final_piles, final_heights):
     """Copy board ``b`` into job ``j``'s final board, where the job then runs (no per-job allocation)."""
     n = npiles[b]
