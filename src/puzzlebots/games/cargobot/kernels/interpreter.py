@@ -24,12 +24,7 @@ OUT_SIZE = 7
 
 @njit(cache=True)
 def _pile_equal(board, p):
-    if board.heights[p] != board.goal_heights[p]:
-        return False
-    for i in range(board.heights[p]):
-        if board.piles[p, i] != board.goal[p, i]:
-            return False
-    return True
+    return _equal(board.piles, board.heights, board.goal, board.goal_heights, p)
 
 
 @njit(cache=True)
@@ -56,18 +51,8 @@ def _grow(a):
 @njit(cache=True)
 def _claw_action(board, pos, held, mism):
     """Pick up or drop at ``pos``; returns (held, mismatch count)."""
-    piles, heights = board.piles, board.heights
-    before = _pile_equal(board, pos)
-    if held == 0:
-        if heights[pos] > 0:
-            heights[pos] -= 1
-            held = piles[pos, heights[pos]]
-    else:
-        piles[pos, heights[pos]] = held
-        heights[pos] += 1
-        held = 0
-    after = _pile_equal(board, pos)
-    return held, mism + (0 if after else 1) - (0 if before else 1)
+    held, change = _claw(board.piles, board.heights, board.goal, board.goal_heights, pos, held)
+    return held, mism + change
 
 
 @njit(cache=True)
