@@ -41,28 +41,31 @@ def test_a_search_stopped_at_a_size_goes_on_from_the_next_one(tmp_path: Path) ->
                                         for k, s in enumerate(rec.sizes)]  # fmt: skip
 
 
-class _InterruptedBook(ProgressFile):
-    """A record whose owner presses Ctrl-C once, right after the ``at``-th finished task of size 7: the
-    interrupt lands at the same place on every machine (a time limit would not; a fast machine finishes first)."""
+def _interrupt_task(monkeypatch: pytest.MonkeyPatch, at: int) -> None:
+    """Ctrl-C as the ``at``-th task of the search starts: the same place on every machine (a time limit is not;
+    a fast machine finishes first). ``monkeypatch.undo()`` lifts it."""
+    import puzzlebots.games.cargobot.bots.solve as solver
 
-    def __init__(self, path: Path, at: int) -> None:
-        super().__init__(path, 5000)
-        self.left = at
+    real, calls = solver.run_task, [0]
 
-    def save(self, force: bool = False) -> None:
-        super().save(force)
-        rec = self.levels.get(LEVEL)
-        if not force and rec is not None and rec.searched_to == 6 and rec.frontier is not None:
-            self.left -= 1
-            if self.left == 0:
-                raise KeyboardInterrupt
+    def interrupting(*args: object, **kwargs: object) -> tuple:
+        calls[0] += 1
+        if calls[0] == at:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "run_task", interrupting)
 
 
-def test_a_search_stopped_inside_a_size_resumes_from_its_frontier(tmp_path: Path) -> None:
+def test_a_search_stopped_inside_a_size_resumes_from_its_frontier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result, _ = fresh()
     level, path = find_level(LEVEL), tmp_path / "p.json"
+    _interrupt_task(monkeypatch, 10)  # inside size 7, after its first task split (15 tasks in all)
     with pytest.raises(KeyboardInterrupt):
-        solve(level, jobs=1, book=_InterruptedBook(path, at=2))
+        solve(level, jobs=1, book=ProgressFile(path, 5000))
+    monkeypatch.undo()
     rec = load(path, 5000, load_levels()).levels[LEVEL]
     assert rec.result is None and rec.searched_to == 6
     assert rec.frontier is not None and 0 < rec.nodes < result.nodes
@@ -130,21 +133,11 @@ def test_every_result_states_its_bound_and_method(tmp_path: Path) -> None:
 
 def test_interrupt_saves_the_record_and_says_how_to_go_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while a size is searched: the record written on the way out covers what was left."""
-    import puzzlebots.games.cargobot.bots.solve as solver
-
-    real, calls = solver.run_task, [0]
-
-    def interrupting(*args: object, **kwargs: object) -> tuple:
-        calls[0] += 1
-        if calls[0] == 10:  # inside size 7, after its first task split (15 tasks in all)
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(solver, "run_task", interrupting)
+    _interrupt_task(monkeypatch, 10)  # inside size 7, after its first task split (15 tasks in all)
     path = tmp_path / "p.json"
     code, _, err = _cli("--level", LEVEL, "--jobs", "1", "--progress", path)
     assert code == 130 and f"progress saved in {path}: continue with --resume" in err
-    monkeypatch.setattr(solver, "run_task", real)
+    monkeypatch.undo()
     rec = load(path, 5000, load_levels()).levels[LEVEL]
     assert rec.frontier is not None and rec.frontier.unfinished()
     again = solve(find_level(LEVEL), jobs=1, book=load(path, 5000, load_levels()))
