@@ -14,7 +14,7 @@ from puzzlebots.games.puyo.engine import Field, action_of, placement_of
 from puzzlebots.games.puyo.game import GAME
 from puzzlebots.games.puyo.kernels import bitboard as BB
 from puzzlebots.games.puyo.kernels.builder import P_REMAINING, search_many, search_one
-from puzzlebots.games.puyo.kernels.chain_eval import GTR_CELLS, form, links23
+from puzzlebots.games.puyo.kernels.chain_eval import FORM_BROKEN, FORM_ENDS, FORM_ROWS, FORMS, form, links23
 from puzzlebots.games.puyo.rules import GARBAGE, VISIBLE_ROWS, WIDTH
 
 SMALL = {"builder_width": 12, "builder_depth": 6, "builder_futures": 3}
@@ -56,20 +56,34 @@ def test_links23_matches_a_readable_count(field: Field) -> None:
 
 
 def _form_readable(cells: np.ndarray) -> int:
-    """``form`` spelt out: over pairs of GTR cells that both hold a colour, +1 same letter same colour, -1 same
-    letter two colours, -1 neighbours of two letters with one colour."""
-    spots = [(int(x), int(y), int(letter)) for x, y, letter in GTR_CELLS]
-    out = 0
-    for i, (x, y, a) in enumerate(spots):
-        for u, v, b in spots[i + 1 :]:
-            p, q = int(cells[x, y]), int(cells[u, v])
-            if not (0 < p < GARBAGE and 0 < q < GARBAGE):
-                continue
-            if a == b:
-                out += 1 if p == q else -1
-            elif p == q and abs(x - u) + abs(y - v) == 1:
-                out -= 1
-    return out
+    """``form`` spelt out from the letter drawings: 0 with garbage in the bottom rows; else the best form's
+    count of kept relations between filled cells (same upper-case letter: one colour; neighbours with
+    different letters, one upper-case: two colours), a form with a broken relation counting ``FORM_BROKEN``."""
+    if any(cells[x, y] == GARBAGE for x in range(WIDTH) for y in range(FORM_ROWS)):
+        return 0
+    best = FORM_BROKEN
+    for rows in FORMS:
+        spots = [(x, y, ch) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch != "."]
+        kept = 0
+        for i, (x, y, a) in enumerate(spots):
+            for u, v, c in spots[i + 1 :]:
+                p, q = int(cells[x, y]), int(cells[u, v])
+                if p == 0 or q == 0:
+                    continue
+                if a == c and a.isupper():
+                    wanted_same = True
+                elif a != c and (a.isupper() or c.isupper()) and abs(x - u) + abs(y - v) == 1:
+                    wanted_same = False
+                else:
+                    continue
+                if (p == q) != wanted_same:
+                    kept = FORM_BROKEN
+                    break
+                kept += 1
+            if kept == FORM_BROKEN:
+                break
+        best = max(best, kept)
+    return best
 
 
 @settings(max_examples=1000, deadline=None)
@@ -80,22 +94,31 @@ def test_form_matches_a_readable_count(field: Field) -> None:
     assert form(b) == _form_readable(field.cells)
 
 
-def test_a_gtr_scores_full_marks_and_fires_two_links() -> None:
-    """The template is a real GTR: filled with A=red, B=green, C=blue it scores every same-letter pair (3 + 6)
-    with no clash, and the 4th red on column 0 fires red, then green."""
+def _gtr_cells() -> np.ndarray:
+    """The GTR drawing filled in: A red, B green, C blue, the free cells yellow."""
+    colour = {"A": 1, "B": 2, "C": 3}
     cells = np.zeros((WIDTH, 13), dtype=np.uint8)
-    for x, y, letter in GTR_CELLS:
-        cells[x, y] = (1, 2, 3)[letter]
+    for y, row in enumerate(FORMS[0]):
+        for x, ch in enumerate(row):
+            if ch != ".":
+                cells[x, y] = colour.get(ch, 4)
+    return cells
+
+
+def test_a_filled_gtr_keeps_every_relation_and_one_clash_breaks_it() -> None:
+    """Filled, the GTR keeps all its 29 relations (its kin are broken, so the GTR is the best form); a green
+    A where B should be breaks every form; garbage in the bottom rows ends the opening (0)."""
+    cells = _gtr_cells()
     b = BB.new_field()
     BB.encode(cells, b)
-    assert form(b) == 9
-    BB.drop_puyo(b, 0, 1)
-    stats = np.zeros(3, dtype=np.int64)
-    BB.resolve(b, stats)
-    assert stats[0] == 2
-    cells[2, 0] = 2  # C as green would pop with B at once: a clash with each of its two B neighbours
+    assert form(b) == int(FORM_ENDS[0]) == 29
+    cells[1, 1] = 2  # an A cell in B's colour: it touches B cells
     BB.encode(cells, b)
-    assert form(b) == 9 - 2
+    assert form(b) == FORM_BROKEN
+    cells = _gtr_cells()
+    cells[5, 0] = GARBAGE
+    BB.encode(cells, b)
+    assert form(b) == 0
 
 
 def _search_inputs(seed: int, futures: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -5,7 +5,7 @@ bitboards: a quiet search drops 1-3 puyos of each colour on each reachable colum
 such trigger is valued by its links, its height, the puyos it needs, the room beside it to extend the chain
 (``chi``) and the connections left after it; the field itself by its shape (a U with the left side a little
 higher), wells, bumps, 2- and 3-connections, garbage, how tall the spawn (death) column is against its
-sides, and how well the bottom-left corner follows the GTR chain form (``GTR_CELLS``). The value is the dot
+sides, and how well the bottom-left corner follows a known chain form (``FORMS``: GTR and its kin). The value is the dot
 product of these features with a weight vector (``W_*``), so the tuner can fit it.
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import GARBAGE, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .bitboard import ALL12, S1, S16, S32, U0, cell, drop_puyo, group_size, plane, resolve_moved
+from .bitboard import ALL12, S1, S16, S32, U0, U1, cell, drop_puyo, group_size, plane, resolve_moved
 from .bits import popcount, to_int
 
 #: weight indices: the value of a field is sum(w[i] * feature[i])
@@ -33,7 +33,7 @@ W_SIDE = 10  # tallest side (left 2 or right 3 columns) minus the spawn column: 
 W_SPAWN = 11  # rows of the spawn column above 9, squared (the death cell is row 12)
 W_TEAR = 12  # placements that split the pair to different heights (action cost, summed along the path)
 W_WASTE = 13  # puyos popped while building (action cost, summed along the path)
-W_FORM = 14  # agreement of the bottom-left corner with the GTR form (``form``)
+W_FORM = 14  # agreement of the bottom-left corner with its best chain form (``form``)
 N_WEIGHTS = 15
 WEIGHT_NAMES = ("chain", "y", "key", "chi", "shape", "well", "bump", "link2", "link3", "nuisance", "side",
                 "spawn", "tear", "waste", "form")
@@ -53,40 +53,68 @@ def signed(magnitudes: object) -> np.ndarray:
 
 _LANE = np.uint64(0x1FFF)
 
-#: GTR, the best-known opening chain form, in the bottom-left corner as (column, y, letter) (y 0 is the
-#: bottom row, as in ``bitboard``): cells of one
-#: letter should share a colour, neighbours of different letters should not. When A pops (its 4th puyo lands
-#: on column 0), the B on (1, 2) falls into the B group, which pops in turn and drops column 2 onto C.
-#:     y 2:  A B .
-#:     y 1:  A A B
-#:     y 0:  B B C
-GTR_CELLS = np.array([[0, 1, 0], [0, 2, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [1, 2, 1], [2, 1, 1], [2, 0, 2]],
-                     dtype=np.int64)  # fmt: skip
+#: Known opening chain forms in the bottom-left corner, bottom row first, one letter per cell ("." free):
+#: cells of one upper-case letter should share a colour; neighbours (4-neighbourhood) with different letters
+#: should not (they would pop together too early); lower-case cells need no common colour, only to differ
+#: from neighbouring upper-case cells. GTR is the most played; the second and third are two of its kin (the "sub-GTR" and a
+#: variant with a second stair), as strong players draw them.
+FORMS = (
+    ("BBe...", "AABe..", "ABe...", "CCCd..", "ddd..."),  # GTR
+    ("BCCf..", "ABBCf.", "AACf..", "DDDe..", "eee..."),  # its sub-GTR kin
+    ("CCBCf.", "ABBg..", "AACf..", "DDDe..", "eee..."),  # a second stair
+)
+#: the value of a form one of whose relations the field breaks (any intact form scores more)
+FORM_BROKEN = -100
+#: garbage below this row ends the opening: the form term is then 0
+FORM_ROWS = 4
+
+
+def _form_relations(rows: tuple[str, ...]) -> list[tuple[int, int, int, int, int]]:
+    """The (x0, y0, x1, y1, rel) pairs of one form: rel +1 same colour wanted, -1 different wanted."""
+    spots = [(x, y, ch) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch != "."]
+    out = []
+    for i, (x, y, a) in enumerate(spots):
+        for u, v, c in spots[i + 1 :]:
+            if a == c and a.isupper():
+                out.append((x, y, u, v, 1))
+            elif a != c and (a.isupper() or c.isupper()) and abs(x - u) + abs(y - v) == 1:
+                out.append((x, y, u, v, -1))
+    return out
+
+
+_RELS = [_form_relations(rows) for rows in FORMS]
+#: every form's relations back to back, and where each form's run of them ends
+FORM_PAIRS = np.array([r for rels in _RELS for r in rels], dtype=np.int64)
+FORM_ENDS = np.cumsum([len(rels) for rels in _RELS]).astype(np.int64)
 
 
 @njit(cache=True)
 def form(b: np.ndarray) -> int:
-    """How the field follows ``GTR_CELLS``, over pairs of template cells both holding a colour: +1 for each
-    same-letter pair of one colour, -1 for each same-letter pair of two colours and for each pair of
-    neighbours with different letters but one colour (they would pop together too early)."""
-    n = GTR_CELLS.shape[0]
-    colours = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        v = cell(b, GTR_CELLS[i, 0], GTR_CELLS[i, 1])
-        colours[i] = v if 0 < v < GARBAGE else 0
-    out = 0
-    for i in range(n):
-        if colours[i] == 0:
-            continue
-        for j in range(i + 1, n):
-            if colours[j] == 0:
+    """How well the field follows its best-matching form (``FORMS``): over relations between two filled
+    template cells, +1 for each kept; a form with a broken relation scores ``FORM_BROKEN``. Garbage in the
+    bottom ``FORM_ROWS`` rows makes it 0 (the opening is over)."""
+    low = (U1 << np.uint64(FORM_ROWS)) - U1
+    lanes = low | (low << S16) | (low << S32)
+    if ((plane(b, GARBAGE, 0) | plane(b, GARBAGE, 1)) & lanes) != U0:
+        return 0
+    best = FORM_BROKEN
+    start = 0
+    for f in range(FORM_ENDS.shape[0]):
+        kept = 0
+        for k in range(start, FORM_ENDS[f]):
+            p = cell(b, FORM_PAIRS[k, 0], FORM_PAIRS[k, 1])
+            q = cell(b, FORM_PAIRS[k, 2], FORM_PAIRS[k, 3])
+            if p == 0 or q == 0:
                 continue
-            same = colours[i] == colours[j]
-            if GTR_CELLS[i, 2] == GTR_CELLS[j, 2]:
-                out += 1 if same else -1
-            elif same and abs(GTR_CELLS[i, 0] - GTR_CELLS[j, 0]) + abs(GTR_CELLS[i, 1] - GTR_CELLS[j, 1]) == 1:
-                out -= 1
-    return out
+            if (p == q) == (FORM_PAIRS[k, 4] > 0):
+                kept += 1
+            else:
+                kept = FORM_BROKEN
+                break
+        if kept > best:
+            best = kept
+        start = FORM_ENDS[f]
+    return best
 
 
 @njit(cache=True, inline="always")
