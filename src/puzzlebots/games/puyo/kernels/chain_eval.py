@@ -56,8 +56,8 @@ _LANE = np.uint64(0x1FFF)
 #: Known opening chain forms in the bottom-left corner, bottom row first, one letter per cell ("." free):
 #: cells of one upper-case letter should share a colour; neighbours (4-neighbourhood) with different letters
 #: should not (they would pop together too early); lower-case cells need no common colour, only to differ
-#: from neighbouring upper-case cells. GTR is the most played; the second and third are two of its kin (the "sub-GTR" and a
-#: variant with a second stair), as strong players draw them.
+#: from neighbouring upper-case cells. GTR is the most played; the second and third are two of its kin
+#: (the "sub-GTR" and a variant with a second stair), as strong players draw them.
 FORMS = (
     ("BBe...", "AABe..", "ABe...", "CCCd..", "ddd..."),  # GTR
     ("BCCf..", "ABBCf.", "AACf..", "DDDe..", "eee..."),  # its sub-GTR kin
