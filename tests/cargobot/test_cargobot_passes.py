@@ -17,7 +17,7 @@ import puzzlebots.games.cargobot.bots.solve as solver
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult
-from puzzlebots.games.cargobot.bots.solve import SolveResult, solve
+from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare, solve
 from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, PASS_SECONDS, _level_time, _passes, _search_level
 from puzzlebots.games.cargobot.levels import Level, find_level, load_levels
 from puzzlebots.games.cargobot.progress import LevelProgress, ProgressFile, load
@@ -183,25 +183,31 @@ def test_no_further_pass_without_a_total_with_max_size_or_without_time_left(
     assert {row[1] for row in rows.values()} == {1}
 
 
-def test_a_later_pass_draws_sketches_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_sketch_search_draws_a_seed_no_earlier_one_drew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The exhaustive search (stubbed: out of time at once) has its share, the sketch search the rest, with the
-    seed of its pass: pass 1 draws seed 0, pass 2 seed 1, so pass 2 replays none of pass 1's restarts."""
-    level, book = find_level("Vertical Sort"), ProgressFile(None, 5000)
+    level record's count of sketch searches as its seed: pass 1 draws seed 0, pass 2 seed 1, and a run resumed
+    from the file goes on with seed 2, so no search replays another's restarts."""
+    level, path = find_level("Vertical Sort"), tmp_path / "p.json"
+    book = ProgressFile(path, 5000)
     seeds: list[tuple[int, float]] = []
 
     def sketching(lv: Level, seed: int, time_limit: float, **kwargs: Any) -> SketchResult:
+        assert load(path, 5000, load_levels()).levels[lv.name].sketches == seed + 1  # saved before it runs
         seeds.append((seed, time_limit))
         return SketchResult(lv.name, seed, False, None, None, None, None, None, 2.5, 9, 99, None)
 
     def exhaustive(lv: Level, time_limit: float, progress: Any) -> SolveResult:
-        book.levels.setdefault(lv.name, LevelProgress(lv.name, "", ""))
+        book.entry(lv, prepare(lv))
         return SolveResult(lv.name, False, None, None, None, None, 1.0, 7, 8)
 
     monkeypatch.setattr(solve_cli, "run_sketch", sketching)
-    for number in (1, 2):
-        result = _search_level(level, 40.0, number, 0.5, exhaustive, lambda _: None, book)
+    for _ in range(2):
+        result = _search_level(level, 40.0, 0.5, exhaustive, lambda _: None, book)
         assert (result.solved, result.seconds, result.searched_to) == (False, 3.5, 8)
-    assert [seed for seed, _ in seeds] == [0, 1] and all(20 < t <= 40 for _, t in seeds)
+    book = load(path, 5000, load_levels())
+    _search_level(level, 40.0, 0.5, exhaustive, lambda _: None, book)
+    assert [seed for seed, _ in seeds] == [0, 1, 2] and all(20 < t <= 40 for _, t in seeds)
+    assert load(path, 5000, load_levels()).levels[level.name].sketches == 3
 
 
 def test_in_a_later_pass_tutorial_hard_levels_share_by_weight_too() -> None:

@@ -241,7 +241,7 @@ def solve(
                 bar.update(task, description=f"{'' if number == 1 else f'pass {number}: '}{lv.name}{what}")
 
             share = sketch_share if seconds is not None and lv.pack not in CORE_PACKS and max_size is None else 0.0
-            result = _search_level(lv, seconds, number, share, exhaustive, show, book)
+            result = _search_level(lv, seconds, share, exhaustive, show, book)
             result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
             unrecorded[lv.name] = result.seconds - book.levels[lv.name].seconds
             bar.advance(task)
@@ -311,26 +311,30 @@ def _passes(
     return rows
 
 
-def _search_level(level: Level, seconds: float | None, number: int, share: float,
-                  exhaustive: Callable[..., SolveResult], show: Callable[[str], None],
-                  book: ProgressFile) -> SolveResult:  # fmt: skip
+def _search_level(level: Level, seconds: float | None, share: float, exhaustive: Callable[..., SolveResult],
+                  show: Callable[[str], None], book: ProgressFile) -> SolveResult:  # fmt: skip
     """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``, then the
-    sketch search for the rest, with seed ``number - 1`` (each pass draws restarts of its own)."""
+    sketch search (``_sketch_after``) for the rest."""
     start = time.monotonic()
     show("")
     result = exhaustive(level, time_limit=seconds and seconds * (1 - share), progress=lambda n: show(f": size {n}"))
     rest = (seconds or 0.0) - (time.monotonic() - start)
     if share and not result.solved and result.searched_to < sum(level.functions) and rest >= 1:
         show(": sketches")
-        result = _sketch_after(level, result, min(rest, SKETCH_MAX_SECONDS), book.tick_cap, book, number - 1)
+        result = _sketch_after(level, result, min(rest, SKETCH_MAX_SECONDS), book.tick_cap, book)
     return result
 
 
-def _sketch_after(level: Level, result: SolveResult, seconds: float, tick_cap: int, book: ProgressFile,
-                  seed: int = 0) -> SolveResult:  # fmt: skip
-    """``result`` (the exhaustive search, out of time), or the level solved by ``sketch`` (``seed``) in
-    ``seconds``. The sketches' runs stop at ``tick_cap`` too, so what they find is a program the exhaustive
-    search would have found at its size: its sizes below stay proven empty."""
+def _sketch_after(level: Level, result: SolveResult, seconds: float, tick_cap: int,
+                  book: ProgressFile) -> SolveResult:  # fmt: skip
+    """``result`` (the exhaustive search, out of time), or the level solved by ``sketch`` in ``seconds``. The
+    seed is the number of sketch searches the level's record has started (counted and saved before this one
+    runs), so a later pass or a resumed run draws restarts no earlier search drew. The sketches' runs stop at
+    ``tick_cap`` too, so what they find is a program the exhaustive search would have found at its size: its
+    sizes below stay proven empty."""
+    rec = book.levels[level.name]
+    seed, rec.sketches = rec.sketches, rec.sketches + 1
+    book.save(force=True)
     found = run_sketch(level, seed, time_limit=seconds, tick_cap=min(tick_cap, SKETCH_TICK_CAP),
                        keep_on_interrupt=False)  # fmt: skip
     if not found.solved or found.program is None:
