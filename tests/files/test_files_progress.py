@@ -128,6 +128,8 @@ def _extra_field(doc: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("change, message", [
     (_set("format", 3), "has format 3, this puzzlebots reads 1 and 2"),
+    (_set("format", True), "has format True, this puzzlebots reads 1 and 2"),
+    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1 and 2"),
     (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
     (_drop("tick_cap"), "fields must be format, kind, levels, tick_cap"),
     (_set("levels", [1]), "levels must be an object"),

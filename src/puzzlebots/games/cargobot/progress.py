@@ -151,7 +151,7 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
         raise InputError(f"{name} is not a cargobot solve progress file")
     if set(doc) != {"format", "kind", "tick_cap", "levels"}:
         raise InputError(f"{name}: fields must be format, kind, levels, tick_cap")
-    if doc["format"] not in READS:
+    if type(doc["format"]) is not int or doc["format"] not in READS:  # not true or 1.0
         reads = " and ".join(map(str, READS))
         raise InputError(f"{name} has format {show(doc['format'])}, this puzzlebots reads {reads}")
     if doc["tick_cap"] != tick_cap:
