@@ -198,14 +198,15 @@ SKETCH_SHARE = 0.5
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
 @click.option("--time-limit", type=FiniteFloat(min=0), default=600.0, show_default=True,
-              help="Seconds per level (0: none).")  # fmt: skip
+              help="Seconds per level (0: none); under --total-time, per level and pass.")  # fmt: skip
 @click.option(
     "--total-time",
     type=FiniteFloat(min=1),
     default=None,
     help=f"Seconds for the whole run (default with --all: {ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
     "--time-limit, the others share what is left (a quarter share where the best known program has more than "
-    f"{LIKELY_SIZE} registers), and the run ends within it.",
+    f"{LIKELY_SIZE} registers), and the run ends within it. Time left after every level had its share goes to "
+    "the unsolved ones in further passes, each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--tick-cap", type=click.IntRange(1, GAME_TICK_LIMIT), default=DEFAULT_TICK_CAP, show_default=True,
