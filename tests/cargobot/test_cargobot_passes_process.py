@@ -1,7 +1,8 @@
 """Issue 11 with a real process: ``cargobot solve --all`` killed (``kill -9``) in its second pass leaves a
 progress file that holds what both passes did, and ``--resume`` goes on from it without redoing a finished
 size. Genetic Code (best known 12) is not solved in seconds, so its passes end by their time; Cargo 101,
-solved at once, leaves the first pass's rest of the total for the second."""
+solved at once, leaves the first pass's rest of the total for the second. One job: the search runs in the
+command's process, so its first seconds reach size 7 whatever the load (no pool to start)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from test_cargobot_resume_process import STARTUP, _children, _state
+from test_cargobot_resume_process import STARTUP
 
 LEVEL = "Genetic Code"
 
@@ -24,7 +25,7 @@ def _cmd(tmp: Path, *extra: str) -> list[str]:
     levels = tmp / "levels.json"
     levels.write_text(json.dumps([r for r in rows if r["name"] in (LEVEL, "Cargo 101")]))
     return [sys.executable, "-m", "puzzlebots", "cargobot", "solve", "--all", "--levels-file", str(levels),
-            "--jobs", "2", "--time-limit", "4", "--json", str(tmp / "s.json"), *extra]  # fmt: skip
+            "--jobs", "1", "--time-limit", "4", "--json", str(tmp / "s.json"), *extra]  # fmt: skip
 
 
 def _record(tmp: Path) -> dict[str, Any]:
@@ -47,17 +48,12 @@ def test_killed_in_the_second_pass_resumes_without_redoing_sizes(tmp_path: Path)
     while _record(tmp_path)["nodes"] == first["nodes"]:  # the second pass's search writes its record
         assert proc.poll() is None and time.monotonic() - start < STARTUP
         time.sleep(0.02)
-    workers = _children(proc.pid)
     proc.kill()
     proc.wait(timeout=60)
     left = _record(tmp_path)
     assert left["result"] is None and left["searched_to"] >= first["searched_to"] >= 5
     assert left["nodes"] > first["nodes"] and left["seconds"] > first["seconds"]
     assert left["sizes"][: first["searched_to"]] == first["sizes"]
-    deadline = time.monotonic() + 30
-    while any(Path(f"/proc/{w}").exists() and _state(w) != "Z" for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not [w for w in workers if Path(f"/proc/{w}").exists() and _state(w) != "Z"], "orphan workers"
     done = subprocess.run(_cmd(tmp_path, "--total-time", "12", "--resume"), capture_output=True, text=True,
                           timeout=STARTUP)  # fmt: skip
     assert done.returncode == 0, done.stderr
