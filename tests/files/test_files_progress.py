@@ -59,6 +59,25 @@ def test_the_good_file_resumes_and_finishes(tmp_path: Path, good: dict[str, Any]
     assert (row["size"], row["searched_to"], row["proven_minimal"], row["method"]) == (5, 4, True, "exhaustive")
 
 
+def _format_1(doc: dict[str, Any]) -> None:
+    """The file as format 1 wrote it: no count of sketch searches."""
+    doc["format"] = 1
+    doc["levels"][LEVEL].pop("sketches")
+
+
+def test_a_format_1_file_resumes_with_no_sketch_search_started(tmp_path: Path, good: dict[str, Any]) -> None:
+    assert good["format"] == 2 and good["levels"][LEVEL]["sketches"] == 0
+    path = planted(tmp_path, good, _format_1)
+    result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "out.json").read_text())[0]["size"] == 5
+    assert json.loads(path.read_text())["format"] == 2  # written back in this format
+    line = refused(*resume(planted(tmp_path, good, lambda doc: doc.__setitem__("format", 1))))
+    assert "must be an object with frontier, level, nodes, result, search, searched_to, seconds, sizes" in line
+    line = refused(*resume(planted(tmp_path, good, lambda doc: doc["levels"][LEVEL].pop("sketches"))))
+    assert "sizes, sketches" in line
+
+
 @pytest.mark.parametrize("data, message", [
     (b"\xff\xfe{}", "not UTF-8 text: byte 0xff at offset 0"),
     (b'{"format": 1, "kind": ', "malformed JSON"),
@@ -108,7 +127,9 @@ def _extra_field(doc: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("change, message", [
-    (_set("format", 2), "has format 2, this puzzlebots reads 1"),
+    (_set("format", 3), "has format 3, this puzzlebots reads 1 and 2"),
+    (_set("format", True), "has format True, this puzzlebots reads 1 and 2"),
+    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1 and 2"),
     (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
     (_drop("tick_cap"), "fields must be format, kind, levels, tick_cap"),
     (_set("levels", [1]), "levels must be an object"),
@@ -127,6 +148,9 @@ def _extra_field(doc: dict[str, Any]) -> None:
     (record("seconds", "1"), "seconds must be a finite number"),
     (record("sizes", {"size": 1}), "sizes must be a list of at most 29 entries"),
     (record("sizes", [{"size": 1, "nodes": 0}]), "sizes[0] must be an object with size, nodes, seconds"),
+    (record("sketches", -1), "sketches must be a whole number from 0"),
+    (record("sketches", 2**31), "sketches must be a whole number from 0"),
+    (record("sketches", 1.5), "sketches must be a whole number"),
     (record("frontier", "all"), "frontier must be null or a list of at most 1,000,000 option prefixes"),
     (record("frontier", [[0, 1], 3]), "frontier[1] must be a list of at most 1000 options"),
     (record("frontier", [[0, -1]]), "frontier[0] must be a whole number from 0 to"),

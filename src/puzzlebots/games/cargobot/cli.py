@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +185,8 @@ LIKELY_SIZE = 10
 LEVEL_OVERHEAD = 2.0
 #: the limit of a level reached when the total time is spent: it reports its record without searching
 NO_TIME = 1e-3
+#: a further pass over the unsolved levels starts only if the time left gives each of them this many seconds
+PASS_SECONDS = 5.0
 #: default --sketch-share: half of a level's time beyond Tutorial-Hard goes to sketches if the exhaustive
 #: search has not found a program in the first half
 SKETCH_SHARE = 0.5
@@ -195,14 +198,15 @@ SKETCH_SHARE = 0.5
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
 @click.option("--time-limit", type=FiniteFloat(min=0), default=600.0, show_default=True,
-              help="Seconds per level (0: none).")  # fmt: skip
+              help="Seconds per level (0: none); under --total-time, per level and pass.")  # fmt: skip
 @click.option(
     "--total-time",
     type=FiniteFloat(min=1),
     default=None,
     help=f"Seconds for the whole run (default with --all: {ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
     "--time-limit, the others share what is left (a quarter share where the best known program has more than "
-    f"{LIKELY_SIZE} registers), and the run ends within it.",
+    f"{LIKELY_SIZE} registers), and the run ends within it. Time left after every level had its share goes to "
+    "the unsolved ones in further passes, each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--tick-cap", type=click.IntRange(1, GAME_TICK_LIMIT), default=DEFAULT_TICK_CAP, show_default=True,
@@ -227,41 +231,54 @@ def solve(
     if all_levels and total_time is None:
         total_time = ALL_LEVELS_SECONDS
     book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets)
-    results: list[dict[str, Any]] = []
-    table = Table(title="Cargo-Bot solve (game semantics)", box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("level", "size", "best known", "proven minimal", "method", "searched to", "seconds", "program"):
-        table.add_column(col, no_wrap=col == "method", min_width=8 if col == "searched to" else None)
-    started = time.monotonic()
+    exhaustive = partial(run_solve, jobs=jobs, max_size=max_size, tick_cap=tick_cap, executor=executor,
+                         address=address, book=book)  # fmt: skip
+    unrecorded: dict[str, float] = {}  # seconds of a level's unsuccessful sketch searches (not in its record)
     with Progress(transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
-        for lv in targets:
-            bar.update(task, description=f"{lv.name}")
 
-            def show(size: int, name: str = lv.name) -> None:
-                bar.update(task, description=f"{name}: size {size}")
+        def search(lv: Level, seconds: float | None, number: int) -> SolveResult:
+            def show(what: str) -> None:
+                bar.update(task, description=f"{'' if number == 1 else f'pass {number}: '}{lv.name}{what}")
 
-            left = [t for t in targets[len(results) :] if not _finished(book, t, max_size)]
-            limit = _level_time(lv, left, time_limit, total_time, time.monotonic() - started)
-            share = sketch_share if limit is not None and lv.pack not in CORE_PACKS and max_size is None else 0.0
-            level_start = time.monotonic()
-            try:
-                result = run_solve(lv, jobs=jobs, time_limit=limit and limit * (1 - share), max_size=max_size,
-                                   tick_cap=tick_cap, progress=show, executor=executor, address=address,
-                                   book=book)  # fmt: skip
-                rest = (limit or 0.0) - (time.monotonic() - level_start)
-                if share and not result.solved and result.searched_to < sum(lv.functions) and rest >= 1:
-                    bar.update(task, description=f"{lv.name}: sketches")
-                    result = _sketch_after(lv, result, min(rest, SKETCH_MAX_SECONDS), tick_cap, book)
-            except KeyboardInterrupt:
-                if book.path is not None:
-                    click.echo(f"progress saved in {book.path}: continue with --resume", err=True)
-                raise
-            results.append(result.to_json() | {"pack": lv.pack, "best_known": lv.best_known})
-            table.add_row(
-                lv.name, str(result.size or "-"), str(lv.best_known or "-"), "yes" if result.proven_minimal else "no",
-                result.method, str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
-            )  # fmt: skip
+            share = sketch_share if seconds is not None and lv.pack not in CORE_PACKS and max_size is None else 0.0
+            result = _search_level(lv, seconds, share, exhaustive, show, book)
+            result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
+            unrecorded[lv.name] = result.seconds - book.levels[lv.name].seconds
             bar.advance(task)
+            return result
+
+        def announce(number: int, levels: list[Level], room: float) -> None:
+            bar.update(task, total=(bar.tasks[0].total or 0) + len(levels))
+            click.echo(f"pass {number}: {len(levels)} unsolved level{'s' * (len(levels) > 1)} share the {room:,.0f} s "
+                       "left", err=True)  # fmt: skip
+
+        try:
+            rows = _passes(targets, book, max_size, time_limit, total_time, search, announce)
+        except KeyboardInterrupt:
+            if book.path is not None:
+                click.echo(f"progress saved in {book.path}: continue with --resume", err=True)
+            raise
+    _print_results(targets, rows, json_file)
+
+
+def _print_results(targets: list[Level], rows: dict[str, tuple[SolveResult, int]], json_file: Path | None) -> None:
+    """The table (one row per level, in the levels file's order), the summary line, the --json file."""
+    table = Table(title="Cargo-Bot solve (game semantics)", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for col in ("level", "size", "best known", "proven minimal", "method", "pass", "searched to", "seconds",
+                "program"):  # fmt: skip
+        # the numbers' columns keep their longest word whole on 80 columns; the level and the program wrap
+        wraps = col in ("level", "program")
+        table.add_column(col, no_wrap=col == "method", overflow="fold" if wraps else "ellipsis",
+                         min_width=None if wraps else max(map(len, col.split())))  # fmt: skip
+    results = []
+    for lv in targets:
+        result, number = rows[lv.name]
+        results.append(result.to_json() | {"pass": number, "pack": lv.pack, "best_known": lv.best_known})
+        table.add_row(
+            lv.name, str(result.size or "-"), str(lv.best_known or "-"), "yes" if result.proven_minimal else "no",
+            result.method, str(number), str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
+        )  # fmt: skip
     Console().print(table)
     solved = sum(r["solved"] for r in results)
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
@@ -269,12 +286,58 @@ def solve(
         write_json_atomic(json_file, results)
 
 
+def _passes(
+    targets: list[Level], book: ProgressFile, max_size: int | None, limit: float, total: float | None,
+    search: Callable[[Level, float | None, int], SolveResult],
+    announce: Callable[[int, list[Level], float], None] = lambda *_: None, clock: Callable[[], float] = time.monotonic,
+) -> dict[str, tuple[SolveResult, int]]:  # fmt: skip
+    """Pass 1 searches every level for its share (``_level_time``). Under ``total`` (and without ``max_size``),
+    while time is left and levels are unsolved, a further pass gives that time to them (the same weights, every
+    level sharing); ``search(level, seconds, pass number)`` goes on from the level's record, so nothing finished
+    is searched again. Each level's last result and the pass that gave it."""
+    started = clock()
+    rows: dict[str, tuple[SolveResult, int]] = {}
+    todo, number = targets, 1
+    while True:
+        for k, lv in enumerate(todo):
+            left = [t for t in todo[k:] if not _finished(book, t, max_size)]
+            seconds = _level_time(lv, left, limit, total, clock() - started, later=number > 1)
+            rows[lv.name] = (search(lv, seconds, number), number)
+        number += 1
+        todo = [lv for lv in targets if not _finished(book, lv, max_size)]
+        room = 0.0 if total is None or max_size is not None else total - (clock() - started)
+        if not todo or room - LEVEL_OVERHEAD * len(todo) < PASS_SECONDS * len(todo):
+            break
+        announce(number, todo, room)
+    return rows
+
+
+def _search_level(level: Level, seconds: float | None, share: float, exhaustive: Callable[..., SolveResult],
+                  show: Callable[[str], None], book: ProgressFile) -> SolveResult:  # fmt: skip
+    """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``, then the
+    sketch search (``_sketch_after``) for the rest."""
+    start = time.monotonic()
+    show("")
+    result = exhaustive(level, time_limit=seconds and seconds * (1 - share), progress=lambda n: show(f": size {n}"))
+    rest = (seconds or 0.0) - (time.monotonic() - start)
+    if share and not result.solved and result.searched_to < sum(level.functions) and rest >= 1:
+        show(": sketches")
+        result = _sketch_after(level, result, min(rest, SKETCH_MAX_SECONDS), book.tick_cap, book)
+    return result
+
+
 def _sketch_after(level: Level, result: SolveResult, seconds: float, tick_cap: int,
                   book: ProgressFile) -> SolveResult:  # fmt: skip
     """``result`` (the exhaustive search, out of time), or the level solved by ``sketch`` in ``seconds``. The
-    sketches' runs stop at ``tick_cap`` too, so what they find is a program the exhaustive search would have
-    found at its size: its sizes below stay proven empty."""
-    found = run_sketch(level, time_limit=seconds, tick_cap=min(tick_cap, SKETCH_TICK_CAP), keep_on_interrupt=False)
+    seed is the number of sketch searches the level's record has started (counted and saved before this one
+    runs), so a later pass or a resumed run draws restarts no earlier search drew. The sketches' runs stop at
+    ``tick_cap`` too, so what they find is a program the exhaustive search would have found at its size: its
+    sizes below stay proven empty."""
+    rec = book.levels[level.name]
+    seed, rec.sketches = rec.sketches, rec.sketches + 1
+    book.save(force=True)
+    found = run_sketch(level, seed, time_limit=seconds, tick_cap=min(tick_cap, SKETCH_TICK_CAP),
+                       keep_on_interrupt=False)  # fmt: skip
     if not found.solved or found.program is None:
         return replace(result, seconds=result.seconds + found.seconds)
     return adopt(level, result, found.program, found.seconds, found.method, book)
@@ -319,17 +382,18 @@ def _weight(level: Level) -> float:
     return 1.0 if level.best_known is not None and level.best_known <= LIKELY_SIZE else 0.25
 
 
-def _level_time(level: Level, left: list[Level], limit: float, total: float | None, elapsed: float) -> float | None:
+def _level_time(level: Level, left: list[Level], limit: float, total: float | None, elapsed: float,
+                later: bool = False) -> float | None:  # fmt: skip
     """Per-level limit: ``limit``; under ``total`` the Tutorial-Hard levels still get ``limit`` and the others
     share what is left, weighted towards those with a known program of at most ``LIKELY_SIZE``. ``left``: the
     levels still to search, this one included; each of them keeps ``LEVEL_OVERHEAD`` seconds back, so the run
-    ends within ``total``."""
+    ends within ``total``. In a ``later`` pass every level shares, Tutorial-Hard ones too, each at most ``limit``."""
     if total is None:
         return limit or None
     remaining = max(NO_TIME, total - elapsed - LEVEL_OVERHEAD * max(1, len(left)))
-    if level.pack in CORE_PACKS:
+    if level.pack in CORE_PACKS and not later:
         return min(limit, remaining) if limit else remaining
-    weights = sum(_weight(lv) for lv in left if lv.pack not in CORE_PACKS)
+    weights = sum(_weight(lv) for lv in left if later or lv.pack not in CORE_PACKS)
     share = remaining * _weight(level) / max(weights, _weight(level))
     return max(NO_TIME, min(limit, share) if limit else share)
 

@@ -2,8 +2,10 @@
 
 Per level it keeps the sizes exhausted (``searched_to``), the option prefixes of the size in progress that no
 task has finished yet (``frontier``: the tasks running when the file was written are in it, so a resumed
-search redoes at most those), the nodes counted and seconds spent, one line per exhausted size, and the result
-once the level is solved. The file is JSON, written atomically (a kill leaves the previous version whole).
+search redoes at most those), the nodes counted and seconds spent, one line per exhausted size, the number of
+sketch searches started (``sketches``: the next one draws that seed, so no session replays another's
+restarts), and the result once the level is solved. The file is JSON, written atomically (a kill leaves the
+previous version whole).
 
 It is hostile input when read back: every field is checked, and it must match this run: the same definition
 of each level it names (same levels file), the same tick cap, and the same search (the kernel's source and the
@@ -34,7 +36,9 @@ from .levels import Level
 if TYPE_CHECKING:
     from .bots.solve import Setup
 
-FORMAT = 1
+FORMAT = 2
+#: formats read: 1 is 2 without ``sketches`` (read as none started)
+READS = (1, 2)
 KIND = "puzzlebots cargobot solve progress"
 #: seconds between two writes while a size is searched (every finished size and level is written at once)
 SAVE_EVERY = 2.0
@@ -43,7 +47,8 @@ MAX_SIZE = 1_000
 MAX_PREFIXES = 1_000_000
 MAX_NODES = 10**18
 MAX_SECONDS = 10**9
-LEVEL_KEYS = {"level", "search", "searched_to", "frontier", "nodes", "seconds", "sizes", "result"}
+MAX_SKETCHES = 2**31 - 1  # a sketch seed
+LEVEL_KEYS = {"level", "search", "searched_to", "frontier", "nodes", "seconds", "sizes", "sketches", "result"}
 RESULT_KEYS = {"program", "size", "ticks", "method"}
 #: how a recorded program was found: "exhaustive" (smallest in the model: its size is searched_to + 1) or
 #: "sketch" (``bots.sketch``, after the exhaustive search ran out of time: only sizes to searched_to are done)
@@ -95,12 +100,14 @@ class LevelProgress:
     seconds: float = 0.0
     sizes: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    sketches: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
             "level": self.level, "search": self.search, "searched_to": self.searched_to,
             "frontier": None if self.frontier is None else self.frontier.unfinished(),
-            "nodes": self.nodes, "seconds": self.seconds, "sizes": self.sizes, "result": self.result,
+            "nodes": self.nodes, "seconds": self.seconds, "sizes": self.sizes, "sketches": self.sketches,
+            "result": self.result,
         }  # fmt: skip
 
 
@@ -144,8 +151,9 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
         raise InputError(f"{name} is not a cargobot solve progress file")
     if set(doc) != {"format", "kind", "tick_cap", "levels"}:
         raise InputError(f"{name}: fields must be format, kind, levels, tick_cap")
-    if doc["format"] != FORMAT:
-        raise InputError(f"{name} has format {show(doc['format'])}, this puzzlebots reads {FORMAT}")
+    if type(doc["format"]) is not int or doc["format"] not in READS:  # not true or 1.0
+        reads = " and ".join(map(str, READS))
+        raise InputError(f"{name} has format {show(doc['format'])}, this puzzlebots reads {reads}")
     if doc["tick_cap"] != tick_cap:
         raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
     if not isinstance(doc["levels"], dict):
@@ -155,13 +163,14 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     for key, raw in doc["levels"].items():
         if key not in by_name:
             raise InputError(f"{name} names level {show(key)}, which this levels file lacks (made for another one)")
-        records[key] = _record(raw, by_name[key], f"{name}: level {key!r}")
+        records[key] = _record(raw, by_name[key], f"{name}: level {key!r}", doc["format"])
     return ProgressFile(path, tick_cap, records)
 
 
-def _record(raw: Any, level: Level, where: str) -> LevelProgress:
-    if not isinstance(raw, dict) or set(raw) != LEVEL_KEYS:
-        raise InputError(f"{where} must be an object with {', '.join(sorted(LEVEL_KEYS))}")
+def _record(raw: Any, level: Level, where: str, version: int) -> LevelProgress:
+    keys = LEVEL_KEYS if version == FORMAT else LEVEL_KEYS - {"sketches"}
+    if not isinstance(raw, dict) or set(raw) != keys:
+        raise InputError(f"{where} must be an object with {', '.join(sorted(keys))}")
     if raw["level"] != level_digest(level):
         raise InputError(f"{where} was made for another definition of the level (another levels file)")
     if not isinstance(raw["search"], str) or len(raw["search"]) != 32:
@@ -172,6 +181,7 @@ def _record(raw: Any, level: Level, where: str) -> LevelProgress:
         _frontier(raw["frontier"], f"{where}: frontier", level),
         check_int(raw["nodes"], f"{where}: nodes", 0, MAX_NODES), _seconds(raw["seconds"], f"{where}: seconds"),
         _sizes(raw["sizes"], where, limit),
+        sketches=check_int(raw.get("sketches", 0), f"{where}: sketches", 0, MAX_SKETCHES),
     )  # fmt: skip
     if [s["size"] for s in record.sizes] != list(range(1, record.searched_to + 1)):
         raise InputError(f"{where}: sizes must list sizes 1 to searched_to ({record.searched_to}) in order")
