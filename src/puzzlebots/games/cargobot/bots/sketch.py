@@ -512,8 +512,12 @@ def _on_pool(search: _Search, goal: int, jobs: int, show: Callable[[int | None],
                     wins.append((k, found, shape))
                     stop_above.value = min(stop_above.value, k)
     finally:
-        stop_above.value = -1
+        mark, stop_above.value = stop_above.value, -1
         pool.shutdown(wait=True, cancel_futures=True)
+        for future, k in running.items():  # cut short by the deadline or Ctrl-C, as one process counts them
+            if future.done() and not future.cancelled() and future.exception() is None:
+                search.evaluations += future.result()[2]
+                search.restarts += k <= mark
 
 
 def _result(search: _Search, level: Level, seconds: float, restarts: int, interrupted: bool) -> SketchResult:
