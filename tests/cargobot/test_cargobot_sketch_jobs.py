@@ -1,6 +1,7 @@
 """``sketch`` on several worker processes: it finds the programs one process finds (restarts numbered, each
-drawn from (seed, number)), workers draw different restarts, a later sketch search of ``solve`` draws none an
-earlier one drew, and Ctrl-C or ``kill -9`` leaves no worker behind."""
+drawn from (seed, number)), workers draw different restarts, ``solve`` hands its ``--jobs`` to its sketch
+phase, a later sketch search of ``solve`` draws no restart an earlier one drew, and Ctrl-C or ``kill -9``
+leaves no worker behind."""
 
 from __future__ import annotations
 
@@ -14,10 +15,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+import puzzlebots.games.cargobot.cli as solve_cli
+from puzzlebots.cli import cli
+from puzzlebots.core.batch import default_jobs
 from puzzlebots.games.cargobot.bots import sketch as sketch_module
-from puzzlebots.games.cargobot.bots.sketch import sketch
-from puzzlebots.games.cargobot.bots.solve import SolveResult
+from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
+from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare
 from puzzlebots.games.cargobot.cli import _sketch_after
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import parse_registers
@@ -157,3 +162,25 @@ def _interrupt(proc: subprocess.Popen[str], how: str) -> None:
     while any(map(_alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [w for w in workers if _alive(w)], "orphan workers"
+
+
+@pytest.mark.parametrize("given, jobs", [(["--jobs", "2"], 2), (["--jobs", "1"], 1), ([], default_jobs())])
+def test_solve_hands_its_jobs_to_the_sketch_phase(monkeypatch: pytest.MonkeyPatch, given: list[str],
+                                                  jobs: int) -> None:  # fmt: skip
+    """The exhaustive search (stubbed: out of time at once) leaves Vertical Sort unsolved; the sketch search
+    that takes over runs on as many workers as ``solve --jobs`` (default: one per usable core)."""
+    seen: list[int] = []
+
+    def exhaustive(lv: Any, jobs: int | None, book: ProgressFile, **kwargs: Any) -> SolveResult:
+        book.entry(lv, prepare(lv))
+        return SolveResult(lv.name, False, None, None, None, None, 0.1, 7, 8)
+
+    def sketching(lv: Any, seed: int, time_limit: float, jobs: int, **kwargs: Any) -> SketchResult:
+        seen.append(jobs)
+        return SketchResult(lv.name, seed, False, None, None, None, None, None, 0.1, 1, 9, None)
+
+    monkeypatch.setattr(solve_cli, "run_solve", exhaustive)
+    monkeypatch.setattr(solve_cli, "run_sketch", sketching)
+    result = CliRunner().invoke(cli, ["cargobot", "solve", "--level", "Vertical Sort", "--time-limit", "4", *given])
+    assert result.exit_code == 0, result.stderr
+    assert seen == [jobs]
