@@ -5,6 +5,7 @@ leaves no worker behind."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.cli import cli
-from puzzlebots.core.batch import default_jobs
+from puzzlebots.core.batch import WorkerPool, default_jobs
 from puzzlebots.games.cargobot.bots import sketch as sketch_module
 from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
 from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare
@@ -184,3 +185,28 @@ def test_solve_hands_its_jobs_to_the_sketch_phase(monkeypatch: pytest.MonkeyPatc
     result = CliRunner().invoke(cli, ["cargobot", "solve", "--level", "Vertical Sort", "--time-limit", "4", *given])
     assert result.exit_code == 0, result.stderr
     assert seen == [jobs]
+
+
+def test_a_round_of_repairs_on_two_workers_takes_what_one_process_takes() -> None:
+    """The shrink's repairs (each register removed, the rest searched 300 programs) on a pool of two: the lowest
+    register whose repair wins, and the attempts counted, are one process's; here the first success is at
+    register 2 (Re-Curses), at register 1 (Transporter), and none is (Re-Curses' 5-register program)."""
+    cases = [("Re-Curses", "claw R claw R L L call1", 13), ("Transporter", "claw R claw L R call1", 12),
+             ("Re-Curses", "claw R claw L call1", 15)]  # fmt: skip
+    mark = multiprocessing.get_context().RawValue("q", sketch_module.NO_STOP)
+    pool = WorkerPool(2, sketch_module._worker_start, (mark,))
+    try:
+        for name, text, attempts in cases:
+            prep = sketch_module.prepare(find_level(name))
+            program = sketch_module.encode(prep, parse_registers(text))
+            here = sketch_module._Search(prep, 5, 400, 1, time.monotonic() + 300, repair_runs=300)
+            one, counted = sketch_module._repairs_here(here, program, 10)
+            two, counted2 = sketch_module._repairs_on_pool(here, pool, mark, program, 10)
+            assert counted == counted2 == attempts and mark.value == sketch_module.NO_STOP
+            if one is None:
+                assert two is None and name == "Re-Curses"
+            else:
+                assert two is not None and np.array_equal(one.op, two.op) and np.array_equal(one.cond, two.cond)
+                assert sketch_module.wins(prep, two, 400) and two.size() < program.size()
+    finally:
+        pool.shutdown(wait=True)

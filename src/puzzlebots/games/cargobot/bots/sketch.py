@@ -215,6 +215,8 @@ class _Search:
         self.evaluations = 0
         self.restarts = 0
         self.stopped: Callable[[], bool] = lambda: False  # a pool worker's restart stopped by the parent
+        #: a round of the shrink's repairs (``_repairs_here``, or on the pool: ``_repairs_on_pool``)
+        self.repairs: Callable[[Program, int], tuple[Program | None, int]] = lambda p, a: _repairs_here(self, p, a)
         self.best: Program | None = None
         self.found_size: int | None = None
         self.shape: tuple[int, ...] | None = None
@@ -341,19 +343,37 @@ def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], No
     attempt = 0
     improved = True
     while improved and time.monotonic() < search.deadline:
-        improved = False
-        for where in _registers(program):
-            trial = _without(program, where)
-            free = trial.op != 0
-            attempt += 1
-            seed = (search.seed * 104_729 + attempt) % 2**31
-            repaired = search.improve(trial, free, program.op.shape[0], seed, search.repair_runs)
-            if repaired is not None and repaired.size() < program.size():
-                program = _tidy(search, repaired)
-                on_smaller(program)
-                improved = True
-                break
+        repaired, attempt = search.repairs(program, attempt)
+        improved = repaired is not None
+        if repaired is not None:
+            program = _tidy(search, repaired)
+            on_smaller(program)
     return program
+
+
+RepairTask = tuple[Program, np.ndarray, int, int, int]  # ``_Search.improve``'s arguments
+
+
+def _repair_tasks(search: _Search, program: Program, attempt: int) -> list[RepairTask]:
+    """One round of repairs: each register of ``program`` removed in turn, the others free, numbered on from
+    ``attempt`` (the number seeds the search)."""
+    tasks = []
+    for k, where in enumerate(_registers(program)):
+        trial = _without(program, where)
+        seed = (search.seed * 104_729 + attempt + k + 1) % 2**31
+        tasks.append((trial, trial.op != 0, program.op.shape[0], seed, search.repair_runs))
+    return tasks
+
+
+def _repairs_here(search: _Search, program: Program, attempt: int) -> tuple[Program | None, int]:
+    """The repairs of one round in order, up to the first that leaves a smaller winning program: that program
+    (None if no repair does) and the attempts counted."""
+    tasks = _repair_tasks(search, program, attempt)
+    for k, task in enumerate(tasks):
+        repaired = search.improve(*task)
+        if repaired is not None and repaired.size() < program.size():
+            return repaired, attempt + k + 1
+    return None, attempt + len(tasks)
 
 
 def shrink_program(level: Level, registers: RegisterProgram, seed: int = 0, tick_cap: int = TICK_CAP,
@@ -463,6 +483,45 @@ def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, d
     return found, shape, search.evaluations
 
 
+def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, deadline: float, ticket: int,
+                   task: RepairTask) -> tuple[Program | None, int]:  # fmt: skip
+    """Repair ``ticket`` of a round in a pool worker, stopped between two kernel calls once the mark falls
+    below it."""
+    search = _Search(prep, seed, tick_cap, 1, deadline)
+    search.stopped = lambda: ticket > _STOP_ABOVE.value
+    return search.improve(*task), search.evaluations
+
+
+def _repairs_on_pool(search: _Search, pool: WorkerPool, stop_above: Any, program: Program,
+                     attempt: int) -> tuple[Program | None, int]:  # fmt: skip
+    """``_repairs_here`` on the pool (no restart runs meanwhile): the round's repairs handed out in order; a
+    success at k stops those above k, those below run on, and the lowest success counts, as in one process."""
+    tasks = _repair_tasks(search, program, attempt)
+    running: dict[Future[Any], int] = {}
+    found: dict[int, Program] = {}
+    handed = 0
+    while True:
+        while handed < min(len(tasks), stop_above.value) and len(running) < pool.workers:
+            args = (search.prep, search.seed, search.tick_cap, search.deadline, handed, tasks[handed])
+            running[pool.submit(_pooled_repair, *args)] = handed
+            handed += 1
+        if not running:
+            break
+        done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+        for future in done:
+            k = running.pop(future)
+            repaired, runs = future.result()
+            search.evaluations += runs
+            if k <= stop_above.value and repaired is not None and repaired.size() < program.size():
+                found[k] = repaired
+                stop_above.value = min(stop_above.value, k)
+    stop_above.value = NO_STOP
+    if not found:
+        return None, attempt + len(tasks)
+    k = min(found)
+    return found[k], attempt + k + 1
+
+
 def _has_sketch(prep: Prepared, totals: list[int]) -> bool:
     return any(shapes(prep, total) for total in totals)
 
@@ -472,9 +531,11 @@ def _on_pool(search: _Search, goal: int, jobs: int, show: Callable[[int | None],
     """The restarts on ``jobs`` worker processes, numbered and handed out in order (one per worker, so none
     waits with a stale sketch size). A win at k lowers the stop mark to k: restarts above it stop and are
     dropped (their numbers are handed out again, as one process would run them after the win), those below
-    run on; once none runs, the lowest win is taken. Every worker is stopped and joined on the way out."""
+    run on; once none runs, the lowest win is taken and shrunk, its repairs on the pool too. Every worker is
+    stopped and joined on the way out."""
     stop_above = multiprocessing.get_context().RawValue("q", NO_STOP)
     pool = WorkerPool(jobs, _worker_start, (stop_above,))
+    search.repairs = lambda program, attempt: _repairs_on_pool(search, pool, stop_above, program, attempt)
     running: dict[Future[Any], int] = {}
     wins: list[tuple[int, Program, tuple[int, ...]]] = []
     counted: list[int] = []  # restarts counted since the last win taken
