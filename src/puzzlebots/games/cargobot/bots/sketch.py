@@ -13,8 +13,9 @@ seed; the time limit only decides how many run.
 With ``jobs`` > 1 the restarts run on a pool of worker processes, handed out in number order, each drawing
 from (seed, restart number) exactly as one process would. When restart k wins, the restarts numbered above k
 stop at once (drawn again later, with the smaller sketches a win brings) and those below k run to their end
-(one of them may win first, in number order); the lowest winner is shrunk here in the parent. So the programs
-found are those of ``jobs=1``, whatever the timing, until the time limit cuts the search short.
+(one of them may win first, in number order); the lowest winner is shrunk by the parent, whose rounds of
+repairs run on the pool the same way (the lowest winning repair taken). So the programs found are those of
+``jobs=1``, whatever the timing, until the time limit cuts the search short.
 """
 
 from __future__ import annotations
