@@ -82,11 +82,19 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-class WorkerPool(ProcessPoolExecutor):
-    """A process pool of ``workers`` processes that die with this process."""
+def _start_worker(parent: int, then: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+    die_with_parent(parent)
+    if then is not None:
+        then(*args)
 
-    def __init__(self, workers: int) -> None:
-        super().__init__(max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),))
+
+class WorkerPool(ProcessPoolExecutor):
+    """A process pool of ``workers`` processes that die with this process; ``initializer(*initargs)`` (a
+    top-level function) then runs in each worker, as ``ProcessPoolExecutor``'s would."""
+
+    def __init__(self, workers: int, initializer: Callable[..., None] | None = None,
+                 initargs: tuple[Any, ...] = ()) -> None:  # fmt: skip
+        super().__init__(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
         self.workers = workers
 
 

@@ -9,19 +9,30 @@ two at a time, helpers merged, a helper called once inlined, and a register remo
 again briefly (repair), each step kept only when the program still wins; the result is verified on the game
 interpreter (``engine.run_level``). Later restarts draw smaller sketches. Restarts are deterministic for a
 seed; the time limit only decides how many run.
+
+With ``jobs`` > 1 the restarts run on a pool of worker processes, handed out in number order, each drawing
+from (seed, restart number) exactly as one process would. When restart k wins, the restarts numbered above k
+stop at once (drawn again later, with the smaller sketches a win brings) and those below k run to their end
+(one of them may win first, in number order); the lowest winner is shrunk by the parent, whose rounds of
+repairs run on the pool the same way (the lowest winning repair taken). So the programs found are those of
+``jobs=1``, whatever the timing, until the time limit cuts the search short.
 """
 
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import random
+import signal
 import time
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from puzzlebots.core.batch import WorkerPool
 from puzzlebots.core.errors import InputError
 
 from ..engine import Colours, EncodedBoard, encode_board, run_level
@@ -41,6 +52,10 @@ REPAIR_RUNS = 20_000
 #: a changed register stays fixed for (free registers // this) steps
 TENURE_SHARE = 3
 MAX_SECONDS = 86_400.0
+#: seconds between two looks at the pool's workers (the progress callback, the deadline, Ctrl-C)
+POLL_SECONDS = 0.5
+#: the pool's stop mark while no restart is to stop: a worker stops a restart numbered above the mark
+NO_STOP = 2**62
 MAX_TICK_CAP = 1_000_000
 _MOVES = {"right": RIGHT, "left": LEFT, "pickup": PICKUP}
 _COMMAND = {RIGHT: "right", LEFT: "left", PICKUP: "pickup"}
@@ -88,7 +103,7 @@ class SketchResult:
         }  # fmt: skip
 
 
-def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int) -> None:
+def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int, jobs: int = 1) -> None:
     if not 0 < time_limit <= MAX_SECONDS:
         raise InputError(f"time limit {time_limit} is not in (0, {MAX_SECONDS:.0f}] seconds")
     if not 0 <= seed < 2**31:
@@ -97,6 +112,8 @@ def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int) 
         raise InputError(f"tick cap {tick_cap} is not in [1, {MAX_TICK_CAP}]")
     if iterations < 1:
         raise InputError(f"iterations per restart {iterations} must be at least 1")
+    if jobs < 1:
+        raise InputError(f"jobs {jobs} must be at least 1")
 
 
 def prepare(level: Level) -> Prepared:
@@ -197,6 +214,10 @@ class _Search:
         self.prep, self.seed, self.tick_cap, self.iterations, self.deadline = prep, seed, tick_cap, iterations, deadline
         self.repair_runs = repair_runs
         self.evaluations = 0
+        self.restarts = 0
+        self.stopped: Callable[[], bool] = lambda: False  # a pool worker's restart stopped by the parent
+        #: a round of the shrink's repairs (``_repairs_here``, or on the pool: ``_repairs_on_pool``)
+        self.repairs: Callable[[Program, int], tuple[Program | None, int]] = lambda p, a: _repairs_here(self, p, a)
         self.best: Program | None = None
         self.found_size: int | None = None
         self.shape: tuple[int, ...] | None = None
@@ -210,7 +231,7 @@ class _Search:
         tenure = max(1, int(free.sum()) // TENURE_SHARE)
         step, done = 0, 0
         while done < total:
-            if time.monotonic() >= self.deadline:
+            if time.monotonic() >= self.deadline or self.stopped():
                 return None
             score, runs, step = kernel.tabu(
                 program.op, program.cond, free, self.prep.slots, oplist, self.prep.conds, self.prep.board,
@@ -323,19 +344,37 @@ def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], No
     attempt = 0
     improved = True
     while improved and time.monotonic() < search.deadline:
-        improved = False
-        for where in _registers(program):
-            trial = _without(program, where)
-            free = trial.op != 0
-            attempt += 1
-            seed = (search.seed * 104_729 + attempt) % 2**31
-            repaired = search.improve(trial, free, program.op.shape[0], seed, search.repair_runs)
-            if repaired is not None and repaired.size() < program.size():
-                program = _tidy(search, repaired)
-                on_smaller(program)
-                improved = True
-                break
+        repaired, attempt = search.repairs(program, attempt)
+        improved = repaired is not None
+        if repaired is not None:
+            program = _tidy(search, repaired)
+            on_smaller(program)
     return program
+
+
+RepairTask = tuple[Program, np.ndarray, int, int, int]  # ``_Search.improve``'s arguments
+
+
+def _repair_tasks(search: _Search, program: Program, attempt: int) -> list[RepairTask]:
+    """One round of repairs: each register of ``program`` removed in turn, the others free, numbered on from
+    ``attempt`` (the number seeds the search)."""
+    tasks = []
+    for k, where in enumerate(_registers(program)):
+        trial = _without(program, where)
+        seed = (search.seed * 104_729 + attempt + k + 1) % 2**31
+        tasks.append((trial, trial.op != 0, program.op.shape[0], seed, search.repair_runs))
+    return tasks
+
+
+def _repairs_here(search: _Search, program: Program, attempt: int) -> tuple[Program | None, int]:
+    """The repairs of one round in order, up to the first that leaves a smaller winning program: that program
+    (None if no repair does) and the attempts counted."""
+    tasks = _repair_tasks(search, program, attempt)
+    for k, task in enumerate(tasks):
+        repaired = search.improve(*task)
+        if repaired is not None and repaired.size() < program.size():
+            return repaired, attempt + k + 1
+    return None, attempt + len(tasks)
 
 
 def shrink_program(level: Level, registers: RegisterProgram, seed: int = 0, tick_cap: int = TICK_CAP,
@@ -364,15 +403,16 @@ def sketch(
     stop_at: int | None = None,
     progress: Callable[[float, int | None, int], None] | None = None,
     keep_on_interrupt: bool = True,
+    jobs: int = 1,
 ) -> SketchResult:
     """Search ``level`` for a winning program until ``time_limit`` seconds pass or one of at most ``stop_at``
-    registers (default: the best known size) is found. Ctrl-C ends it with the best program found so far
-    (``keep_on_interrupt``), or passes on (a caller with more work to stop, as ``solve --all``)."""
-    check_options(time_limit, seed, tick_cap, iterations)
+    registers (default: the best known size) is found, running restarts on ``jobs`` processes (1: here).
+    Ctrl-C ends it with the best program found so far (``keep_on_interrupt``), or passes on (a caller with more
+    work to stop, as ``solve --all``); either way no worker is left running."""
+    check_options(time_limit, seed, tick_cap, iterations, jobs)
     start = time.monotonic()
     search = _Search(prepare(level), seed, tick_cap, iterations, start + time_limit)
     goal = stop_at if stop_at is not None else (level.best_known or 0)
-    restarts = 0
     interrupted = False
 
     def keep(program: Program) -> None:
@@ -380,29 +420,166 @@ def sketch(
         if smaller and run_level(level, decode(search.prep, program)).solved:  # verified on the game interpreter
             search.best = program
 
+    def take(found: Program, shape: tuple[int, ...]) -> None:
+        """A restart's win: shrunk and kept if it is smaller than the best so far."""
+        if search.best is None or found.size() < search.best.size():
+            search.found_size = search.found_size or found.size()
+            search.shape = shape
+            keep(found)
+            shrink(search, found, keep)
+
+    def show(best: int | None) -> None:
+        if progress:
+            progress(time.monotonic() - start, best, search.restarts)
+
     try:
-        while time.monotonic() < search.deadline:
-            best = search.best.size() if search.best else None
-            if best is not None and best <= goal:
-                break
-            if progress:
-                progress(time.monotonic() - start, best, restarts)
-            found, shape = search.restart(restarts, _totals(search.prep, best))
-            restarts += 1
-            if found is None:
-                if shape is None:  # no sketch is left below the best size
-                    break
-                continue
-            if best is None or found.size() < best:
-                search.found_size = search.found_size or found.size()
-                search.shape = shape
-                keep(found)
-                shrink(search, found, keep)
+        if jobs == 1:
+            _in_turn(search, goal, show, take)
+        else:
+            _on_pool(search, goal, jobs, show, take)
     except KeyboardInterrupt:
         if not keep_on_interrupt:
             raise
         interrupted = True
-    return _result(search, level, time.monotonic() - start, restarts, interrupted)
+    return _result(search, level, time.monotonic() - start, search.restarts, interrupted)
+
+
+def _best_size(search: _Search) -> int | None:
+    return search.best.size() if search.best else None
+
+
+def _in_turn(search: _Search, goal: int, show: Callable[[int | None], None],
+             take: Callable[[Program, tuple[int, ...]], None]) -> None:  # fmt: skip
+    """The restarts one after another in this process, until the goal size, the deadline, or no sketch left."""
+    while time.monotonic() < search.deadline:
+        best = _best_size(search)
+        if best is not None and best <= goal:
+            break
+        show(best)
+        found, shape = search.restart(search.restarts, _totals(search.prep, best))
+        search.restarts += 1
+        if found is None or shape is None:  # a restart that wins has a sketch
+            if shape is None:  # no sketch is left below the best size
+                break
+            continue
+        take(found, shape)
+
+
+def _worker_start(stop_above: Any) -> None:
+    """A pool worker: it reads the parent's stop mark; Ctrl-C is the parent's to handle (it stops the workers)."""
+    global _STOP_ABOVE
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _STOP_ABOVE = stop_above
+
+
+_STOP_ABOVE: Any = None  # in a pool worker: the parent's stop mark (a shared integer)
+
+
+def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, deadline: float, index: int,
+                    totals: list[int]) -> tuple[Program | None, tuple[int, ...] | None, int]:  # fmt: skip
+    """Restart ``index`` in a pool worker, stopped between two kernel calls once the mark falls below it."""
+    search = _Search(prep, seed, tick_cap, iterations, deadline)
+    search.stopped = lambda: index > _STOP_ABOVE.value
+    found, shape = search.restart(index, totals)
+    return found, shape, search.evaluations
+
+
+def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, deadline: float, ticket: int,
+                   task: RepairTask) -> tuple[Program | None, int]:  # fmt: skip
+    """Repair ``ticket`` of a round in a pool worker, stopped between two kernel calls once the mark falls
+    below it."""
+    search = _Search(prep, seed, tick_cap, 1, deadline)
+    search.stopped = lambda: ticket > _STOP_ABOVE.value
+    return search.improve(*task), search.evaluations
+
+
+def _repairs_on_pool(search: _Search, pool: WorkerPool, stop_above: Any, program: Program,
+                     attempt: int) -> tuple[Program | None, int]:  # fmt: skip
+    """``_repairs_here`` on the pool (no restart runs meanwhile): the round's repairs handed out in order; a
+    success at k stops those above k, those below run on, and the lowest success counts, as in one process."""
+    tasks = _repair_tasks(search, program, attempt)
+    running: dict[Future[Any], int] = {}
+    found: dict[int, Program] = {}
+    handed = 0
+    while True:
+        while handed < min(len(tasks), stop_above.value) and len(running) < pool.workers:
+            args = (search.prep, search.seed, search.tick_cap, search.deadline, handed, tasks[handed])
+            running[pool.submit(_pooled_repair, *args)] = handed
+            handed += 1
+        if not running:
+            break
+        done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+        for future in done:
+            k = running.pop(future)
+            repaired, runs = future.result()
+            search.evaluations += runs
+            if k <= stop_above.value and repaired is not None and repaired.size() < program.size():
+                found[k] = repaired
+                stop_above.value = min(stop_above.value, k)
+    stop_above.value = NO_STOP
+    if not found:
+        return None, attempt + len(tasks)
+    k = min(found)
+    return found[k], attempt + k + 1
+
+
+def _has_sketch(prep: Prepared, totals: list[int]) -> bool:
+    return any(shapes(prep, total) for total in totals)
+
+
+def _on_pool(search: _Search, goal: int, jobs: int, show: Callable[[int | None], None],
+             take: Callable[[Program, tuple[int, ...]], None]) -> None:  # fmt: skip
+    """The restarts on ``jobs`` worker processes, numbered and handed out in order (one per worker, so none
+    waits with a stale sketch size). A win at k lowers the stop mark to k: restarts above it stop and are
+    dropped (their numbers are handed out again, as one process would run them after the win), those below
+    run on; once none runs, the lowest win is taken and shrunk, its repairs on the pool too. Every worker is
+    stopped and joined on the way out."""
+    stop_above = multiprocessing.get_context().RawValue("q", NO_STOP)
+    pool = WorkerPool(jobs, _worker_start, (stop_above,))
+    search.repairs = lambda program, attempt: _repairs_on_pool(search, pool, stop_above, program, attempt)
+    running: dict[Future[Any], int] = {}
+    wins: list[tuple[int, Program, tuple[int, ...]]] = []
+    counted: list[int] = []  # restarts counted since the last win taken
+    index = 0
+    try:
+        while True:
+            best = _best_size(search)
+            if wins and not running:
+                k, found, shape = min(wins, key=lambda w: w[0])
+                search.restarts -= sum(1 for i in counted if i > k)
+                wins, counted, index, stop_above.value = [], [], k + 1, NO_STOP
+                take(found, shape)
+                continue
+            if not wins:
+                if (best is not None and best <= goal) or time.monotonic() >= search.deadline:
+                    break
+                totals = _totals(search.prep, best)
+                if not _has_sketch(search.prep, totals):
+                    break
+                while len(running) < jobs:
+                    args = (search.prep, search.seed, search.tick_cap, search.iterations, search.deadline)
+                    running[pool.submit(_pooled_restart, *args, index, totals)] = index
+                    index += 1
+            show(best)
+            done, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                k = running.pop(future)
+                found, shape, runs = future.result()
+                search.evaluations += runs
+                if k > stop_above.value:  # stopped for a win numbered below it
+                    continue
+                search.restarts += 1
+                counted.append(k)
+                if found is not None and shape is not None:
+                    wins.append((k, found, shape))
+                    stop_above.value = min(stop_above.value, k)
+    finally:
+        mark, stop_above.value = stop_above.value, -1
+        pool.shutdown(wait=True, cancel_futures=True)
+        for future, k in running.items():  # cut short by the deadline or Ctrl-C, as one process counts them
+            if future.done() and not future.cancelled() and future.exception() is None:
+                search.evaluations += future.result()[2]
+                search.restarts += k <= mark
 
 
 def _result(search: _Search, level: Level, seconds: float, restarts: int, interrupted: bool) -> SketchResult:
