@@ -6,16 +6,14 @@ the pass that gave each row. The searches stop at a chosen task (not at a time),
 from __future__ import annotations
 
 import json
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from solving import levels_file, solve_cmd
 
 import puzzlebots.games.cargobot.bots.solve as solver
 import puzzlebots.games.cargobot.cli as solve_cli
-from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult
 from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare, solve
 from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, PASS_SECONDS, _level_time, _passes, _search_level
@@ -45,18 +43,6 @@ def _stop_task(monkeypatch: pytest.MonkeyPatch, *stops: tuple[int, type[BaseExce
     return budgets
 
 
-def _levels_file(tmp_path: Path, names: list[str]) -> Path:
-    rows = json.loads(files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text())
-    path = tmp_path / "levels.json"
-    path.write_text(json.dumps([r for r in rows if r["name"] in names]))
-    return path
-
-
-def _cli(*args: object) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["cargobot", "solve", *map(str, args)])
-    return result.exit_code, result.stdout, result.stderr
-
-
 @pytest.fixture(scope="module")
 def fresh() -> tuple[SolveResult, LevelProgress]:
     """``LEVEL`` searched in one go: the program, and the record every stopped-and-resumed search must match."""
@@ -68,7 +54,7 @@ def test_the_second_pass_goes_on_from_where_the_first_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: tuple[SolveResult, LevelProgress]
 ) -> None:
     result, fresh_rec = fresh
-    levels, out = _levels_file(tmp_path, ["Cargo 101", LEVEL]), tmp_path / "s.json"
+    levels, out = levels_file(tmp_path, ["Cargo 101", LEVEL]), tmp_path / "s.json"
     budgets = _stop_task(monkeypatch, (STOP_AT, TimeoutError))
     calls: list[tuple[float | None, int]] = []  # (time limit, sizes searched after) of each exhaustive session
 
@@ -78,7 +64,7 @@ def test_the_second_pass_goes_on_from_where_the_first_stopped(
         return found
 
     monkeypatch.setattr(solve_cli, "run_solve", recording)
-    code, stdout, err = _cli("--all", "--jobs", "1", "--levels-file", levels, "--total-time", 300, "--json", out)
+    code, stdout, err = solve_cmd("--all", "--jobs", "1", "--levels-file", levels, "--total-time", 300, "--json", out)
     assert code == 0, err
     assert "pass 2: 1 unsolved level share the" in err
     # pass 1: Cargo 101 solved; LEVEL stopped inside size 7 with sizes up to 6 searched; pass 2: LEVEL solved
@@ -103,15 +89,15 @@ def test_ctrl_c_in_the_second_pass_and_resume(
 ) -> None:
     """Stopped by its time in pass 1, then Ctrl-C in pass 2: ``--resume`` goes on from the frontier left."""
     result, _ = fresh
-    levels, out = _levels_file(tmp_path, [LEVEL]), tmp_path / "s.json"
+    levels, out = levels_file(tmp_path, [LEVEL]), tmp_path / "s.json"
     _stop_task(monkeypatch, (STOP_AT, TimeoutError), (STOP_AT + 20, KeyboardInterrupt))
-    code, _, err = _cli("--all", "--jobs", "1", "--levels-file", levels, "--total-time", 300, "--json", out)
+    code, _, err = solve_cmd("--all", "--jobs", "1", "--levels-file", levels, "--total-time", 300, "--json", out)
     assert code == 130 and "pass 2: 1 unsolved level" in err
     assert f"progress saved in {out}.progress: continue with --resume" in err
     monkeypatch.undo()
     rec = load(tmp_path / "s.json.progress", 5000, load_levels(levels)).levels[LEVEL]
     assert rec.result is None and rec.searched_to == 6 and rec.frontier is not None
-    code, _, err = _cli("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--resume")
+    code, _, err = solve_cmd("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--resume")
     assert code == 0, err
     assert f"resuming {LEVEL}: sizes up to 6 searched" in err
     row = json.loads(out.read_text())[0]

@@ -5,13 +5,11 @@ schedule that ends within ``--total-time``."""
 from __future__ import annotations
 
 import json
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from solving import levels_file, solve_cmd
 
-from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.solve import solve
 from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, _level_time, _sketch_after
 from puzzlebots.games.cargobot.engine import run_level
@@ -87,27 +85,15 @@ def test_a_size_whose_frontier_is_empty_is_finished(tmp_path: Path) -> None:
     assert sizes[0] == 3 and again.searched_to == 4 and again.size == 5
 
 
-def _levels_file(tmp_path: Path, names: list[str]) -> Path:
-    rows = json.loads(files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text())
-    path = tmp_path / "levels.json"
-    path.write_text(json.dumps([r for r in rows if r["name"] in names]))
-    return path
-
-
-def _cli(*args: object) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["cargobot", "solve", *map(str, args)])
-    return result.exit_code, result.stdout, result.stderr
-
-
 def test_all_levels_resume_skips_finished_levels(tmp_path: Path) -> None:
-    levels = _levels_file(tmp_path, ["Cargo 101", "Transporter", "Re-Curses"])
+    levels = levels_file(tmp_path, ["Cargo 101", "Transporter", "Re-Curses"])
     out = tmp_path / "solve.json"
-    code, _, err = _cli("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--max-size", "4")
+    code, _, err = solve_cmd("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--max-size", "4")
     assert code == 0, err
     before = {r["level"]: r for r in json.loads(out.read_text())}
     assert [before[n]["solved"] for n in ("Cargo 101", "Transporter", "Re-Curses")] == [True, True, False]
     assert before["Re-Curses"]["searched_to"] == 4 and before["Re-Curses"]["size"] is None
-    code, stdout, err = _cli("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--resume")
+    code, stdout, err = solve_cmd("--all", "--jobs", "1", "--levels-file", levels, "--json", out, "--resume")
     assert code == 0, err
     assert "resuming Cargo 101: solved" in err and "resuming Re-Curses: sizes up to 4 searched" in err
     after = {r["level"]: r for r in json.loads(out.read_text())}
@@ -121,7 +107,7 @@ def test_all_levels_resume_skips_finished_levels(tmp_path: Path) -> None:
 
 def test_every_result_states_its_bound_and_method(tmp_path: Path) -> None:
     out = tmp_path / "s.json"
-    code, stdout, err = _cli("--level", "Inverter", "--jobs", "1", "--max-size", "6", "--json", out)
+    code, stdout, err = solve_cmd("--level", "Inverter", "--jobs", "1", "--max-size", "6", "--json", out)
     assert code == 0, err
     row = json.loads(out.read_text())[0]
     assert (row["solved"], row["searched_to"], row["method"], row["proven_minimal"]) == (False, 6, "exhaustive", False)
@@ -135,7 +121,7 @@ def test_interrupt_saves_the_record_and_says_how_to_go_on(tmp_path: Path, monkey
     """Ctrl-C while a size is searched: the record written on the way out covers what was left."""
     _interrupt_task(monkeypatch, 10)  # inside size 7, after its first task split (15 tasks in all)
     path = tmp_path / "p.json"
-    code, _, err = _cli("--level", LEVEL, "--jobs", "1", "--progress", path)
+    code, _, err = solve_cmd("--level", LEVEL, "--jobs", "1", "--progress", path)
     assert code == 130 and f"progress saved in {path}: continue with --resume" in err
     monkeypatch.undo()
     rec = load(path, 5000, load_levels()).levels[LEVEL]
@@ -175,11 +161,11 @@ def test_solve_gives_the_sketches_the_rest_of_the_level_time(tmp_path: Path) -> 
     """Vertical Sort (Impossible, 18 registers) in 6 s: the exhaustive search has the first half and records
     only its own seconds; the result counts the sketch search's too."""
     out = tmp_path / "s.json"
-    code, _, err = _cli("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6", "--json", out)
+    code, _, err = solve_cmd("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6", "--json", out)
     assert code == 0, err
     row = json.loads(out.read_text())[0]
     rec = load(tmp_path / "s.json.progress", 5000, load_levels()).levels["Vertical Sort"]
     assert not row["solved"] and row["method"] == "exhaustive" and rec.result is None
     assert rec.seconds < 4.5 and row["seconds"] - rec.seconds >= 1.0
-    code, _, err = _cli("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "1", "--sketch-share", "0.95")
+    code, _, err = solve_cmd("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "1", "--sketch-share", "0.95")
     assert code == 2 and "--sketch-share" in err
