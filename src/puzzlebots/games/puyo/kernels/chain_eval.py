@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import GARBAGE, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .bitboard import ALL12, S1, S16, S32, U0, U1, cell, drop_puyo, group_size, plane, resolve_moved
+from .bitboard import ALL12, BCAST, LANE13, S1, S16, S32, U0, U1, cell, drop_puyo, group_size, plane, resolve_moved
 from .bits import popcount, to_int
 
 #: weight indices: the value of a field is sum(w[i] * feature[i])
@@ -51,7 +51,6 @@ def signed(magnitudes: object) -> np.ndarray:
     """The evaluation's weight vector from tuned magnitudes (their signs are ignored)."""
     return SIGNS * np.abs(np.asarray(magnitudes, dtype=np.float64))
 
-_LANE = np.uint64(0x1FFF)
 
 #: Known opening chain forms in the bottom-left corner, bottom row first, one letter per cell ("." free):
 #: cells of one upper-case letter should share a colour; neighbours (4-neighbourhood) with different letters
@@ -67,6 +66,8 @@ FORMS = (
 FORM_BROKEN = -100
 #: garbage below this row ends the opening: the form term is then 0
 FORM_ROWS = 4
+#: those rows in the three lanes of a word
+_FORM_LOW = ((U1 << np.uint64(FORM_ROWS)) - U1) * BCAST
 
 
 def _form_relations(rows: tuple[str, ...]) -> list[tuple[int, int, int, int, int]]:
@@ -93,9 +94,7 @@ def form(b: np.ndarray) -> int:
     """How well the field follows its best-matching form (``FORMS``): over relations between two filled
     template cells, +1 for each kept; a form with a broken relation scores ``FORM_BROKEN``. Garbage in the
     bottom ``FORM_ROWS`` rows makes it 0 (the opening is over)."""
-    low = (U1 << np.uint64(FORM_ROWS)) - U1
-    lanes = low | (low << S16) | (low << S32)
-    if ((plane(b, GARBAGE, 0) | plane(b, GARBAGE, 1)) & lanes) != U0:
+    if ((plane(b, GARBAGE, 0) | plane(b, GARBAGE, 1)) & _FORM_LOW) != U0:
         return 0
     best = FORM_BROKEN
     start = 0
@@ -222,7 +221,7 @@ def quiet(b: np.ndarray, heights: np.ndarray, n_colours: int, crossable: int, w:
                     break
             if not fired:
                 continue
-            lane = _LANE << np.uint64(16 * (x % 3))
+            lane = LANE13 << np.uint64(16 * (x % 3))
             score = resolve_moved(work, lane if x < 3 else U0, U0 if x < 3 else lane, stats)
             links = stats[0]
             n2, n3 = links23(work)
