@@ -108,15 +108,18 @@ def test_first_step_played_as_the_engine_plays_it(seed: int, spawns: int, pool: 
         assert list(out_hand[H_POOL : H_POOL + out_hand[H_NPOOL]]) == t.pool
 
 
-def _oracle_expect(s: HatrisState, weights: list[float], probs: np.ndarray) -> dict[tuple, float]:
-    """Every first step with a surviving chain, valued as the kernel values it, by plain enumeration."""
+def _oracle_expect(
+    s: HatrisState, weights: list[float], probs: np.ndarray, reserve: float = 0.0
+) -> dict[tuple, float]:
+    """Every first step with a surviving chain, valued as the kernel values it, by plain enumeration
+    (``reserve``: the value of each helper in the pool after the first step)."""
     assert s.current is not None
     field = oracle.Field([list(p) for p in s.piles], list(s.pool), list(s.bars))
     out = {}
     for a1, f1 in oracle.options(field, s.current, s.rules):
         if f1.dead or oracle.second_step(f1, s.next, s.rules, weights) == -math.inf:
             continue
-        v = weights[7] * min(f1.cash / CASH_NORM, 1.0)
+        v = weights[7] * min(f1.cash / CASH_NORM, 1.0) + reserve * len(f1.pool)
         start = oracle.Field(f1.piles, f1.pool, f1.bars)
         for a in range(1, 7):
             for b in range(a, 7):
@@ -140,7 +143,8 @@ def _oracle_expect(s: HatrisState, weights: list[float], probs: np.ndarray) -> d
         ([[1], [4, 6, 6], [1, 1], [], [6, 4], []], [0]),
     ],
 )
-def test_kernel_matches_the_oracle(piles: list[list[int]], pool: list[int]) -> None:
+@pytest.mark.parametrize("reserve", [0.0, 0.7])
+def test_kernel_matches_the_oracle(piles: list[list[int]], pool: list[int], reserve: float) -> None:
     rng = random.Random(len(pool))
     s = HatrisState(5, {"pair_source": "uniform", "start_level": 12})
     s.piles = [list(p) for p in piles]
@@ -149,10 +153,10 @@ def test_kernel_matches_the_oracle(piles: list[list[int]], pool: list[int]) -> N
     weights = [rng.uniform(0, 10) for _ in range(8)]
     probs = np.zeros((7, 7))
     probs[2, 3], probs[3, 3], probs[1, 6] = 0.5, 0.3, 0.2
-    values = _oracle_expect(s, weights, probs)
+    values = _oracle_expect(s, weights, probs, reserve)
     bot = Expectimax(s.rules, weights, keep=10**6)
     bot._pack(s)
-    kind, x, y, v = expect(bot.board, bot.hand, bot.rules, bot.weights, bot.tables, probs, bot.keep)
+    kind, x, y, v = expect(bot.board, bot.hand, bot.rules, bot.weights, bot.tables, probs, bot.keep, reserve)
     assert v == pytest.approx(max(values.values()), abs=1e-7)
     assert values[bot._action(kind, x, y)] == pytest.approx(v, abs=1e-7)
 
@@ -221,3 +225,42 @@ def test_pair_chains_are_the_searchers_chains(seed: int, spawns: int, pool: list
         bot.hand[H_NEXT : H_NEXT + 2] = a, b
         best = chains(bot.board, bot.hand, bot.rules, bot.weights, bot.tables, np.zeros(0))
         assert value == (best[BEST, SCORE] if best[BEST, KIND] != K_NONE else NEG)
+
+
+@pytest.mark.parametrize(
+    ("level", "endless", "caps", "hoarding"),
+    [
+        (7, True, 0, False),  # before the hoarding stage
+        (8, True, 0, True),
+        (59, True, 0, True),  # endless: a refill starts level 60
+        (59, False, 0, False),  # the game ends after level 59: no refill to hoard for
+        (9, True, 0, True),  # shop 1 starts with a refill of 6 hats
+        (48, True, 9, True),  # a pile of 60 px
+        (48, True, 10, False),  # a pile of 66 px, above hoard_below_px (64): the helpers are spent
+    ],
+)
+def test_hoarding_stages(level: int, endless: bool, caps: int, hoarding: bool) -> None:
+    s = HatrisState(3, Rules({"start_level": level, "endless": endless, "shop_start": "empty"}))
+    s.piles = [[4] * caps, [], [], [], [], []]  # caps: 12 px, 6 px more per cap on a cap
+    assert max(s.heights()) == (6 + 6 * caps if caps else 0)
+    assert Expectimax(s.rules, default_weights()).reserve(s) == (1.0 if hoarding else 0.0)
+    assert Expectimax(Rules({"hoard_stage": 10}), default_weights()).reserve(s) == 0.0
+
+
+def test_hoarding_keeps_a_helper_the_bot_would_use() -> None:
+    """The first decision of a seeded game where the bot summons a helper on a low field: placed at a hoarding
+    stage, the same position is played with a placement, and the helper stays in the pool."""
+    s = HatrisState(0, Rules({"hoard_stage": 10}))
+    bot = Expectimax(s.rules, default_weights())
+    while True:
+        action = bot.act(s)
+        if action[0] != "place" and max(s.heights()) < 64:
+            break
+        s.apply(action)
+    hoarder = Expectimax(Rules({}), default_weights())
+    late = s.clone()
+    late.level = 8
+    assert hoarder.reserve(late) > 0
+    assert hoarder.act(late)[0] == "place"
+    late.level = 7
+    assert hoarder.act(late) == action

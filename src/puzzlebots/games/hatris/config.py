@@ -19,9 +19,14 @@ from .rules import HELPER_GROUPS, LEVELS, nest_table
 _FRAMES = (0, 600)
 
 
+def _non_negative(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < float("inf")
+
+
 @dataclass(frozen=True)
 class HatrisConfig(Schema):
-    """One field per key; the CLI and web pages set only the first four (run shape, not rules)."""
+    """One field per key; the CLI and web pages set only the first four (run shape, not rules) and
+    ``hoard_stage`` (to turn the expectimax bot's hoarding off: 10)."""
 
     pair_source: str = setting(
         "nes", "pair source: the NES PRNG with its re-pick rule, or uniform random pairs",
@@ -83,6 +88,14 @@ class HatrisConfig(Schema):
     frames_spawn: int = setting(0, "Q22: frames at each spawn", range=_FRAMES)
     cash_in: bool = setting(False, "Q23: cash the helper pool at each level end")
     min_run: int = setting(2, "Q25: the shortest run metrics 3-4 count", choices=(2, 3))
+    hoard_stage: int = setting(
+        8, "expectimax: from this stage digit on, keep helpers for the coming shop refill (10: never)",
+        range=(0, 10), flag="--hoard-stage")
+    hoard_value: float = setting(
+        1.0, "expectimax: the evaluation's value of each helper kept while hoarding",
+        valid=_non_negative, what="a number >= 0")
+    hoard_below_px: int = setting(
+        64, "expectimax: hoard only while every pile is lower than this (px)", range=(0, 168))
 
 
 class Rules:

@@ -4,7 +4,8 @@ The searcher's chains rank every first step (:func:`.search.chains` with a log);
 played out on a copy of the field (piles, helper bars and pool), and from each resulting field the searcher's
 two-step chain is searched once per possible third pair, with the next pair now falling. A first step's value is
 the probability-weighted mean of those best chains plus the weighted cash it pays itself; a third pair whose
-every chain tops out counts as :data:`DEATH`. Level ends (quota, shop refills) are not simulated.
+every chain tops out counts as :data:`DEATH`. Level ends (quota, shop refills) are not simulated; the bot
+prepares for a refill through ``reserve``, the value of each helper left in the pool after the first step.
 """
 
 from __future__ import annotations
@@ -87,15 +88,20 @@ def play_first(board, hand, kind, x, y, tables, sc, out, out_hand, tmp):  # type
 
 
 @njit(cache=True)
-def expect(board, hand, rules, weights, tables, probs, keep):  # type: ignore[no-untyped-def]
+def expect(board, hand, rules, weights, tables, probs, keep, reserve):  # type: ignore[no-untyped-def]
     """The first step (kind, x, y, value) of the best expected three-pair chain over the searcher's ``keep``
     best first steps; ``probs[a, b]`` (a <= b) the chance of third pair {a, b}. When every chain tops out, the
-    searcher's own fallback (its best single step, or kind K_NONE)."""
+    searcher's own fallback (its best single step, or kind K_NONE). ``reserve``: the value of each helper in the
+    pool after the first step (0: none), also charged to the helper first steps when ranking them."""
     npats = tables.pats.shape[0]
     log = np.full(36 + npats + tables.swaps.shape[0], NEG)
     best = chains(board, hand, rules, weights, tables, log)
     if best[BEST, KIND] == K_NONE:
         return int(best[SINGLE, KIND]), int(best[SINGLE, X]), int(best[SINGLE, Y]), best[SINGLE, SCORE]
+    if reserve > 0.0:
+        for i in range(36, log.shape[0]):
+            if log[i] > NEG:
+                log[i] -= reserve
     sc = scoring(rules, weights)
     order = np.argsort(-log, kind="mergesort")  # stable: the first of equal chains first, as the searcher
     b1 = np.zeros((6, CAP + 1), np.int8)
@@ -118,7 +124,7 @@ def expect(board, hand, rules, weights, tables, probs, keep):  # type: ignore[no
         h1[H_NEXT + 1] = hand[H_NEXT + 1]
         pairs.best[:] = NEG
         pair_chains(b1, h1, sc, tables, pairs)
-        v = cash_term(cash1, sc)
+        v = cash_term(cash1, sc) + reserve * h1[H_NPOOL]
         for j in range(pairs.best.shape[0]):
             bj = pairs.best[j]
             v += probs[pairs.a[j], pairs.b[j]] * (bj if bj > NEG else DEATH)
