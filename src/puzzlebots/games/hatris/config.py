@@ -90,7 +90,7 @@ class HatrisConfig(Schema):
     min_run: int = setting(2, "Q25: the shortest run metrics 3-4 count", choices=(2, 3))
     hoard_stage: int = setting(
         8, "expectimax: from this stage digit on, keep helpers for the coming shop refill (10: never)",
-        range=(0, 10), flag="--hoard-stage")
+        range=(0, 10), flag="--hoard-stage", cli_type=click.IntRange(0, 10))
     hoard_value: float = setting(
         1.0, "expectimax: the evaluation's value of each helper kept while hoarding",
         valid=_non_negative, what="a number >= 0")
