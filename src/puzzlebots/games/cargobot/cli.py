@@ -186,7 +186,7 @@ LIKELY_SIZE = 10
 LEVEL_OVERHEAD = 2.0
 #: the limit of a level reached when the total time is spent: it reports its record without searching
 NO_TIME = 1e-3
-#: a further pass over the unsolved levels starts only if the time left gives each of them this many seconds
+#: a further pass over the open levels (``_finished``) starts only if the time left gives each this many seconds
 PASS_SECONDS = 5.0
 #: default --sketch-share: half of a level's time beyond Tutorial-Hard goes to sketches if the exhaustive
 #: search has not found a program in the first half
@@ -207,7 +207,8 @@ SKETCH_SHARE = 0.5
     help=f"Seconds for the whole run (default with --all: {ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
     "--time-limit, the others share what is left (a quarter share where the best known program has more than "
     f"{LIKELY_SIZE} registers), and the run ends within it. Time left after every level had its share goes to "
-    "the unsolved ones in further passes, each going on where it stopped.",
+    "the unsolved ones (and those the sketch search solved above their best known size) in further passes, "
+    "each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--tick-cap", type=click.IntRange(1, GAME_TICK_LIMIT), default=DEFAULT_TICK_CAP, show_default=True,
