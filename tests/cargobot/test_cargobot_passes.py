@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from solving import levels_file, solve_cmd
+from solving import levels_file, solve_cmd, stop_task
 
-import puzzlebots.games.cargobot.bots.solve as solver
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult
 from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare, solve
@@ -25,22 +24,7 @@ STOP_AT = 10  # a task of size 7, after its first split
 
 
 def _stop_task(monkeypatch: pytest.MonkeyPatch, *stops: tuple[int, type[BaseException]]) -> list[int]:
-    """``LEVEL``'s search raises each (n, exception) as its n-th task starts: ``TimeoutError`` is its time limit
-    running out there (the task stays in the frontier, as a task cut off by the deadline), ``KeyboardInterrupt``
-    is Ctrl-C. Returns the budgets of the tasks that ran."""
-    real, budgets, at = solver.run_task, [], dict(stops)
-
-    def stopping(setup: solver.Setup, budget: int, *args: Any, **kwargs: Any) -> tuple:
-        if setup.name != LEVEL:
-            return real(setup, budget, *args, **kwargs)
-        if len(budgets) + 1 in at:
-            exc = at.pop(len(budgets) + 1)
-            raise exc
-        budgets.append(budget)
-        return real(setup, budget, *args, **kwargs)
-
-    monkeypatch.setattr(solver, "run_task", stopping)
-    return budgets
+    return stop_task(monkeypatch, LEVEL, *stops)
 
 
 @pytest.fixture(scope="module")

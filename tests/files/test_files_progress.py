@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +67,12 @@ def _format_1(doc: dict[str, Any]) -> None:
 
 
 def test_a_format_1_file_resumes_with_no_sketch_search_started(tmp_path: Path, good: dict[str, Any]) -> None:
-    assert good["format"] == 2 and good["levels"][LEVEL]["sketches"] == 0
+    assert good["format"] == 3 and good["levels"][LEVEL]["sketches"] == 0
     path = planted(tmp_path, good, _format_1)
     result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "out.json").read_text())[0]["size"] == 5
-    assert json.loads(path.read_text())["format"] == 2  # written back in this format
+    assert json.loads(path.read_text())["format"] == 3  # written back in this format
     line = refused(*resume(planted(tmp_path, good, lambda doc: doc.__setitem__("format", 1))))
     assert "must be an object with frontier, level, nodes, result, search, searched_to, seconds, sizes" in line
     line = refused(*resume(planted(tmp_path, good, lambda doc: doc["levels"][LEVEL].pop("sketches"))))
@@ -127,9 +128,9 @@ def _extra_field(doc: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("change, message", [
-    (_set("format", 3), "has format 3, this puzzlebots reads 1 and 2"),
-    (_set("format", True), "has format True, this puzzlebots reads 1 and 2"),
-    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1 and 2"),
+    (_set("format", 4), "has format 4, this puzzlebots reads 1, 2 and 3"),
+    (_set("format", True), "has format True, this puzzlebots reads 1, 2 and 3"),
+    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1, 2 and 3"),
     (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
     (_drop("tick_cap"), "fields must be format, kind, levels, tick_cap"),
     (_set("levels", [1]), "levels must be an object"),
@@ -201,6 +202,74 @@ def test_a_solved_record_with_a_frontier_is_refused(tmp_path: Path, good: dict[s
         doc["levels"][LEVEL]["frontier"] = [[0]]
 
     assert "a solved level has no frontier" in refused(*resume(planted(tmp_path, good, both)))
+
+
+SIX = "call2 prog_2 claw R claw L call2"  # wins Re-Curses with 6 registers (best known 5)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_provisional_sketch_result_is_searched_on_below_its_size(tmp_path: Path, good: dict[str, Any],
+                                                                 version: int) -> None:  # fmt: skip
+    """A sketch program above the best known size with sizes below it left (searched to 3 of 6) is not taken as
+    final: the search goes on from the record (format 3: from its frontier, here none left of size 4; format 2
+    never wrote one, so size 4 starts afresh) and finds the smaller program."""
+
+    def provisional(doc: dict[str, Any]) -> None:
+        doc["format"] = version
+        _result(SIX, 6, 19, "sketch")(doc)
+        doc["levels"][LEVEL]["frontier"] = [] if version == 3 else None
+
+    path = planted(tmp_path, good, provisional)
+    result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
+    assert result.exit_code == 0, result.output
+    assert f"resuming {LEVEL}: solved by the sketch search at size 6 (best known 5), sizes up to 3 searched" in \
+        result.stderr  # fmt: skip
+    row = json.loads((tmp_path / "out.json").read_text())[0]
+    assert (row["size"], row["method"], row["proven_minimal"]) == (5, "exhaustive", True)
+    sizes = json.loads(path.read_text())["levels"][LEVEL]["sizes"]
+    assert [s["size"] for s in sizes] == [1, 2, 3, 4]
+    assert sizes[3]["nodes"] == 0 if version == 3 else sizes[3]["nodes"] > 0  # the empty frontier: size 4 done
+
+
+def _beside(program: str, size: int, ticks: int, version: int,
+            searched_to: int = 3) -> Callable[[dict[str, Any]], None]:  # fmt: skip
+    """A sketch result with a frontier beside it, in ``version``, searched to ``searched_to`` (at least 3)."""
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["format"] = version
+        rec = doc["levels"][LEVEL]
+        rec["sizes"] += [{"size": k, "nodes": 0, "seconds": 0.0} for k in range(4, searched_to + 1)]
+        rec["searched_to"], rec["frontier"] = searched_to, [[1]]
+        _result(program, size, ticks, "sketch")(doc)
+
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    _beside(SIX, 6, 19, 2),  # format 2 never wrote one
+    _beside("claw R claw L call1", 5, 18, 3, searched_to=4),  # no size left below the sketch program's
+], ids=["format 2", "none below"])  # fmt: skip
+def test_a_frontier_beside_a_sketch_result_with_no_size_left_or_in_format_2_is_refused(
+    tmp_path: Path, good: dict[str, Any], change: Callable
+) -> None:
+    assert "a solved level has no frontier" in refused(*resume(planted(tmp_path, good, change)))
+
+
+def test_a_provisional_result_whose_level_now_has_a_larger_best_known_is_final(
+    tmp_path: Path, good: dict[str, Any]
+) -> None:
+    """The best known size is no part of a level's definition in the file: a levels file raising it to the
+    sketch program's size makes the program final (the frontier beside it is read, and left unused)."""
+    rows = json.loads(files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text())
+    levels = tmp_path / "levels.json"
+    levels.write_text(json.dumps([r | {"best_known": 6} for r in rows if r["name"] == LEVEL]))
+    path = planted(tmp_path, good, _beside(SIX, 6, 19, 3))
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", out, "--levels-file", levels)])
+    assert result.exit_code == 0, result.output
+    assert f"resuming {LEVEL}: solved, " in result.stderr
+    row = json.loads(out.read_text())[0]
+    assert (row["size"], row["method"], row["proven_minimal"], row["searched_to"]) == (6, "sketch", False, 3)
 
 
 def test_resume_needs_a_file_and_a_new_run_does_not_overwrite_one(tmp_path: Path, good: dict[str, Any]) -> None:

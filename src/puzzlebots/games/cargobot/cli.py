@@ -186,7 +186,7 @@ LIKELY_SIZE = 10
 LEVEL_OVERHEAD = 2.0
 #: the limit of a level reached when the total time is spent: it reports its record without searching
 NO_TIME = 1e-3
-#: a further pass over the unsolved levels starts only if the time left gives each of them this many seconds
+#: a further pass over the open levels (``_finished``) starts only if the time left gives each this many seconds
 PASS_SECONDS = 5.0
 #: default --sketch-share: half of a level's time beyond Tutorial-Hard goes to sketches if the exhaustive
 #: search has not found a program in the first half
@@ -207,7 +207,8 @@ SKETCH_SHARE = 0.5
     help=f"Seconds for the whole run (default with --all: {ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
     "--time-limit, the others share what is left (a quarter share where the best known program has more than "
     f"{LIKELY_SIZE} registers), and the run ends within it. Time left after every level had its share goes to "
-    "the unsolved ones in further passes, each going on where it stopped.",
+    "the unsolved ones (and those the sketch search solved above their best known size) in further passes, "
+    "each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
 @click.option("--tick-cap", type=click.IntRange(1, GAME_TICK_LIMIT), default=DEFAULT_TICK_CAP, show_default=True,
@@ -242,7 +243,10 @@ def solve(
             def show(what: str) -> None:
                 bar.update(task, description=f"{'' if number == 1 else f'pass {number}: '}{lv.name}{what}")
 
-            share = sketch_share if seconds is not None and lv.pack not in CORE_PACKS and max_size is None else 0.0
+            # a provisional level's whole share goes to its exhaustive search
+            sketching = seconds is not None and lv.pack not in CORE_PACKS and max_size is None
+            sketching = sketching and not _provisional(book, lv)
+            share = sketch_share if sketching else 0.0
             result = _search_level(lv, seconds, share, exhaustive, show, book, jobs or default_jobs())
             result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
             unrecorded[lv.name] = result.seconds - book.levels[lv.name].seconds
@@ -251,8 +255,11 @@ def solve(
 
         def announce(number: int, levels: list[Level], room: float) -> None:
             bar.update(task, total=(bar.tasks[0].total or 0) + len(levels))
-            click.echo(f"pass {number}: {len(levels)} unsolved level{'s' * (len(levels) > 1)} share the {room:,.0f} s "
-                       "left", err=True)  # fmt: skip
+            above = sum(_provisional(book, lv) for lv in levels)
+            parts = [f"{n} {what}{'s' * (n > 1)}{after}" for n, what, after in (
+                (len(levels) - above, "unsolved level", ""), (above, "level", " solved above its best known size"))
+                if n]  # fmt: skip
+            click.echo(f"pass {number}: {' and '.join(parts)} share the {room:,.0f} s left", err=True)
 
         try:
             rows = _passes(targets, book, max_size, time_limit, total_time, search, announce)
@@ -293,9 +300,11 @@ def _passes(
     announce: Callable[[int, list[Level], float], None] = lambda *_: None, clock: Callable[[], float] = time.monotonic,
 ) -> dict[str, tuple[SolveResult, int]]:  # fmt: skip
     """Pass 1 searches every level for its share (``_level_time``). Under ``total`` (and without ``max_size``),
-    while time is left and levels are unsolved, a further pass gives that time to them (the same weights, every
-    level sharing); ``search(level, seconds, pass number)`` goes on from the level's record, so nothing finished
-    is searched again. Each level's last result and the pass that gave it."""
+    while time is left and levels are open (``_finished``), a further pass gives that time to them (the same
+    weights, every level sharing); ``search(level, seconds, pass number)`` goes on from the level's record, so
+    nothing finished is searched again. In a further pass the levels a sketch solved above their best known
+    size come first: their search ends at the sketch program's size, and the time they save goes to the
+    unsolved levels after them in the same pass. Each level's last result and the pass that gave it."""
     started = clock()
     rows: dict[str, tuple[SolveResult, int]] = {}
     todo, number = targets, 1
@@ -306,6 +315,7 @@ def _passes(
             rows[lv.name] = (search(lv, seconds, number), number)
         number += 1
         todo = [lv for lv in targets if not _finished(book, lv, max_size)]
+        todo.sort(key=lambda lv: not _provisional(book, lv))  # stable: in the levels file's order otherwise
         room = 0.0 if total is None or max_size is not None else total - (clock() - started)
         if not todo or room - LEVEL_OVERHEAD * len(todo) < PASS_SECONDS * len(todo):
             break
@@ -370,14 +380,28 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
             rec = book.entry(lv, prepare(lv, tick_cap))
             todo = "" if rec.frontier is None else f", {len(rec.frontier.pending)} prefixes of the next size left"
             state = "solved" if rec.result else f"sizes up to {rec.searched_to} searched{todo}"
+            if rec.provisional(lv):
+                assert rec.result is not None
+                state = (f"solved by the sketch search at size {rec.result['size']} (best known {lv.best_known}), "
+                         f"sizes up to {rec.searched_to} searched{todo}")  # fmt: skip
             click.echo(f"resuming {lv.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before", err=True)
     return book
 
 
-def _finished(book: ProgressFile, level: Level, max_size: int | None) -> bool:
-    """True if the level's record leaves nothing to search (solved, or every size up to the limit searched)."""
+def _provisional(book: ProgressFile, level: Level) -> bool:
+    """True if the level's record holds a sketch program above its best known size, smaller sizes still open."""
     rec = book.levels.get(level.name)
-    return rec is not None and (rec.result is not None or rec.searched_to >= (max_size or sum(level.functions)))
+    return rec is not None and rec.provisional(level)
+
+
+def _finished(book: ProgressFile, level: Level, max_size: int | None) -> bool:
+    """True if the level's record leaves nothing to search: solved (by a program that is not provisional:
+    ``LevelProgress.provisional``), or every size up to the limit searched."""
+    rec = book.levels.get(level.name)
+    if rec is None:
+        return False
+    solved = rec.result is not None and not _provisional(book, level)
+    return solved or rec.searched_to >= (max_size or sum(level.functions))
 
 
 def _weight(level: Level) -> float:

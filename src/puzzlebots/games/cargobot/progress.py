@@ -4,8 +4,10 @@ Per level it keeps the sizes exhausted (``searched_to``), the option prefixes of
 task has finished yet (``frontier``: the tasks running when the file was written are in it, so a resumed
 search redoes at most those), the nodes counted and seconds spent, one line per exhausted size, the number of
 sketch searches started (``sketches``: the next one draws that seed, so no session replays another's
-restarts), and the result once the level is solved. The file is JSON, written atomically (a kill leaves the
-previous version whole).
+restarts), and the result once the level is solved. A result of the sketch search above the level's best
+known size, with smaller sizes left to search, is provisional (``provisional``): the level stays open, and its
+record keeps the frontier the exhaustive search had beside the program (format 3). The file is JSON, written
+atomically (a kill leaves the previous version whole).
 
 It is hostile input when read back: every field is checked, and it must match this run: the same definition
 of each level it names (same levels file), the same tick cap, and the same search (the kernel's source and the
@@ -36,9 +38,10 @@ from .levels import Level
 if TYPE_CHECKING:
     from .bots.solve import Setup
 
-FORMAT = 2
-#: formats read: 1 is 2 without ``sketches`` (read as none started)
-READS = (1, 2)
+FORMAT = 3
+#: formats read: 1 is 2 without ``sketches`` (read as none started); 3 is 2 where a provisional result may
+#: have a frontier beside it (2 never wrote one: its provisional results start their next size afresh)
+READS = (1, 2, 3)
 KIND = "puzzlebots cargobot solve progress"
 #: seconds between two writes while a size is searched (every finished size and level is written at once)
 SAVE_EVERY = 2.0
@@ -102,6 +105,17 @@ class LevelProgress:
     result: dict[str, Any] | None = None
     sketches: int = 0
 
+    def open_below(self) -> bool:
+        """True if the result is the sketch search's and sizes below it are left to search."""
+        found = self.result
+        return found is not None and found["method"] == "sketch" and self.searched_to < found["size"] - 1
+
+    def provisional(self, level: Level) -> bool:
+        """True if the result is open below (``open_below``) and above ``level``'s best known size: the level
+        stays open, its exhaustive search goes on up to that size."""
+        best = level.best_known
+        return self.open_below() and best is not None and self.result is not None and self.result["size"] > best
+
     def to_json(self) -> dict[str, Any]:
         return {
             "level": self.level, "search": self.search, "searched_to": self.searched_to,
@@ -152,7 +166,7 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     if set(doc) != {"format", "kind", "tick_cap", "levels"}:
         raise InputError(f"{name}: fields must be format, kind, levels, tick_cap")
     if type(doc["format"]) is not int or doc["format"] not in READS:  # not true or 1.0
-        reads = " and ".join(map(str, READS))
+        reads = ", ".join(map(str, READS[:-1])) + f" and {READS[-1]}"
         raise InputError(f"{name} has format {show(doc['format'])}, this puzzlebots reads {reads}")
     if doc["tick_cap"] != tick_cap:
         raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
@@ -168,7 +182,7 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
 
 
 def _record(raw: Any, level: Level, where: str, version: int) -> LevelProgress:
-    keys = LEVEL_KEYS if version == FORMAT else LEVEL_KEYS - {"sketches"}
+    keys = LEVEL_KEYS if version > 1 else LEVEL_KEYS - {"sketches"}
     if not isinstance(raw, dict) or set(raw) != keys:
         raise InputError(f"{where} must be an object with {', '.join(sorted(keys))}")
     if raw["level"] != level_digest(level):
@@ -186,9 +200,11 @@ def _record(raw: Any, level: Level, where: str, version: int) -> LevelProgress:
     if [s["size"] for s in record.sizes] != list(range(1, record.searched_to + 1)):
         raise InputError(f"{where}: sizes must list sizes 1 to searched_to ({record.searched_to}) in order")
     if raw["result"] is not None:
-        if record.frontier is not None:
-            raise InputError(f"{where}: a solved level has no frontier")
         record.result = _result(raw["result"], level, record.searched_to, f"{where}: result")
+        # not ``provisional``: the level's best known size is no part of its digest, and may have changed
+        if record.frontier is not None and not (version >= 3 and record.open_below()):
+            raise InputError(f"{where}: a solved level has no frontier (only a sketch result above the sizes "
+                             "searched has one)")  # fmt: skip
     return record
 
 

@@ -17,7 +17,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -352,7 +352,10 @@ def solve(
     ``jobs``, ``executor`` and ``address`` choose the workers as for ``core.batch.make_executor``. ``book``
     holds the level's record: the search starts where it stopped (sizes exhausted, prefixes left), and it
     is written as the search goes (``ProgressFile.save``: every few seconds, every finished size, at the end,
-    and on an interrupt). The result's nodes and seconds add up every session of the level.
+    and on an interrupt). The result's nodes and seconds add up every session of the level. A provisional
+    record (``LevelProgress.provisional``: a sketch program above the best known size) is searched on below
+    that program's size: a smaller program found replaces it, and once every smaller size is exhausted it is
+    proven minimal; until then the result is the sketch program.
     """
     check_executor(executor, jobs, address)
     setup = prepare(level, tick_cap)
@@ -360,11 +363,13 @@ def solve(
     if book.tick_cap != tick_cap:
         raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
     rec = book.entry(level, setup)
-    if rec.result is not None:
+    if rec.result is not None and not rec.provisional(level):
         return _recorded(level, rec)
     start, counter, nodes0, seconds0 = time.monotonic(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
     limit = max_size or sum(setup.problem.toolbox.slots)
+    if rec.result is not None:  # provisional: only a smaller program is worth finding
+        limit = min(limit, rec.result["size"] - 1)
     here = executor == "process" and (jobs or default_jobs()) == 1
     pool = None if here or rec.searched_to >= limit else make_executor(executor, jobs, address)
 
@@ -372,6 +377,7 @@ def solve(
         rec.nodes, rec.seconds = nodes0 + counter[0], seconds0 + time.monotonic() - start
         book.save(force)
 
+    found_here = False  # the record holds this session's result: its nodes and seconds are final
     try:
         for budget in range(rec.searched_to + 1, limit + 1):
             if progress:
@@ -388,10 +394,10 @@ def solve(
                 program = decode_program(setup, found)
                 report = run_level(level, program)
                 sync()
-                size = register_count(program)
+                found_here, size = True, register_count(program)
                 solved = {"program": format_registers(program), "size": size, "ticks": report.steps,
                           "method": "exhaustive"}  # fmt: skip
-                rec.frontier, rec.result = None, solved if report.solved else None
+                rec.frontier, rec.result = None, solved if report.solved else rec.result
                 return SolveResult(
                     level.name, report.solved, program, size, level.stars_for(program), report.steps, rec.seconds,
                     rec.nodes, budget - 1,
@@ -403,10 +409,12 @@ def solve(
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-        if rec.result is None:
+        if not found_here:
             sync(force=True)
         else:  # the record keeps the nodes and seconds of the result
             book.save(force=True)
+    if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
+        return _recorded(level, rec)
     return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to)
 
 
@@ -414,15 +422,17 @@ def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: f
           book: ProgressFile) -> SolveResult:  # fmt: skip
     """The level solved by another search (``method``, ``seconds`` long) after the exhaustive one stopped at
     ``after``: the program, checked in game semantics, becomes the level's record. Minimality holds as far as
-    the exhaustive search went (``searched_to``)."""
+    the exhaustive search went (``searched_to``). A provisional result (``LevelProgress.provisional``) keeps the
+    record's frontier, so the exhaustive search goes on where it stopped; any other drops it."""
     report = run_level(level, program)
     if not report.solved:
         raise ValueError(f"{method} handed back a program that does not win {level.name}")
     rec = book.levels[level.name]
     size = register_count(program)
+    result = {"program": format_registers(program), "size": size, "ticks": report.steps, "method": method}
+    kept = rec.frontier if replace(rec, result=result).provisional(level) else None
     # one statement with no call in it, so no interrupt splits the record
-    rec.seconds, rec.frontier, rec.result = rec.seconds + seconds, None, {
-        "program": format_registers(program), "size": size, "ticks": report.steps, "method": method}  # fmt: skip
+    rec.seconds, rec.frontier, rec.result = rec.seconds + seconds, kept, result
     book.save(force=True)
     return SolveResult(level.name, True, program, size, level.stars_for(program), report.steps, rec.seconds,
                        rec.nodes, after.searched_to, method)  # fmt: skip
