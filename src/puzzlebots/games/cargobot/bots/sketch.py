@@ -510,7 +510,7 @@ def _worker_start(stop_above: Any) -> None:
     _STOP_ABOVE = stop_above
 
 
-_STOP_ABOVE: Any = _Mark()  # in a pool worker: the parent's stop mark (a shared integer)
+_STOP_ABOVE: Any = _Mark()  # in a pool worker: the parent's stop mark (a shared integer); on Ray: never falls
 
 
 def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, seconds: float, index: int,
