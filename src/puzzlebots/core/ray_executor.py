@@ -75,6 +75,13 @@ class RayExecutor(Executor):
         future.add_done_callback(lambda f: self._pending.pop(f, None))
         return future
 
+    def cancel(self, future: Future[Any]) -> None:
+        """Cancel a submitted call: its future is cancelled at once, and the Ray task is dropped if it has not
+        started, or interrupted (``KeyboardInterrupt`` in its worker, which lives on) at its next Python line."""
+        ref = self._pending.get(future)
+        if ref is not None and future.cancel():
+            self._ray.cancel(ref)
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         if self._closed:
             return

@@ -24,7 +24,7 @@ from rich.table import Table
 
 from puzzlebots.cli.options import DELAY, FiniteFloat, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
-from puzzlebots.core.batch import check_executor, default_jobs
+from puzzlebots.core.batch import default_jobs
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import name_of
 
@@ -247,7 +247,9 @@ def solve(
             sketching = seconds is not None and lv.pack not in CORE_PACKS and max_size is None
             sketching = sketching and not _provisional(book, lv)
             share = sketch_share if sketching else 0.0
-            result = _search_level(lv, seconds, share, exhaustive, show, book, jobs or default_jobs())
+            workers = {"jobs": jobs or default_jobs() if executor == "process" else jobs, "executor": executor,
+                       "address": address}  # fmt: skip
+            result = _search_level(lv, seconds, share, exhaustive, show, book, workers)
             result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
             unrecorded[lv.name] = result.seconds - book.levels[lv.name].seconds
             bar.advance(task)
@@ -324,32 +326,35 @@ def _passes(
 
 
 def _search_level(level: Level, seconds: float | None, share: float, exhaustive: Callable[..., SolveResult],
-                  show: Callable[[str], None], book: ProgressFile, jobs: int = 1) -> SolveResult:  # fmt: skip
+                  show: Callable[[str], None], book: ProgressFile,
+                  workers: dict[str, Any] | None = None) -> SolveResult:  # fmt: skip
     """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``, then the
-    sketch search (``_sketch_after``, on ``jobs`` local worker processes) for the rest."""
+    sketch search (``_sketch_after``, on ``workers``: ``jobs``, ``executor``, ``address`` as ``solve`` got
+    them) for the rest."""
     start = time.monotonic()
     show("")
     result = exhaustive(level, time_limit=seconds and seconds * (1 - share), progress=lambda n: show(f": size {n}"))
     rest = (seconds or 0.0) - (time.monotonic() - start)
     if share and not result.solved and result.searched_to < sum(level.functions) and rest >= 1:
         show(": sketches")
-        result = _sketch_after(level, result, min(rest, SKETCH_MAX_SECONDS), book.tick_cap, book, jobs)
+        result = _sketch_after(level, result, min(rest, SKETCH_MAX_SECONDS), book.tick_cap, book, **(workers or {}))
     return result
 
 
 def _sketch_after(level: Level, result: SolveResult, seconds: float, tick_cap: int, book: ProgressFile,
-                  jobs: int = 1) -> SolveResult:  # fmt: skip
-    """``result`` (the exhaustive search, out of time), or the level solved by ``sketch`` on ``jobs`` processes
-    in ``seconds``. The seed is the number of sketch searches the level's record has started (counted and saved
-    before this one runs), so a later pass or a resumed run draws restarts no earlier search drew, for any
-    ``jobs`` (every restart draws from the seed and its own number). The sketches' runs stop at
-    ``tick_cap`` too, so what they find is a program the exhaustive search would have found at its size: its
-    sizes below stay proven empty."""
+                  jobs: int | None = 1, executor: str = "process",
+                  address: str | None = None) -> SolveResult:  # fmt: skip
+    """``result`` (the exhaustive search, out of time), or the level solved by ``sketch`` in ``seconds``, on
+    ``jobs`` processes or on Ray (``executor``, ``address``, as ``solve`` has them). The seed is the number of
+    sketch searches the level's record has started (counted and saved before this one runs), so a later pass or
+    a resumed run draws restarts no earlier search drew, for any ``jobs`` or executor (every restart draws from
+    the seed and its own number). The sketches' runs stop at ``tick_cap`` too, so what they find is a program
+    the exhaustive search would have found at its size: its sizes below stay proven empty."""
     rec = book.levels[level.name]
     seed, rec.sketches = rec.sketches, rec.sketches + 1
     book.save(force=True)
     found = run_sketch(level, seed, time_limit=seconds, tick_cap=min(tick_cap, SKETCH_TICK_CAP),
-                       keep_on_interrupt=False, jobs=jobs)  # fmt: skip
+                       keep_on_interrupt=False, jobs=jobs, executor=executor, address=address)  # fmt: skip
     if not found.solved or found.program is None:
         return replace(result, seconds=result.seconds + found.seconds)
     return adopt(level, result, found.program, found.seconds, found.method, book)
@@ -424,7 +429,9 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
     return max(NO_TIME, min(limit, share) if limit else share)
 
 
-@click.command(help="Find a winning program (game semantics) by a search over program sketches; not proven smallest.")
+@click.command(help="Find a winning program (game semantics) by a search over program sketches; not proven smallest. "
+               "Restarts run on --jobs worker processes or as Ray tasks (--executor ray, --address): the same seed "
+               "finds the same programs on any of them, unless the time limit cuts the search short.")
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--time-limit", type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True), default=300.0,
               show_default=True, help="Seconds for the whole search, shrinking included.")  # fmt: skip
@@ -436,16 +443,13 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
               help="Programs run by one restart's local search.")  # fmt: skip
 @click.option("--stop-at", type=click.IntRange(1, 1000), default=None,
               help="Stop at a program of at most this many registers (default: the best known size).")  # fmt: skip
-@click.option("--jobs", type=click.IntRange(min=1), default=None,
-              help=f"Worker processes running restarts (default: one per usable core; at most that, {default_jobs()} "
-              "here). The same seed finds the same programs for any --jobs, unless the time limit cuts it short.")
+@executor_options
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the result here.")
 @LEVELS_FILE
 def sketch(
     level_name: str, time_limit: float, seed: int, tick_cap: int, iterations: int, stop_at: int | None,
-    jobs: int | None, json_file: Path | None, levels_file: str | None,
+    jobs: int | None, executor: str, address: str | None, json_file: Path | None, levels_file: str | None,
 ) -> None:  # fmt: skip
-    check_executor("process", jobs, None)
     level = find_level(level_name, load_levels(levels_file))
     with Progress(transient=True) as progress:
         task = progress.add_task(f"sketching {level.name}", total=time_limit)
@@ -455,7 +459,8 @@ def sketch(
             progress.update(task, completed=elapsed, description=f"{level.name}: {size}, restart {restarts + 1}")
 
         result = run_sketch(level, seed, time_limit, tick_cap, iterations, stop_at, progress=show,
-                            jobs=jobs or default_jobs())  # fmt: skip
+                            jobs=jobs or default_jobs() if executor == "process" else jobs, executor=executor,
+                            address=address)  # fmt: skip
     if result.interrupted:
         click.echo("interrupted: the best program found so far", err=True)
     if result.solved:

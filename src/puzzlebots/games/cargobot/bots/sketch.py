@@ -16,6 +16,12 @@ stop at once (drawn again later, with the smaller sketches a win brings) and tho
 (one of them may win first, in number order); the lowest winner is shrunk by the parent, whose rounds of
 repairs run on the pool the same way (the lowest winning repair taken). So the programs found are those of
 ``jobs=1``, whatever the timing, until the time limit cuts the search short.
+
+With ``executor="ray"`` the same restarts and repairs are Ray tasks (a local Ray instance of ``jobs`` CPUs, or
+the cluster at ``address``), as many in flight as the cluster has CPUs. No memory is shared with a Ray worker,
+so there is no stop mark for it to read: the parent cancels the tasks numbered above a win (``ray.cancel``
+interrupts a running one at its next Python line, after the current kernel call) and drops them at once, so
+their results, had they arrived, are never read. The programs found are the same as one process's.
 """
 
 from __future__ import annotations
@@ -32,8 +38,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from puzzlebots.core.batch import WorkerPool
+from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.ray_executor import RayExecutor
 
 from ..engine import Colours, EncodedBoard, encode_board, run_level
 from ..kernels import sketch as kernel
@@ -103,7 +110,7 @@ class SketchResult:
         }  # fmt: skip
 
 
-def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int, jobs: int = 1) -> None:
+def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int, jobs: int | None = 1) -> None:
     if not 0 < time_limit <= MAX_SECONDS:
         raise InputError(f"time limit {time_limit} is not in (0, {MAX_SECONDS:.0f}] seconds")
     if not 0 <= seed < 2**31:
@@ -112,7 +119,7 @@ def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int, 
         raise InputError(f"tick cap {tick_cap} is not in [1, {MAX_TICK_CAP}]")
     if iterations < 1:
         raise InputError(f"iterations per restart {iterations} must be at least 1")
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise InputError(f"jobs {jobs} must be at least 1")
 
 
@@ -403,13 +410,18 @@ def sketch(
     stop_at: int | None = None,
     progress: Callable[[float, int | None, int], None] | None = None,
     keep_on_interrupt: bool = True,
-    jobs: int = 1,
+    jobs: int | None = 1,
+    executor: str = "process",
+    address: str | None = None,
 ) -> SketchResult:
     """Search ``level`` for a winning program until ``time_limit`` seconds pass or one of at most ``stop_at``
-    registers (default: the best known size) is found, running restarts on ``jobs`` processes (1: here).
-    Ctrl-C ends it with the best program found so far (``keep_on_interrupt``), or passes on (a caller with more
-    work to stop, as ``solve --all``); either way no worker is left running."""
+    registers (default: the best known size) is found, running restarts on ``jobs`` processes (1: here; None:
+    one per usable core), or with ``executor="ray"`` as Ray tasks (``jobs``: the CPUs of the local Ray instance
+    started; with ``address``, the cluster there, and ``jobs`` None). Ctrl-C ends it with the best program found
+    so far (``keep_on_interrupt``), or passes on (a caller with more work to stop, as ``solve --all``); either
+    way no worker or task is left running, and a Ray instance this call started is shut down."""
     check_options(time_limit, seed, tick_cap, iterations, jobs)
+    check_executor(executor, None if executor == "process" else jobs, address)
     start = time.monotonic()
     search = _Search(prepare(level), seed, tick_cap, iterations, start + time_limit)
     goal = stop_at if stop_at is not None else (level.best_known or 0)
@@ -433,10 +445,10 @@ def sketch(
             progress(time.monotonic() - start, best, search.restarts)
 
     try:
-        if jobs == 1:
+        if executor == "process" and jobs == 1:
             _in_turn(search, goal, show, take)
         else:
-            _on_pool(search, goal, jobs, show, take)
+            _on_pool(search, goal, _open_pool(executor, jobs, address), show, take)
     except KeyboardInterrupt:
         if not keep_on_interrupt:
             raise
@@ -465,6 +477,32 @@ def _in_turn(search: _Search, goal: int, show: Callable[[int | None], None],
         take(found, shape)
 
 
+class _Mark:
+    """A stop mark the parent alone reads (Ray: no memory is shared with the tasks, so the parent cancels them);
+    in a Ray worker, the mark that never falls."""
+
+    def __init__(self) -> None:
+        self.value = NO_STOP
+
+
+def _open_pool(executor: str, jobs: int | None, address: str | None) -> tuple[WorkerPool | RayExecutor, Any]:
+    """The workers of the restarts and their stop mark: a process pool of ``jobs`` (None: one per usable core)
+    sharing the mark by memory, or Ray with a mark of the parent's own."""
+    if executor == "process":
+        mark = multiprocessing.get_context().RawValue("q", NO_STOP)
+        return WorkerPool(jobs or default_jobs(), _worker_start, (mark,)), mark
+    return make_executor(executor, jobs, address), _Mark()
+
+
+def _drop_stopped(pool: WorkerPool | RayExecutor, running: dict[Future[Any], int], mark: Any) -> None:
+    """On Ray, cancel the tasks numbered above the mark and forget them (their results are not wanted). A
+    process pool's workers read the mark and stop by themselves; the parent collects what they ran."""
+    if isinstance(pool, RayExecutor):
+        for future in [f for f, k in running.items() if k > mark.value]:
+            pool.cancel(future)
+            del running[future]
+
+
 def _worker_start(stop_above: Any) -> None:
     """A pool worker: it reads the parent's stop mark; Ctrl-C is the parent's to handle (it stops the workers)."""
     global _STOP_ABOVE
@@ -472,28 +510,30 @@ def _worker_start(stop_above: Any) -> None:
     _STOP_ABOVE = stop_above
 
 
-_STOP_ABOVE: Any = None  # in a pool worker: the parent's stop mark (a shared integer)
+_STOP_ABOVE: Any = _Mark()  # in a pool worker: the parent's stop mark (a shared integer); on Ray: never falls
 
 
-def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, deadline: float, index: int,
+def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, seconds: float, index: int,
                     totals: list[int]) -> tuple[Program | None, tuple[int, ...] | None, int]:  # fmt: skip
-    """Restart ``index`` in a pool worker, stopped between two kernel calls once the mark falls below it."""
-    search = _Search(prep, seed, tick_cap, iterations, deadline)
+    """Restart ``index`` in a worker for at most ``seconds`` (a Ray node's clock is not the parent's), stopped
+    between two kernel calls once the mark falls below it."""
+    search = _Search(prep, seed, tick_cap, iterations, time.monotonic() + seconds)
     search.stopped = lambda: index > _STOP_ABOVE.value
     found, shape = search.restart(index, totals)
     return found, shape, search.evaluations
 
 
-def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, deadline: float, ticket: int,
+def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, seconds: float, ticket: int,
                    task: RepairTask) -> tuple[Program | None, int]:  # fmt: skip
-    """Repair ``ticket`` of a round in a pool worker, stopped between two kernel calls once the mark falls
-    below it."""
-    search = _Search(prep, seed, tick_cap, 1, deadline)
+    """Repair ``ticket`` of a round in a worker for at most ``seconds``, stopped between two kernel calls once
+    the mark falls below it."""
+    search = _Search(prep, seed, tick_cap, 1, time.monotonic() + seconds)
     search.stopped = lambda: ticket > _STOP_ABOVE.value
-    return search.improve(*task), search.evaluations
+    program, free, functions, start, runs = task  # Ray hands arrays over read-only: the search changes a copy
+    return search.improve(program.copy(), free, functions, start, runs), search.evaluations
 
 
-def _repairs_on_pool(search: _Search, pool: WorkerPool, stop_above: Any, program: Program,
+def _repairs_on_pool(search: _Search, pool: WorkerPool | RayExecutor, stop_above: Any, program: Program,
                      attempt: int) -> tuple[Program | None, int]:  # fmt: skip
     """``_repairs_here`` on the pool (no restart runs meanwhile): the round's repairs handed out in order; a
     success at k stops those above k, those below run on, and the lowest success counts, as in one process."""
@@ -503,7 +543,7 @@ def _repairs_on_pool(search: _Search, pool: WorkerPool, stop_above: Any, program
     handed = 0
     while True:
         while handed < min(len(tasks), stop_above.value) and len(running) < pool.workers:
-            args = (search.prep, search.seed, search.tick_cap, search.deadline, handed, tasks[handed])
+            args = (search.prep, search.seed, search.tick_cap, _left(search), handed, tasks[handed])
             running[pool.submit(_pooled_repair, *args)] = handed
             handed += 1
         if not running:
@@ -516,6 +556,7 @@ def _repairs_on_pool(search: _Search, pool: WorkerPool, stop_above: Any, program
             if k <= stop_above.value and repaired is not None and repaired.size() < program.size():
                 found[k] = repaired
                 stop_above.value = min(stop_above.value, k)
+        _drop_stopped(pool, running, stop_above)
     stop_above.value = NO_STOP
     if not found:
         return None, attempt + len(tasks)
@@ -523,19 +564,22 @@ def _repairs_on_pool(search: _Search, pool: WorkerPool, stop_above: Any, program
     return found[k], attempt + k + 1
 
 
+def _left(search: _Search) -> float:
+    return max(0.0, search.deadline - time.monotonic())
+
+
 def _has_sketch(prep: Prepared, totals: list[int]) -> bool:
     return any(shapes(prep, total) for total in totals)
 
 
-def _on_pool(search: _Search, goal: int, jobs: int, show: Callable[[int | None], None],
-             take: Callable[[Program, tuple[int, ...]], None]) -> None:  # fmt: skip
-    """The restarts on ``jobs`` worker processes, numbered and handed out in order (one per worker, so none
-    waits with a stale sketch size). A win at k lowers the stop mark to k: restarts above it stop and are
-    dropped (their numbers are handed out again, as one process would run them after the win), those below
-    run on; once none runs, the lowest win is taken and shrunk, its repairs on the pool too. Every worker is
-    stopped and joined on the way out."""
-    stop_above = multiprocessing.get_context().RawValue("q", NO_STOP)
-    pool = WorkerPool(jobs, _worker_start, (stop_above,))
+def _on_pool(search: _Search, goal: int, workers: tuple[WorkerPool | RayExecutor, Any],
+             show: Callable[[int | None], None], take: Callable[[Program, tuple[int, ...]], None]) -> None:  # fmt: skip
+    """The restarts on the pool's workers, numbered and handed out in order (one per worker, so none waits
+    with a stale sketch size). A win at k lowers the stop mark to k: restarts above it stop (on Ray: are
+    cancelled) and are dropped (their numbers are handed out again, as one process would run them after the
+    win), those below run on; once none runs, the lowest win is taken and shrunk, its repairs on the pool
+    too. Every worker is stopped and joined on the way out (a Ray instance we started is shut down)."""
+    pool, stop_above = workers
     search.repairs = lambda program, attempt: _repairs_on_pool(search, pool, stop_above, program, attempt)
     running: dict[Future[Any], int] = {}
     wins: list[tuple[int, Program, tuple[int, ...]]] = []
@@ -556,8 +600,8 @@ def _on_pool(search: _Search, goal: int, jobs: int, show: Callable[[int | None],
                 totals = _totals(search.prep, best)
                 if not _has_sketch(search.prep, totals):
                     break
-                while len(running) < jobs:
-                    args = (search.prep, search.seed, search.tick_cap, search.iterations, search.deadline)
+                while len(running) < pool.workers:
+                    args = (search.prep, search.seed, search.tick_cap, search.iterations, _left(search))
                     running[pool.submit(_pooled_restart, *args, index, totals)] = index
                     index += 1
             show(best)
@@ -573,6 +617,7 @@ def _on_pool(search: _Search, goal: int, jobs: int, show: Callable[[int | None],
                 if found is not None and shape is not None:
                     wins.append((k, found, shape))
                     stop_above.value = min(stop_above.value, k)
+            _drop_stopped(pool, running, stop_above)
     finally:
         mark, stop_above.value = stop_above.value, -1
         pool.shutdown(wait=True, cancel_futures=True)

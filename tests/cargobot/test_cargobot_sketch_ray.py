@@ -1,0 +1,188 @@
+"""``sketch`` with its restarts as Ray tasks, on a real local Ray instance (never mocked): it finds and verifies
+the programs one process finds, a round of repairs on Ray takes the one-process repair, ``solve --executor ray``
+runs its sketch phase on Ray workers, and Ctrl-C stops the tasks and leaves no process of the run behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from solving import levels_file
+
+import puzzlebots.games.cargobot.cli as solve_cli
+from puzzlebots.core.ray_executor import RayExecutor
+from puzzlebots.games.cargobot.bots import sketch as sketch_module
+from puzzlebots.games.cargobot.bots.sketch import sketch
+from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare
+from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.language import parse_registers
+from puzzlebots.games.cargobot.levels import find_level
+from puzzlebots.games.cargobot.progress import ProgressFile
+
+STARTUP = 600.0  # seconds to wait for the command's Ray tasks to start (a fresh copy compiles the kernels first)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[RayExecutor]:
+    """One local Ray instance of two CPUs for the module: the searches join it (and leave it running)."""
+    executor = RayExecutor(num_cpus=2)
+    yield executor
+    executor.shutdown()
+
+
+def _found(result: Any) -> tuple:
+    return result.solved, result.program, result.size, result.found_size, result.shape, result.restarts
+
+
+@pytest.mark.parametrize("name, seed, program, found_size", [
+    ("Re-Curses", 1, "claw R claw L call1", 7),
+    ("Transporter", 2, "claw R claw call1", 5),
+])  # fmt: skip
+def test_ray_finds_and_verifies_what_one_process_finds(ray_cluster: RayExecutor, name: str, seed: int, program: str,
+                                                       found_size: int) -> None:  # fmt: skip
+    level = find_level(name)
+    one = sketch(level, seed=seed, iterations=20_000, jobs=1)
+    on_ray = sketch(level, seed=seed, iterations=20_000, jobs=2, executor="ray")
+    assert on_ray.program is not None and run_level(level, on_ray.program).solved
+    assert (on_ray.program, on_ray.found_size, on_ray.interrupted) == (parse_registers(program), found_size, False)
+    assert _found(on_ray) == _found(one)
+
+
+def test_cancelled_restarts_free_their_workers(ray_cluster: RayExecutor) -> None:
+    """What the search's stop on Ray rests on: both CPUs busy with Vertical Sort restarts of 10^9 programs,
+    both cancelled as after a win, a new call gets a worker within seconds (a running restart is interrupted
+    between two kernel calls, not left to finish) and the cancelled futures say so."""
+    prep = sketch_module.prepare(find_level("Vertical Sort"))
+    totals = sketch_module._totals(prep, None)
+    busy = [ray_cluster.submit(sketch_module._pooled_restart, prep, 0, 400, 10**9, 600.0, k, totals) for k in (0, 1)]
+    time.sleep(5.0)  # both are running
+    start = time.monotonic()
+    for future in busy:
+        ray_cluster.cancel(future)
+    assert ray_cluster.submit(abs, -3).result(timeout=60) == 3
+    assert time.monotonic() - start < 60 and all(future.cancelled() for future in busy)
+
+
+def test_a_round_of_repairs_on_ray_takes_what_one_process_takes(ray_cluster: RayExecutor) -> None:
+    """As the process-pool test: the lowest register whose repair wins, and the attempts counted, are one
+    process's (a success at register 2, at register 1, and none)."""
+    cases = [("Re-Curses", "claw R claw R L L call1", 13), ("Transporter", "claw R claw L R call1", 12),
+             ("Re-Curses", "claw R claw L call1", 15)]  # fmt: skip
+    for name, text, attempts in cases:
+        prep = sketch_module.prepare(find_level(name))
+        program = sketch_module.encode(prep, parse_registers(text))
+        here = sketch_module._Search(prep, 5, 400, 1, time.monotonic() + 300, repair_runs=300)
+        one, counted = sketch_module._repairs_here(here, program, 10)
+        mark = sketch_module._Mark()
+        two, counted2 = sketch_module._repairs_on_pool(here, ray_cluster, mark, program, 10)
+        assert counted == counted2 == attempts and mark.value == sketch_module.NO_STOP
+        if one is None:
+            assert two is None and name == "Re-Curses"
+        else:
+            assert two is not None and np.array_equal(one.op, two.op) and np.array_equal(one.cond, two.cond)
+
+
+def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecutor, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Transporter moved to the Crazy pack (outside Tutorial-Hard), its exhaustive search stubbed out of time at
+    once: ``solve --executor ray`` solves it by the sketch search, whose restarts log, from inside the process
+    that runs them, that it is a Ray worker (a wrapper sent to Ray by value; the real restart runs in it)."""
+    log = tmp_path / "restarts.log"
+
+    def exhaustive(lv: Any, book: ProgressFile, **kwargs: Any) -> SolveResult:
+        book.entry(lv, prepare(lv))
+        return SolveResult(lv.name, False, None, None, None, None, 0.1, 7, 0)
+
+    def logged(*args: Any) -> Any:
+        import importlib
+        import os
+
+        import ray
+
+        with open(log, "a") as out:
+            out.write(f"{os.getpid()} {ray.is_initialized() and ray.get_runtime_context().get_task_id()}\n")
+        return importlib.import_module("puzzlebots.games.cargobot.bots.sketch")._pooled_restart(*args)
+
+    monkeypatch.setattr(solve_cli, "run_solve", exhaustive)
+    monkeypatch.setattr(sketch_module, "_pooled_restart", logged)
+    path = levels_file(tmp_path, ["Transporter"], {"Transporter": {"pack": "Crazy"}})
+    out = tmp_path / "solve.json"
+    result = solve_cli.solve.main(["--level", "Transporter", "--time-limit", "120", "--executor", "ray",
+                                   "--levels-file", str(path), "--json", str(out)], standalone_mode=False)  # fmt: skip
+    assert result is None
+    (row,) = json.loads(out.read_text())
+    assert row["solved"] and row["method"] == "sketch" and row["size"] == 4
+    assert run_level(find_level("Transporter"), parse_registers(row["program"])).solved
+    rows = [line.split() for line in log.read_text().splitlines()]
+    assert rows and all(int(pid) != os.getpid() and task not in ("False", "None") for pid, task in rows)
+
+
+def _tree(pid: int) -> list[int]:
+    """Every descendant of ``pid`` (Ray's processes and its workers included)."""
+    found, todo = [], [pid]
+    while todo:
+        for task in Path(f"/proc/{todo.pop()}/task").iterdir():
+            try:
+                kids = [int(x) for x in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            found += kids
+            todo += kids
+    return found
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "ctrl-c-group"])
+def test_an_interrupted_sketch_on_ray_leaves_no_process(how: str) -> None:
+    """Ctrl-C to the command (or its process group, as a terminal sends it) while two Ray tasks run restarts that
+    would each take the whole time limit: the command cancels them, prints the best program so far (none
+    here), shuts its Ray instance down, and no process it started (Ray's included) outlives it."""
+    cmd = [sys.executable, "-m", "puzzlebots", "cargobot", "sketch", "--level", "Vertical Sort", "--executor", "ray",
+           "--jobs", "2", "--time-limit", "600", "--iterations", "1000000000"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        start = time.monotonic()
+        while sum("ray::_call" in _name(p) for p in _tree(proc.pid)) < 2:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() - start < STARTUP
+            time.sleep(0.1)
+        time.sleep(2.0)  # the tasks are inside their first restarts
+        started = _tree(proc.pid)
+        if how == "ctrl-c":
+            proc.send_signal(signal.SIGINT)
+        else:
+            os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert "interrupted: the best program found so far" in err and "no program found" in out
+        deadline = time.monotonic() + 30
+        while any(map(_alive, started)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [_name(p) for p in started if _alive(p)], "orphan processes"
+    finally:  # a failed run leaves nothing behind either: its session is this command and what it started
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
