@@ -9,7 +9,6 @@ import json
 import operator
 import subprocess
 import sys
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -22,24 +21,17 @@ from puzzlebots.core.ray_executor import RayExecutor
 STATS_CASES = [("hatris", []), ("puyo", ["--pairs", "20"])]
 
 
-@pytest.fixture(scope="module")
-def ray_executor() -> Iterator[RayExecutor]:
-    executor = RayExecutor(num_cpus=2)
-    yield executor
-    executor.shutdown()
-
-
-def test_ray_map_matches_process_pool(ray_executor: RayExecutor) -> None:
+def test_ray_map_matches_process_pool(ray_cluster: RayExecutor) -> None:
     xs, ys = list(range(20)), list(range(20, 0, -1))
     with ProcessPoolExecutor(2) as pool:
         expected = list(pool.map(pow, xs, ys, [1009] * 20))
-    assert list(ray_executor.map(pow, xs, ys, [1009] * 20)) == expected
+    assert list(ray_cluster.map(pow, xs, ys, [1009] * 20)) == expected
 
 
-def test_ray_submit_passes_kwargs_and_raises_errors(ray_executor: RayExecutor) -> None:
-    assert ray_executor.submit(sorted, [3, 1, 2], reverse=True).result(timeout=60) == [3, 2, 1]
+def test_ray_submit_passes_kwargs_and_raises_errors(ray_cluster: RayExecutor) -> None:
+    assert ray_cluster.submit(sorted, [3, 1, 2], reverse=True).result(timeout=60) == [3, 2, 1]
     with pytest.raises(ZeroDivisionError):
-        ray_executor.submit(operator.truediv, 1, 0).result(timeout=60)
+        ray_cluster.submit(operator.truediv, 1, 0).result(timeout=60)
 
 
 def test_ray_submit_after_shutdown_is_refused() -> None:

@@ -1,5 +1,5 @@
-"""Helpers the solve tests share: a levels file of a few packaged levels, `cargobot solve` through click, and a
-search stopped at a chosen task."""
+"""Helpers the solve tests share: a levels file of a few packaged levels, `cargobot solve` through click, a
+search stopped at a chosen task, and the check that a sketch search on workers finds what one process finds."""
 
 from __future__ import annotations
 
@@ -13,6 +13,13 @@ from click.testing import CliRunner
 
 import puzzlebots.games.cargobot.bots.solve as solver
 from puzzlebots.cli import cli
+from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
+from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.language import parse_registers
+from puzzlebots.games.cargobot.levels import find_level
+
+#: (level, seed, the program a sketch search of that seed finds, its size when first found)
+SKETCH_CASES = [("Re-Curses", 1, "claw R claw L call1", 7), ("Transporter", 2, "claw R claw call1", 5)]
 
 
 def levels_file(tmp_path: Path, names: list[str], changes: dict[str, dict[str, Any]] | None = None) -> Path:
@@ -45,3 +52,17 @@ def stop_task(monkeypatch: pytest.MonkeyPatch, level: str, *stops: tuple[int, ty
 
     monkeypatch.setattr(solver, "run_task", stopping)
     return budgets
+
+
+def sketch_as_one_process(name: str, seed: int, program: str, found_size: int,
+                          **workers: Any) -> tuple[SketchResult, SketchResult]:  # fmt: skip
+    """A sketch search of ``seed`` on ``workers`` (``jobs``, ``executor``) checked against one process's: the
+    expected program, verified in game semantics, found at the same size, shape and restart. Both results."""
+    level = find_level(name)
+    one = sketch(level, seed=seed, iterations=20_000, jobs=1)
+    many = sketch(level, seed=seed, iterations=20_000, **workers)
+    assert many.program is not None and run_level(level, many.program).solved
+    assert (many.program, many.found_size, many.interrupted) == (parse_registers(program), found_size, False)
+    found = [(r.solved, r.program, r.size, r.found_size, r.shape, r.restarts) for r in (one, many)]
+    assert found[0] == found[1]
+    return one, many

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from solving import SKETCH_CASES, sketch_as_one_process
 
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.cli import cli
@@ -25,7 +26,6 @@ from puzzlebots.games.cargobot.bots import sketch as sketch_module
 from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
 from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare
 from puzzlebots.games.cargobot.cli import _sketch_after
-from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.progress import LevelProgress, ProgressFile, level_digest
@@ -33,22 +33,10 @@ from puzzlebots.games.cargobot.progress import LevelProgress, ProgressFile, leve
 STARTUP = 600.0  # seconds to wait for a fresh process (a fresh copy compiles the kernels first)
 
 
-def _found(result: Any) -> tuple:
-    return result.solved, result.program, result.size, result.found_size, result.shape, result.restarts
-
-
-@pytest.mark.parametrize("name, seed, program, found_size", [
-    ("Re-Curses", 1, "claw R claw L call1", 7),
-    ("Transporter", 2, "claw R claw call1", 5),
-])  # fmt: skip
+@pytest.mark.parametrize("name, seed, program, found_size", SKETCH_CASES)
 def test_two_workers_find_and_verify_what_one_process_finds(name: str, seed: int, program: str,
                                                             found_size: int) -> None:  # fmt: skip
-    level = find_level(name)
-    one = sketch(level, seed=seed, iterations=20_000, jobs=1)
-    two = sketch(level, seed=seed, iterations=20_000, jobs=2)
-    assert two.program is not None and run_level(level, two.program).solved
-    assert (two.program, two.found_size, two.interrupted) == (parse_registers(program), found_size, False)
-    assert _found(two) == _found(one)
+    one, two = sketch_as_one_process(name, seed, program, found_size, jobs=2)
     assert two.evaluations >= one.evaluations  # the other worker's restart ran too, then stopped
 
 

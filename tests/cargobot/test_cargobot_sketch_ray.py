@@ -10,18 +10,16 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from solving import levels_file
+from solving import SKETCH_CASES, levels_file, sketch_as_one_process
 
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.core.ray_executor import RayExecutor
 from puzzlebots.games.cargobot.bots import sketch as sketch_module
-from puzzlebots.games.cargobot.bots.sketch import sketch
 from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import parse_registers
@@ -31,30 +29,10 @@ from puzzlebots.games.cargobot.progress import ProgressFile
 STARTUP = 600.0  # seconds to wait for the command's Ray tasks to start (a fresh copy compiles the kernels first)
 
 
-@pytest.fixture(scope="module")
-def ray_cluster() -> Iterator[RayExecutor]:
-    """One local Ray instance of two CPUs for the module: the searches join it (and leave it running)."""
-    executor = RayExecutor(num_cpus=2)
-    yield executor
-    executor.shutdown()
-
-
-def _found(result: Any) -> tuple:
-    return result.solved, result.program, result.size, result.found_size, result.shape, result.restarts
-
-
-@pytest.mark.parametrize("name, seed, program, found_size", [
-    ("Re-Curses", 1, "claw R claw L call1", 7),
-    ("Transporter", 2, "claw R claw call1", 5),
-])  # fmt: skip
+@pytest.mark.parametrize("name, seed, program, found_size", SKETCH_CASES)
 def test_ray_finds_and_verifies_what_one_process_finds(ray_cluster: RayExecutor, name: str, seed: int, program: str,
                                                        found_size: int) -> None:  # fmt: skip
-    level = find_level(name)
-    one = sketch(level, seed=seed, iterations=20_000, jobs=1)
-    on_ray = sketch(level, seed=seed, iterations=20_000, jobs=2, executor="ray")
-    assert on_ray.program is not None and run_level(level, on_ray.program).solved
-    assert (on_ray.program, on_ray.found_size, on_ray.interrupted) == (parse_registers(program), found_size, False)
-    assert _found(on_ray) == _found(one)
+    sketch_as_one_process(name, seed, program, found_size, jobs=2, executor="ray")
 
 
 def test_cancelled_restarts_free_their_workers(ray_cluster: RayExecutor) -> None:
