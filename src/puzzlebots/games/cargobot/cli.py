@@ -247,8 +247,7 @@ def solve(
             sketching = seconds is not None and lv.pack not in CORE_PACKS and max_size is None
             sketching = sketching and not _provisional(book, lv)
             share = sketch_share if sketching else 0.0
-            workers = {"jobs": jobs or default_jobs() if executor == "process" else jobs, "executor": executor,
-                       "address": address}  # fmt: skip
+            workers = {"jobs": _sketch_jobs(jobs, executor), "executor": executor, "address": address}
             result = _search_level(lv, seconds, share, exhaustive, show, book, workers)
             result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
             unrecorded[lv.name] = result.seconds - book.levels[lv.name].seconds
@@ -393,6 +392,12 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
     return book
 
 
+def _sketch_jobs(jobs: int | None, executor: str) -> int | None:
+    """``--jobs`` as the sketch search takes it: a process count (default one per usable core), or on Ray as
+    given (None: the cluster's CPUs)."""
+    return jobs or default_jobs() if executor == "process" else jobs
+
+
 def _provisional(book: ProgressFile, level: Level) -> bool:
     """True if the level's record holds a sketch program above its best known size, smaller sizes still open."""
     rec = book.levels.get(level.name)
@@ -405,7 +410,7 @@ def _finished(book: ProgressFile, level: Level, max_size: int | None) -> bool:
     rec = book.levels.get(level.name)
     if rec is None:
         return False
-    solved = rec.result is not None and not _provisional(book, level)
+    solved = rec.result is not None and not rec.provisional(level)
     return solved or rec.searched_to >= (max_size or sum(level.functions))
 
 
@@ -459,8 +464,7 @@ def sketch(
             progress.update(task, completed=elapsed, description=f"{level.name}: {size}, restart {restarts + 1}")
 
         result = run_sketch(level, seed, time_limit, tick_cap, iterations, stop_at, progress=show,
-                            jobs=jobs or default_jobs() if executor == "process" else jobs, executor=executor,
-                            address=address)  # fmt: skip
+                            jobs=_sketch_jobs(jobs, executor), executor=executor, address=address)  # fmt: skip
     if result.interrupted:
         click.echo("interrupted: the best program found so far", err=True)
     if result.solved:

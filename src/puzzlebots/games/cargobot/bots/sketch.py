@@ -422,6 +422,8 @@ def sketch(
     way no worker or task is left running, and a Ray instance this call started is shut down."""
     check_options(time_limit, seed, tick_cap, iterations, jobs)
     check_executor(executor, None if executor == "process" else jobs, address)
+    if executor == "process":
+        jobs = jobs or default_jobs()
     start = time.monotonic()
     search = _Search(prepare(level), seed, tick_cap, iterations, start + time_limit)
     goal = stop_at if stop_at is not None else (level.best_known or 0)
@@ -486,11 +488,12 @@ class _Mark:
 
 
 def _open_pool(executor: str, jobs: int | None, address: str | None) -> tuple[WorkerPool | RayExecutor, Any]:
-    """The workers of the restarts and their stop mark: a process pool of ``jobs`` (None: one per usable core)
-    sharing the mark by memory, or Ray with a mark of the parent's own."""
+    """The workers of the restarts and their stop mark: a process pool of ``jobs`` sharing the mark by memory,
+    or Ray with a mark of the parent's own."""
     if executor == "process":
+        assert jobs is not None  # ``sketch`` gave the process pool its count
         mark = multiprocessing.get_context().RawValue("q", NO_STOP)
-        return WorkerPool(jobs or default_jobs(), _worker_start, (mark,)), mark
+        return WorkerPool(jobs, _worker_start, (mark,)), mark
     return make_executor(executor, jobs, address), _Mark()
 
 
