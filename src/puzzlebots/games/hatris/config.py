@@ -25,8 +25,8 @@ def _non_negative(v: Any) -> bool:
 
 @dataclass(frozen=True)
 class HatrisConfig(Schema):
-    """One field per key; the CLI and web pages set only the first four (run shape, not rules) and
-    ``hoard_stage`` (to turn the expectimax bot's hoarding off: 10)."""
+    """One field per key; web pages set only the first four (run shape, not rules), the CLI those and
+    ``hoard_stage`` (10 turns the expectimax bot's hoarding off)."""
 
     pair_source: str = setting(
         "nes", "pair source: the NES PRNG with its re-pick rule, or uniform random pairs",
