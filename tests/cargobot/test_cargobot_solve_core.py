@@ -84,3 +84,13 @@ def test_counters_do_not_change_the_search() -> None:
     nodes = solver.run_task(setup, 6, (), 10**12)[2]
     _, c = _counters("Fill The Blanks", 6)
     assert nodes == c[kernel.NODES] == 149_034  # 231,154 before the counters (149,034 with the rules since)
+
+
+@pytest.mark.parametrize(
+    ("name", "budget", "tried"), [("Changing Places", 7, 3_456_423), ("Walking Piles", 7, 740_470)]
+)
+def test_the_extend_floor_cuts_only_what_the_bound_would(name: str, budget: int, tried: int) -> None:
+    """A new register whose least possible bound is over budget skips its options at once (only "the function
+    ends here" is tried); they were cut one by one before, so the options tried are the counts of before."""
+    status, c = _counters(name, budget)
+    assert status == kernel.EXHAUSTED and c[kernel.NODES] == tried

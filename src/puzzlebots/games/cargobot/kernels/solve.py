@@ -356,6 +356,11 @@ def _dfs(problem, task, out, prog, machine, table, levels):
             fire = firemask[st[ST_HELD]]
             nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
             opt, applied = info[LV_OPT, L], False
+            if kind == EXTEND and opt < 0 and L >= forced.shape[0]:  # no room for a register: only "ends here"
+                full = i >= slots[f]
+                if full or _extend_floor(st, plen, need, budget, f) > budget:
+                    opt = nops
+                    counters[PR_SLOTS if full else PR_BOUND] += nops + 1
             while not applied:
                 # below the task's prefix only its option (once); past it every option in turn
                 opt = (forced[L] if opt < 0 else nopt) if L < forced.shape[0] else opt + 1
@@ -482,6 +487,25 @@ def _short(st, pend, budget):
 
 
 @njit(cache=True, inline="always")
+def _extend_floor(st, plen, need, budget, f):
+    """The least ``_lower_bound`` a new register of F(f+1) can give, whatever it holds: one op, a call or a
+    skip covers at most one missing op, and the register itself may fill one mandatory slot. Above the
+    budget, every option but "the function ends here" would be cut one by one."""
+    missing = 0
+    for k in range(3):
+        if need[k] and st[ST_COUNTS + k] == 0:
+            missing += 1
+    new = max(0, st[ST_TARGET] - st[ST_NFUN])
+    missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
+    missing = max(0, missing - 1 - st[ST_UNKNOWN])
+    mand = max(0, 1 - plen[0]) + 2 * new
+    for k in range(1, st[ST_NFUN]):
+        mand += max(0, 2 - plen[k])
+    mand -= 1 if plen[f] < (1 if f == 0 else 2) else 0
+    return st[ST_USED] + 1 + max(missing, mand)
+
+
+@njit(cache=True, inline="always")
 def _lower_bound(st, plen, need, budget):
     """Registers any completion needs: those used, plus the ops the board needs that no register has yet and
     a call per function still to introduce (registers still without an op may become them), or two registers
@@ -493,7 +517,7 @@ def _lower_bound(st, plen, need, budget):
     new = max(0, st[ST_TARGET] - st[ST_NFUN])
     # a program without calls runs each register at most once: too few ticks to move need[3] crates
     missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
-    missing = max(0, missing - st[ST_UNKNOWN])
+    missing = max(0, missing - 1 - st[ST_UNKNOWN])
     mand = max(0, 1 - plen[0]) + 2 * new
     for k in range(1, st[ST_NFUN]):
         mand += max(0, 2 - plen[k])
