@@ -517,7 +517,7 @@ def _lower_bound(st, plen, need, budget):
     new = max(0, st[ST_TARGET] - st[ST_NFUN])
     # a program without calls runs each register at most once: too few ticks to move need[3] crates
     missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
-    missing = max(0, missing - 1 - st[ST_UNKNOWN])
+    missing = max(0, missing - st[ST_UNKNOWN])
     mand = max(0, 1 - plen[0]) + 2 * new
     for k in range(1, st[ST_NFUN]):
         mand += max(0, 2 - plen[k])
