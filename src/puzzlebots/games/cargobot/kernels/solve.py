@@ -5,8 +5,9 @@ it (``EXTEND``: the function ends here, or gets a register that fires with some 
 a register's condition is kept as the *set* of toolbox conditions consistent with every fire/skip seen
 so far and split only when the held crate makes that set ambiguous (``SPLIT``), and a register that
 was only ever skipped gets its op when it first fires (``OPCHOOSE``). Every branch point saves the
-machine (board, claw, held crate, call stack as a persistent linked list, loop table undo mark), so
-backtracking resumes there instead of re-running from the start.
+machine (claw, held crate, call stack as a persistent linked list, the undo marks of the loop table and of
+the board's moves), so backtracking resumes there instead of re-running from the start: the board is put
+back by undoing the few crates lifted and set down since, not copied.
 
 Pruning: register budget with a lower bound (ops the board needs, two registers per extra
 function), functions introduced in order, adjacent move pairs equivalent to one register or none,
@@ -50,7 +51,7 @@ PRUNE_NAMES = (
 #: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
 ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
 ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG, ST_TARGET = 8, 12, 13, 14, 15  # ST_TARGET: ``Task.nfun``
-ST_SIZE = 16
+ST_MOVES, ST_SIZE = 16, 17  # ST_MOVES: the length of ``Machine.moves``
 BOARD_HASH, GOAL_HASH = 0, 1
 #: rows of ``Machine.frames``, ``LoopTable.val`` and ``.log_val``, ``Levels.info``
 FR_FUNC, FR_REG, FR_PARENT, FR_DEPTH = range(4)
@@ -128,14 +129,18 @@ class Program(NamedTuple):
 
 
 class Machine(NamedTuple):
-    """The running machine: board, scalar state ``st``, board/goal hashes, and the call stack as a
-    persistent linked list of frames (rows ``FR_*``: function, register, parent frame, depth)."""
+    """The running machine: board, scalar state ``st``, board/goal hashes, the call stack as a persistent
+    linked list of frames (rows ``FR_*``: function, register, parent frame, depth), and ``moves``, the
+    crates lifted and set down since the start (a lift of crate c >= 1 from pile p is ``c * npiles + p``, a
+    set-down on pile p is ``-1 - p``) so that going back to a branch point undoes a few moves instead of copying
+    the board."""
 
     piles: np.ndarray
     heights: np.ndarray
     st: np.ndarray
     hashes: np.ndarray
     frames: np.ndarray
+    moves: np.ndarray
 
 
 class LoopTable(NamedTuple):
@@ -150,11 +155,9 @@ class LoopTable(NamedTuple):
 
 class Levels(NamedTuple):
     """The open branch points: ``info`` rows ``LV_*`` (kind, option applied, the register's old mask), and
-    the saved machine (board, scalar state, board hash)."""
+    the saved machine (scalar state, with the length of ``Machine.moves`` then, and board hash)."""
 
     info: np.ndarray
-    piles: np.ndarray
-    heights: np.ndarray
     st: np.ndarray
     board_hash: np.ndarray
 
@@ -188,7 +191,6 @@ def frontier_shape(problem: Problem, budget: int) -> tuple[int, int]:
 def _workspace(problem, task):
     """Every working array, sized for the task's budget and the problem's tick cap, at the start state."""
     board, slots, tick_cap = problem.board, problem.toolbox.slots, problem.tick_cap
-    npiles, cap = board.piles.shape
     nf = slots.shape[0]
     smax = slots.max()
     prog = Program(
@@ -205,7 +207,8 @@ def _workspace(problem, task):
     hashes[BOARD_HASH] = _board_hash(board.piles, board.heights, problem.keys.board)
     hashes[GOAL_HASH] = _board_hash(board.goal, board.goal_heights, problem.keys.board)
     frames = np.zeros((4, tick_cap + 2), np.int32)
-    machine = Machine(board.piles.copy(), board.heights.copy(), st, hashes, frames)
+    moves = np.zeros(tick_cap + 2, np.int32)  # at most one lift or set-down per tick
+    machine = Machine(board.piles.copy(), board.heights.copy(), st, hashes, frames, moves)
     tsize = 1
     while tsize < 4 * tick_cap:
         tsize *= 2
@@ -214,10 +217,7 @@ def _workspace(problem, task):
         np.zeros(tick_cap + 2, np.uint64), np.zeros((3, tick_cap + 2), np.int32),
     )  # fmt: skip
     maxl = max_levels(task.budget, problem.toolbox.ncond)
-    levels = Levels(
-        np.zeros((3, maxl), np.int32), np.zeros((maxl, npiles, cap), board.piles.dtype),
-        np.zeros((maxl, npiles), board.heights.dtype), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64),
-    )  # fmt: skip
+    levels = Levels(np.zeros((3, maxl), np.int32), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64))
     return prog, machine, table, levels
 
 
@@ -241,16 +241,6 @@ def _board_equal(piles, heights, goal, goal_heights):
     return True
 
 
-@njit(cache=True, inline="always")
-def _copy_board(piles, heights, to_piles, to_heights):
-    """Save or restore a board: only the crates below each pile's height matter (the cells above are never
-    read), so a branch point copies the crates, not the whole array."""
-    for p in range(heights.shape[0]):
-        to_heights[p] = heights[p]
-        for h in range(heights[p]):
-            to_piles[p, h] = piles[p, h]
-
-
 @njit(cache=True)
 def _write_program(prog, out):
     for k in range(prog.length.shape[0]):
@@ -268,15 +258,15 @@ def _dfs(problem, task, out, prog, machine, table, levels):
     toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
     slots, limits, oplist, firemask, allmask, red, ncond = toolbox
     pop, pmask, plen, pend, _, _ = prog
-    piles, heights, st, hashes, frames = machine
+    piles, heights, st, hashes, frames, moves = machine
     tkey, tval, log_key, log_val = table  # written by ``_loops``, restored here
-    info, lv_piles, lv_heights, lv_st, lv_bh = levels
+    info, lv_st, lv_bh = levels
     npiles, nops, gh = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH]
     counters, level, maxf = out.counters, 0, task.nfun if task.nfun > 0 else slots.shape[0]
     while True:
         # ---------------- run the machine until it wins, dies or needs a decision ----------------
         claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
-        top, alloc, nlog, bh = st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH]
+        top, alloc, nlog, bh, nmoves = st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES]
         event = FIRES
         while event == FIRES:
             if bh == gh and _board_equal(piles, heights, goal, goal_heights):
@@ -309,11 +299,15 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     heights[claw] -= 1
                     held = piles[claw, heights[claw]]
                     bh ^= zob[claw, heights[claw], held]
+                    moves[nmoves] = held * npiles + claw
+                    nmoves += 1
             elif o == PICKUP:  # put the crate down
                 bh ^= zob[claw, heights[claw], held]
                 piles[claw, heights[claw]] = held
                 heights[claw] += 1
                 held = 0
+                moves[nmoves] = -1 - claw
+                nmoves += 1
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
                 to = claw + (1 if o == RIGHT else -1)
                 event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES
@@ -327,13 +321,12 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 top, alloc, nlog = alloc, alloc + 1, nlog + 1
                 f, i = o - 4, -1
         st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG] = claw, held, ticks, f, i
-        st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH] = top, alloc, nlog, bh
+        st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES] = top, alloc, nlog, bh, nmoves
         # ---------------- a decision is needed: open a branch level ----------------
         if event != DEAD:
             if level < info.shape[1]:
                 info[LV_KIND, level], info[LV_OPT, level] = event, -1
                 info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
-                _copy_board(piles, heights, lv_piles[level], lv_heights[level])
                 lv_st[level], lv_bh[level] = st, bh
                 level += 1
         # ---------------- go back to the deepest level with an option left, and apply it ----------------
@@ -351,7 +344,14 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 nlog -= 1
                 s = log_val[L_SLOT, nlog]
                 tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
-            _copy_board(lv_piles[L], lv_heights[L], piles, heights)
+            for m in range(st[ST_MOVES] - 1, lv_st[L, ST_MOVES] - 1, -1):  # undo the moves since, last first
+                mv = moves[m]
+                if mv < 0:
+                    heights[-1 - mv] -= 1
+                else:
+                    p = mv % npiles
+                    piles[p, heights[p]] = mv // npiles
+                    heights[p] += 1
             st[:], hashes[BOARD_HASH] = lv_st[L], lv_bh[L]
             fire = firemask[st[ST_HELD]]
             nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
