@@ -273,8 +273,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 _write_program(prog, out)
                 return FOUND
             if ticks >= tick_cap:
-                counters[CAP_HITS] += 1
-                event = DEAD
+                event, counters[CAP_HITS] = DEAD, counters[CAP_HITS] + 1
                 break
             fire, o = firemask[held], 0
             while True:  # the next register that fires, returning from finished functions
@@ -292,22 +291,18 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     f, i, top = frames[FR_FUNC, top], frames[FR_REG, top], frames[FR_PARENT, top]
             if event != FIRES:
                 break
-            ticks += 1
-            counters[TICKS_RUN] += 1
+            ticks, counters[TICKS_RUN] = ticks + 1, counters[TICKS_RUN] + 1
             if o == PICKUP and held == 0:  # pick up the top crate, if any
                 if heights[claw] > 0:
                     heights[claw] -= 1
                     held = piles[claw, heights[claw]]
                     bh ^= zob[claw, heights[claw], held]
-                    moves[nmoves] = held * npiles + claw
-                    nmoves += 1
+                    moves[nmoves], nmoves = held * npiles + claw, nmoves + 1
             elif o == PICKUP:  # put the crate down
                 bh ^= zob[claw, heights[claw], held]
                 piles[claw, heights[claw]] = held
-                heights[claw] += 1
-                held = 0
-                moves[nmoves] = -1 - claw
-                nmoves += 1
+                heights[claw], held = heights[claw] + 1, 0
+                moves[nmoves], nmoves = -1 - claw, nmoves + 1
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
                 to = claw + (1 if o == RIGHT else -1)
                 event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES
@@ -323,12 +318,11 @@ def _dfs(problem, task, out, prog, machine, table, levels):
         st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG] = claw, held, ticks, f, i
         st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES] = top, alloc, nlog, bh, nmoves
         # ---------------- a decision is needed: open a branch level ----------------
-        if event != DEAD:
-            if level < info.shape[1]:
-                info[LV_KIND, level], info[LV_OPT, level] = event, -1
-                info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
-                lv_st[level], lv_bh[level] = st, bh
-                level += 1
+        if event != DEAD and level < info.shape[1]:
+            info[LV_KIND, level], info[LV_OPT, level] = event, -1
+            info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
+            lv_st[level], lv_bh[level] = st, bh
+            level += 1
         # ---------------- go back to the deepest level with an option left, and apply it ----------------
         while True:
             if level == 0:
@@ -344,23 +338,13 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 nlog -= 1
                 s = log_val[L_SLOT, nlog]
                 tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
-            for m in range(st[ST_MOVES] - 1, lv_st[L, ST_MOVES] - 1, -1):  # undo the moves since, last first
-                mv = moves[m]
-                if mv < 0:
-                    heights[-1 - mv] -= 1
-                else:
-                    p = mv % npiles
-                    piles[p, heights[p]] = mv // npiles
-                    heights[p] += 1
+            _undo_moves(moves, st[ST_MOVES], lv_st[L, ST_MOVES], piles, heights)
             st[:], hashes[BOARD_HASH] = lv_st[L], lv_bh[L]
             fire = firemask[st[ST_HELD]]
             nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
             opt, applied = info[LV_OPT, L], False
-            if kind == EXTEND and opt < 0 and L >= forced.shape[0]:  # no room for a register: only "ends here"
-                full = i >= slots[f]
-                if full or _extend_floor(st, plen, need, budget, f) > budget:
-                    opt = nops
-                    counters[PR_SLOTS if full else PR_BOUND] += nops + 1
+            if kind == EXTEND and opt < 0 and L >= forced.shape[0]:
+                opt = _no_room(st, plen, need, budget, f, i, slots, nops, counters)
             while not applied:
                 # below the task's prefix only its option (once); past it every option in turn
                 opt = (forced[L] if opt < 0 else nopt) if L < forced.shape[0] else opt + 1
@@ -484,6 +468,32 @@ def _short(st, pend, budget):
         if pend[k] == 0:
             return False
     return True
+
+
+@njit(cache=True, inline="always")
+def _undo_moves(moves, frm, to, piles, heights):
+    """Put the board back as it was when ``Machine.moves`` had ``to`` entries: undo the moves since, last first."""
+    npiles = heights.shape[0]
+    for m in range(frm - 1, to - 1, -1):
+        mv = moves[m]
+        if mv < 0:
+            heights[-1 - mv] -= 1
+        else:
+            p = mv % npiles
+            piles[p, heights[p]] = mv // npiles
+            heights[p] += 1
+
+
+@njit(cache=True, inline="always")
+def _no_room(st, plen, need, budget, f, i, slots, nops, counters):
+    """Where a new register of F(f+1) at ``i`` would be cut whatever it holds (past the function's slots, or
+    ``_extend_floor`` over the budget), the option to resume from so that only "the function ends here" is
+    tried (counted as the options it skips); otherwise -1, every option in turn."""
+    full = i >= slots[f]
+    if full or _extend_floor(st, plen, need, budget, f) > budget:
+        counters[PR_SLOTS if full else PR_BOUND] += nops + 1
+        return nops
+    return -1
 
 
 @njit(cache=True, inline="always")
