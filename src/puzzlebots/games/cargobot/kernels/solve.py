@@ -497,29 +497,10 @@ def _no_room(st, plen, need, budget, f, i, slots, nops, counters):
 
 
 @njit(cache=True, inline="always")
-def _extend_floor(st, plen, need, budget, f):
-    """The least ``_lower_bound`` a new register of F(f+1) can give, whatever it holds: one op, a call or a
-    skip covers at most one missing op, and the register itself may fill one mandatory slot. Above the
-    budget, every option but "the function ends here" would be cut one by one."""
-    missing = 0
-    for k in range(3):
-        if need[k] and st[ST_COUNTS + k] == 0:
-            missing += 1
-    new = max(0, st[ST_TARGET] - st[ST_NFUN])
-    missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
-    missing = max(0, missing - 1 - st[ST_UNKNOWN])
-    mand = max(0, 1 - plen[0]) + 2 * new
-    for k in range(1, st[ST_NFUN]):
-        mand += max(0, 2 - plen[k])
-    mand -= 1 if plen[f] < (1 if f == 0 else 2) else 0
-    return st[ST_USED] + 1 + max(missing, mand)
-
-
-@njit(cache=True, inline="always")
-def _lower_bound(st, plen, need, budget):
-    """Registers any completion needs: those used, plus the ops the board needs that no register has yet and
-    a call per function still to introduce (registers still without an op may become them), or two registers
-    per function introduced and per function still to introduce (``ST_TARGET``)."""
+def _needs(st, plen, need, budget):
+    """What any completion still needs: the ops the board needs that no register has yet and a call per
+    function still to introduce (``ST_TARGET``), and two registers per function introduced and per function
+    still to introduce, less those they have."""
     missing = 0
     for k in range(3):
         if need[k] and st[ST_COUNTS + k] == 0:
@@ -527,8 +508,25 @@ def _lower_bound(st, plen, need, budget):
     new = max(0, st[ST_TARGET] - st[ST_NFUN])
     # a program without calls runs each register at most once: too few ticks to move need[3] crates
     missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
-    missing = max(0, missing - st[ST_UNKNOWN])
     mand = max(0, 1 - plen[0]) + 2 * new
     for k in range(1, st[ST_NFUN]):
         mand += max(0, 2 - plen[k])
-    return st[ST_USED] + max(missing, mand)
+    return missing, mand
+
+
+@njit(cache=True, inline="always")
+def _extend_floor(st, plen, need, budget, f):
+    """The least ``_lower_bound`` a new register of F(f+1) can give, whatever it holds: one op, a call or a
+    skip covers at most one missing op, and the register itself may fill one mandatory slot. Above the
+    budget, every option but "the function ends here" would be cut one by one."""
+    missing, mand = _needs(st, plen, need, budget)
+    mand -= 1 if plen[f] < (1 if f == 0 else 2) else 0
+    return st[ST_USED] + 1 + max(max(0, missing - 1 - st[ST_UNKNOWN]), mand)
+
+
+@njit(cache=True, inline="always")
+def _lower_bound(st, plen, need, budget):
+    """Registers any completion needs (``_needs``): those used, plus the missing ops (registers still without
+    an op may become them) or the mandatory registers, whichever is more."""
+    missing, mand = _needs(st, plen, need, budget)
+    return st[ST_USED] + max(max(0, missing - st[ST_UNKNOWN]), mand)
