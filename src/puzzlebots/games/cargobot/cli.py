@@ -32,6 +32,7 @@ from . import engine
 from .bots.climb import climb as run_climb
 from .bots.evolve import check_options as check_evolve_options
 from .bots.evolve import evolve as run_evolve
+from .bots.hints import NO_HINTS, Hints, parse_hints
 from .bots.sketch import ITERATIONS as SKETCH_ITERATIONS
 from .bots.sketch import MAX_SECONDS as SKETCH_MAX_SECONDS
 from .bots.sketch import MAX_TICK_CAP as SKETCH_MAX_TICK_CAP
@@ -220,21 +221,31 @@ SKETCH_SHARE = 0.5
 @click.option("--sketch-share", type=FiniteFloat(min=0, max=0.9), default=SKETCH_SHARE, show_default=True,
               help="Part of a level's time (beyond Tutorial-Hard) kept for a search over program sketches when the "
               "exhaustive search runs out of time: it finds big programs without proving them smallest (0: off).")
+@click.option("--shape", default=None, help="Hint (with --level): at most so many registers per function, F1 first, "
+              "no function past them, e.g. 8,4.")  # fmt: skip
+@click.option("--pile-rules", default=None, help="Hint (with --level): one rule per pile, e.g. 'I G I- G+ I-': the "
+              "pile stays a bottom part of its start (I) or goal (G) pile, is only taken from (-) or only put on (+); "
+              "'.' for none.")  # fmt: skip
 @LEVELS_FILE
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
     time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
-    progress_file: Path | None, resume: bool, sketch_share: float, levels_file: str | None,
+    progress_file: Path | None, resume: bool, sketch_share: float, shape: str | None, pile_rules: str | None,
+    levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool)]
+    if all_levels:
+        refuse_given(click.get_current_context(), ("shape", "pile_rules"), "is a hint for one level: not "
+                     "with --all")  # fmt: skip
+    hints = parse_hints(targets[0], shape, pile_rules)
     if all_levels and total_time is None:
         total_time = ALL_LEVELS_SECONDS
-    book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets)
+    book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets, hints)
     exhaustive = partial(run_solve, jobs=jobs, max_size=max_size, tick_cap=tick_cap, executor=executor,
-                         address=address, book=book)  # fmt: skip
+                         address=address, book=book, hints=hints)  # fmt: skip
     unrecorded: dict[str, float] = {}  # seconds of a level's unsuccessful sketch searches (not in its record)
     with Progress(transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
@@ -244,7 +255,7 @@ def solve(
                 bar.update(task, description=f"{'' if number == 1 else f'pass {number}: '}{lv.name}{what}")
 
             # a provisional level's whole share goes to its exhaustive search
-            sketching = seconds is not None and lv.pack not in CORE_PACKS and max_size is None
+            sketching = seconds is not None and lv.pack not in CORE_PACKS and max_size is None and not hints.given()
             sketching = sketching and not _provisional(book, lv)
             share = sketch_share if sketching else 0.0
             workers = {"jobs": _sketch_jobs(jobs, executor), "executor": executor, "address": address}
@@ -365,7 +376,7 @@ def _beside(json_file: Path | None) -> Path | None:
 
 
 def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Level],
-                   targets: list[Level]) -> ProgressFile:  # fmt: skip
+                   targets: list[Level], hints: Hints = NO_HINTS) -> ProgressFile:  # fmt: skip
     """The progress file of this run, checked before any work: resumed (it must exist and fit this run), or new
     (it must not exist: a finished search is not overwritten by accident)."""
     if path is None:
@@ -381,7 +392,7 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
     book = load_progress(path, tick_cap, pool)
     for lv in targets:
         if lv.name in book.levels:
-            rec = book.entry(lv, prepare(lv, tick_cap))
+            rec = book.entry(lv, prepare(lv, tick_cap, hints))
             todo = "" if rec.frontier is None else f", {len(rec.frontier.pending)} prefixes of the next size left"
             state = "solved" if rec.result else f"sizes up to {rec.searched_to} searched{todo}"
             if rec.provisional(lv):

@@ -53,9 +53,10 @@ MAX_SECONDS = 10**9
 MAX_SKETCHES = 2**31 - 1  # a sketch seed
 LEVEL_KEYS = {"level", "search", "searched_to", "frontier", "nodes", "seconds", "sizes", "sketches", "result"}
 RESULT_KEYS = {"program", "size", "ticks", "method"}
-#: how a recorded program was found: "exhaustive" (smallest in the model: its size is searched_to + 1) or
+#: how a recorded program was found: "exhaustive" (smallest in the model: its size is searched_to + 1),
 #: "sketch" (``bots.sketch``, after the exhaustive search ran out of time: only sizes to searched_to are done)
-METHODS = ("exhaustive", "sketch")
+#: or "hinted" (the exhaustive search under a user's hints, ``bots.hints``: smallest among what they allow)
+METHODS = ("exhaustive", "sketch", "hinted")
 
 
 def digest(*parts: bytes) -> str:
@@ -75,7 +76,8 @@ def search_digest(setup: Setup) -> str:
     """What makes an option prefix mean the same subtree: the kernel's code and the arrays it branches over."""
     tb = setup.problem.toolbox
     code = [Path(m.__file__).read_bytes() for m in (solve_kernel, prune_kernel) if m.__file__]
-    arrays = [a.tobytes() for a in (tb.slots, tb.oplist, tb.firemask, tb.red, setup.problem.need)]
+    arrays = [a.tobytes() for a in (tb.slots, tb.oplist, tb.firemask, tb.red, setup.problem.need,
+                                    setup.problem.pile_rules)]  # fmt: skip
     return digest(*code, *arrays, bytes([tb.ncond, tb.allmask & 255]))
 
 
@@ -258,7 +260,7 @@ def _result(value: Any, level: Level, searched_to: int, where: str) -> dict[str,
         raise InputError(f"{where}: {exc}") from None
     report = run_level(level, program)
     size = register_count(program)
-    smaller = size <= searched_to and value["method"] == "exhaustive"  # below a size it proved empty
+    smaller = size <= searched_to and value["method"] != "sketch"  # below a size it proved empty
     if not report.solved or value["size"] != size or value["ticks"] != report.steps or smaller:
         raise InputError(f"{where}: program {show(value['program'])} does not win the level as recorded")
     return {"program": format_registers(program), "size": size, "ticks": report.steps, "method": value["method"]}

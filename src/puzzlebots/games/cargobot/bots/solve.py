@@ -30,6 +30,7 @@ from ..language import RegisterProgram, format_registers, parse_registers, regis
 from ..levels import Level
 from ..progress import Frontier, LevelProgress, ProgressFile
 from ..rules import LEFT, PICKUP, RIGHT
+from .hints import NO_HINTS, Hints
 
 if TYPE_CHECKING:
     from puzzlebots.core.ray_executor import RayExecutor
@@ -52,10 +53,12 @@ class SolveResult:
     nodes: int
     searched_to: int  # largest budget searched exhaustively (minimality holds up to it)
     method: str = "exhaustive"  # how the program was found ("exhaustive": proven smallest in the model)
+    hints: Hints = NO_HINTS  # what the search was told (``bots.hints``): with any, nothing is proven minimal
 
     @property
     def proven_minimal(self) -> bool:
-        return self.solved and self.size is not None and self.searched_to >= self.size - 1
+        exhausted = self.size is not None and self.searched_to >= self.size - 1
+        return self.solved and exhausted and not self.hints.given()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,7 +73,7 @@ class SolveResult:
             "searched_to": self.searched_to,
             "method": self.method,
             "proven_minimal": self.proven_minimal,
-        }
+        } | ({"hints": self.hints.describe()} if self.hints.given() else {})
 
 
 def _holds(code: int, held: int) -> bool:
@@ -87,8 +90,9 @@ class Setup(NamedTuple):
     problem: kernel.Problem
 
 
-def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> Setup:
-    """Everything the kernel needs about a level, as small numpy arrays."""
+def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HINTS) -> Setup:
+    """Everything the kernel needs about a level, as small numpy arrays; ``hints`` narrow the search (a
+    ``shape`` drops the functions past it and caps the others; pile rules go to the kernel as they are)."""
     colours = Colours()
     board = encode_board(level.board(), level.goal_board(), colours)
     held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c))
@@ -99,7 +103,8 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> Setup:
     for held in range(ncolours + 1):
         firemask[held] = sum(1 << k for k, code in enumerate(codes) if _holds(code, held))
     nf = sum(1 for c in level.commands if c.startswith("f"))
-    slots = np.array(level.functions[:nf], np.int32)
+    slots = np.array(level.functions[:nf] if hints.shape is None else hints.shape, np.int32)
+    nf = len(slots)
     oplist = [COMMAND_OPS[c] for c in ("pickup", "right", "left") if c in level.commands]
     oplist += [4 + k for k in range(nf)]
     red = _redundant_pairs(codes, held_values)
@@ -125,7 +130,8 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP) -> Setup:
         held=z(ncolours + 1),
         site=z(nf, int(slots.max())),
     )
-    problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys)
+    rules = np.array(hints.pile_rules or [0] * len(board.heights), np.int8)
+    problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys, rules)
     return Setup(level.name, tuple(cond_names), nf, problem)
 
 
@@ -346,6 +352,7 @@ def solve(
     executor: str = "process",
     address: str | None = None,
     book: ProgressFile | None = None,
+    hints: Hints = NO_HINTS,
 ) -> SolveResult:
     """A smallest program (within the search model) that wins ``level`` in the game semantics.
 
@@ -355,16 +362,17 @@ def solve(
     and on an interrupt). The result's nodes and seconds add up every session of the level. A provisional
     record (``LevelProgress.provisional``: a sketch program above the best known size) is searched on below
     that program's size: a smaller program found replaces it, and once every smaller size is exhausted it is
-    proven minimal; until then the result is the sketch program.
+    proven minimal; until then the result is the sketch program. Under ``hints`` (``bots.hints``) the program is
+    smallest among those they allow (method ``hinted``); the record is that search's (``search_digest``).
     """
     check_executor(executor, jobs, address)
-    setup = prepare(level, tick_cap)
+    setup = prepare(level, tick_cap, hints)
     book = book or ProgressFile(None, tick_cap)
     if book.tick_cap != tick_cap:
         raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
     rec = book.entry(level, setup)
     if rec.result is not None and not rec.provisional(level):
-        return _recorded(level, rec)
+        return _recorded(level, rec, hints)
     start, counter, nodes0, seconds0 = time.monotonic(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
     limit = max_size or sum(setup.problem.toolbox.slots)
@@ -395,12 +403,12 @@ def solve(
                 report = run_level(level, program)
                 sync()
                 found_here, size = True, register_count(program)
-                solved = {"program": format_registers(program), "size": size, "ticks": report.steps,
-                          "method": "exhaustive"}  # fmt: skip
+                method = "hinted" if hints.given() else "exhaustive"
+                solved = {"program": format_registers(program), "size": size, "ticks": report.steps, "method": method}
                 rec.frontier, rec.result = None, solved if report.solved else rec.result
                 return SolveResult(
                     level.name, report.solved, program, size, level.stars_for(program), report.steps, rec.seconds,
-                    rec.nodes, budget - 1,
+                    rec.nodes, budget - 1, method, hints,
                 )  # fmt: skip
             sizes = [*rec.sizes, {"size": budget, "nodes": rec.nodes - sum(s["nodes"] for s in rec.sizes),
                                   "seconds": round(rec.seconds - sum(s["seconds"] for s in rec.sizes), 3)}]  # fmt: skip
@@ -414,8 +422,10 @@ def solve(
         else:  # the record keeps the nodes and seconds of the result
             book.save(force=True)
     if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
-        return _recorded(level, rec)
-    return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to)
+        return _recorded(level, rec, hints)
+    method = "hinted" if hints.given() else "exhaustive"
+    return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to, method,
+                       hints)  # fmt: skip
 
 
 def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: float, method: str,
@@ -438,11 +448,11 @@ def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: f
                        rec.nodes, after.searched_to, method)  # fmt: skip
 
 
-def _recorded(level: Level, rec: LevelProgress) -> SolveResult:
+def _recorded(level: Level, rec: LevelProgress, hints: Hints = NO_HINTS) -> SolveResult:
     """The result of a level its record says is solved (``progress.load`` replayed the program)."""
     assert rec.result is not None
     program = parse_registers(rec.result["program"])
     return SolveResult(
         level.name, True, program, rec.result["size"], level.stars_for(program), rec.result["ticks"], rec.seconds,
-        rec.nodes, rec.searched_to, rec.result["method"],
+        rec.nodes, rec.searched_to, rec.result["method"], hints,
     )  # fmt: skip

@@ -39,14 +39,19 @@ DEAD, FIRES = 3, 4
 FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
 #: ``Output.counters``: options tried, child prefixes written (TOO_BIG), ticks run, runs cut by the tick cap, then the
 #: options or runs cut by each pruning rule: function order, slot limits, the lower bound, a redundant
-#: register pair, an inlinable function, a loop at a call, a wall or topple
+#: register pair, an inlinable function, a loop at a call, a wall or topple, a complete program below the
+#: budget, a broken pile rule
 NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
-PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL, PR_SHORT = range(4, 12)
-NCOUNTERS = 12
+PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL, PR_SHORT, PR_PILE = range(4, 13)
+NCOUNTERS = 13
 PRUNE_NAMES = (
     "function order", "slot limits", "lower bound", "redundant pair", "inlinable", "loop", "wall/topple",
-    "complete below budget",
+    "complete below budget", "pile rule",
 )  # fmt: skip
+#: ``Problem.pile_rules`` bits, per pile (a user's hint, Elizarov's ``:stack`` constraint; 0: no rule): the pile
+#: stays a bottom part of its start pile (``KEEP_START``) or of its goal pile (``KEEP_GOAL``; both bits: of
+#: either), is never put on (``NO_PUT``) or never taken from (``NO_TAKE``). A run that breaks one ends there.
+KEEP_START, KEEP_GOAL, NO_PUT, NO_TAKE = 1, 2, 4, 8
 #: the scalar state vector: the machine (claw .. alloc, the loop log length, the current register) and the
 #: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
 ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
@@ -84,7 +89,8 @@ class Keys(NamedTuple):
 
 class Problem(NamedTuple):
     """A level for the search: its board (an ``engine.EncodedBoard``), start claw (0-based), the ops every
-    solution needs ``[right, left, pickup, crates to move]``, the tick cap of one run, toolbox and keys."""
+    solution needs ``[right, left, pickup, crates to move]``, the tick cap of one run, toolbox, keys, and the
+    ``pile_rules`` (``KEEP_START`` ..., one per pile; all 0: none)."""
 
     board: tuple
     claw: int
@@ -92,6 +98,7 @@ class Problem(NamedTuple):
     tick_cap: int
     toolbox: Toolbox
     keys: Keys
+    pile_rules: np.ndarray
 
 
 class Task(NamedTuple):
@@ -253,7 +260,7 @@ def _write_program(prog, out):
 @njit(cache=True)
 def _dfs(problem, task, out, prog, machine, table, levels):
     """Run to the next decision, branch there, on a dead end go back (one function: array calls cost refcounts)."""
-    goal, goal_heights = problem.board.goal, problem.board.goal_heights
+    board, rules, ruled = problem.board, problem.pile_rules, problem.pile_rules.max() > 0  # (one rule per pile)
     zob, zclaw, zheld, zsite = problem.keys
     toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
     slots, limits, oplist, firemask, allmask, red, ncond = toolbox
@@ -269,7 +276,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
         top, alloc, nlog, bh, nmoves = st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES]
         event = FIRES
         while event == FIRES:
-            if bh == gh and _board_equal(piles, heights, goal, goal_heights):
+            if bh == gh and _board_equal(piles, heights, board.goal, board.goal_heights):
                 _write_program(prog, out)
                 return FOUND
             if ticks >= tick_cap:
@@ -298,11 +305,13 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     held = piles[claw, heights[claw]]
                     bh ^= zob[claw, heights[claw], held]
                     moves[nmoves], nmoves = held * npiles + claw, nmoves + 1
+                    event = _pile_rule(rules[claw], False, claw, piles, heights, board, counters) if ruled else FIRES
             elif o == PICKUP:  # put the crate down
                 bh ^= zob[claw, heights[claw], held]
                 piles[claw, heights[claw]] = held
                 heights[claw], held = heights[claw] + 1, 0
                 moves[nmoves], nmoves = -1 - claw, nmoves + 1
+                event = _pile_rule(rules[claw], True, claw, piles, heights, board, counters) if ruled else FIRES
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
                 to = claw + (1 if o == RIGHT else -1)
                 event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES
@@ -365,8 +374,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                         applied, pend[f], counters[PR_SHORT] = False, 0, counters[PR_SHORT] + 1
                 else:  # a new register that fires with an op or is skipped, or the op of a skipped one
                     skip = kind == EXTEND and opt == nops
-                    op = 0 if skip else oplist[opt]
-                    nfun = st[ST_NFUN]
+                    op, nfun = 0 if skip else oplist[opt], st[ST_NFUN]
                     if op >= 4 and (op - 4 > nfun or (op - 4 == nfun and nfun >= maxf)):
                         counters[PR_ORDER] += 1 if op - 4 > nfun else 0
                         continue
@@ -468,6 +476,25 @@ def _short(st, pend, budget):
         if pend[k] == 0:
             return False
     return True
+
+
+@njit(cache=True)
+def _pile_rule(rule, put, p, piles, heights, board, counters):
+    """``DEAD`` (counted) if the take from pile ``p``, or the put on it, just done breaks its rule, else ``FIRES``.
+    A take leaves a bottom part of a bottom part: only ``NO_TAKE`` can forbid it."""
+    if rule == 0:
+        return FIRES
+    ok = (rule & NO_PUT) == 0 if put else (rule & NO_TAKE) == 0
+    if put and ok and rule & (KEEP_START | KEEP_GOAL) != 0:
+        h = heights[p]
+        is_start = rule & KEEP_START != 0 and h <= board.heights[p]
+        is_goal = rule & KEEP_GOAL != 0 and h <= board.goal_heights[p]
+        for k in range(h):
+            is_start = is_start and piles[p, k] == board.piles[p, k]
+            is_goal = is_goal and piles[p, k] == board.goal[p, k]
+        ok = is_start or is_goal
+    counters[PR_PILE] += 0 if ok else 1
+    return FIRES if ok else DEAD
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,83 @@
+"""Hints a user gives the exhaustive ``solve`` about a level's solutions, after the constraints of Elizarov's
+"Simplified" runs: the shape (at most so many registers in each function, no function past them; his
+``:size=``) and a rule per pile (his ``:stack=``).
+
+A hint narrows the search to programs a person expects, so sizes far beyond the plain search come within
+reach; what it finds is smallest only among the programs the hints allow (method ``hinted``, never "proven
+minimal"). The text forms are parsed and checked against the level here, before any search starts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from puzzlebots.core.errors import InputError
+
+from ..kernels.solve import KEEP_GOAL, KEEP_START, NO_PUT, NO_TAKE
+from ..levels import Level
+
+#: a pile rule's letters: I, G (the pile stays a bottom part of its start / goal pile; both: of either),
+#: - (take only: nothing is put on it), + (put only: nothing is taken from it); "." for no rule
+RULE_BITS = {"I": KEEP_START, "G": KEEP_GOAL, "-": NO_PUT, "+": NO_TAKE}
+_RULE = re.compile(r"\.|I?G?[-+]?")
+
+
+class Hints(NamedTuple):
+    """Checked hints: ``shape`` (registers per function, F1 first; None: the level's) and ``pile_rules`` (bits
+    per pile; None: none)."""
+
+    shape: tuple[int, ...] | None = None
+    pile_rules: tuple[int, ...] | None = None
+
+    def given(self) -> bool:
+        return self.shape is not None or self.pile_rules is not None
+
+    def describe(self) -> dict[str, object]:
+        """The hints as the options that give them (for the results file)."""
+        out: dict[str, object] = {}
+        if self.shape is not None:
+            out["shape"] = ",".join(map(str, self.shape))
+        if self.pile_rules is not None:
+            out["pile_rules"] = " ".join(_rule_text(bits) for bits in self.pile_rules)
+        return out
+
+
+NO_HINTS = Hints()
+
+
+def parse_hints(level: Level, shape: str | None, pile_rules: str | None) -> Hints:
+    """The ``--shape`` and ``--pile-rules`` texts, checked against ``level`` (InputError)."""
+    return Hints(
+        _shape(level, shape) if shape is not None else None,
+        _pile_rules(level, pile_rules) if pile_rules is not None else None,
+    )
+
+
+def _shape(level: Level, text: str) -> tuple[int, ...]:
+    functions = sum(1 for c in level.commands if c.startswith("f"))
+    parts = text.split(",")
+    if not all(re.fullmatch(r"\s*\d{1,3}\s*", p) for p in parts):
+        raise InputError(f"--shape: registers per function as numbers separated by commas (e.g. 8,4), got {text!r}")
+    shape = tuple(int(p) for p in parts)
+    if len(shape) > functions:
+        raise InputError(f"--shape: {level.name} has {functions} functions, got {len(shape)}")
+    for k, (n, slots) in enumerate(zip(shape, level.functions, strict=False)):
+        if not 1 <= n <= slots:
+            raise InputError(f"--shape: F{k + 1} of {level.name} holds 1 to {slots} registers, got {n}")
+    return shape
+
+
+def _pile_rules(level: Level, text: str) -> tuple[int, ...]:
+    tokens = text.split()
+    if len(tokens) != len(level.stacks):
+        raise InputError(f"--pile-rules: one rule per pile ({len(level.stacks)} for {level.name}), got {len(tokens)}")
+    for token in tokens:
+        if not token or not _RULE.fullmatch(token):
+            raise InputError(f"--pile-rules: a rule is '.', or I, G, IG followed by an optional - or +, or - or +; "
+                             f"got {token!r}")  # fmt: skip
+    return tuple(sum(RULE_BITS.get(ch, 0) for ch in token) for token in tokens)
+
+
+def _rule_text(bits: int) -> str:
+    return "".join(ch for ch, bit in RULE_BITS.items() if bits & bit) or "."

@@ -1,0 +1,114 @@
+"""Hints (``bots.hints``): the options are checked before any search, and the kernel's pile rules cut exactly the
+runs that break them, checked against the oracle interpreter's step-by-step boards."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlebots.cli.app import cli
+from puzzlebots.games.cargobot.bots import solve as solver
+from puzzlebots.games.cargobot.bots.hints import Hints, parse_hints
+from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.kernels import solve as kernel
+from puzzlebots.games.cargobot.language import format_registers
+from puzzlebots.games.cargobot.levels import Level, find_level
+from puzzlebots.games.cargobot.render import trace_run
+
+#: small levels whose smallest programs the search finds in well under a second
+SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Double Flip", "Go Left 2", "The Merger", "Mirror"]
+
+
+def _obeys(level: Level, program: str, rules: tuple[int, ...]) -> bool:
+    """The program's run (the oracle's board before each step, then the goal it wins) never takes from a pile
+    marked NO_TAKE, never puts on one marked NO_PUT, and leaves every KEEP pile a bottom part of its start or goal."""
+    start, goal = [list(p) for p in level.stacks], [list(p) for p in level.goal]
+    frames = [f.piles for f in trace_run(program, "game", start, goal, level.claw, functions=tuple(level.functions))]
+    frames.append([list(p) for p in level.goal])
+    for before, after in zip(frames, frames[1:], strict=False):
+        for p, rule in enumerate(rules):
+            if len(after[p]) < len(before[p]) and rule & kernel.NO_TAKE:
+                return False
+            if len(after[p]) > len(before[p]):
+                keep = rule & (kernel.KEEP_START | kernel.KEEP_GOAL)
+                bottom_start = rule & kernel.KEEP_START and after[p] == list(level.stacks[p][: len(after[p])])
+                bottom_goal = rule & kernel.KEEP_GOAL and after[p] == list(level.goal[p][: len(after[p])])
+                if rule & kernel.NO_PUT or (keep and not (bottom_start or bottom_goal)):
+                    return False
+    return True
+
+
+rules_for = st.sampled_from(SMALL).flatmap(
+    lambda name: st.tuples(
+        st.just(name),
+        st.lists(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11]), min_size=len(find_level(name).stacks),
+                 max_size=len(find_level(name).stacks)),
+    )
+)  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules_for)
+def test_pile_rules_cut_exactly_the_runs_that_break_them(case: tuple[str, list[int]]) -> None:
+    """Differential: the program found under rules wins and obeys them (oracle); and when the plain search's
+    smallest program obeys them, the search under them finds one of the same size (nothing sound is cut)."""
+    name, rules = case
+    level = find_level(name)
+    plain = solver.solve(level, jobs=1)
+    assert plain.program is not None and plain.size is not None
+    hints = Hints(pile_rules=tuple(rules))
+    ruled = solver.solve(level, jobs=1, hints=hints, max_size=plain.size + 2)
+    if ruled.program is not None:
+        assert run_level(level, ruled.program).solved
+        assert _obeys(level, format_registers(ruled.program), hints.pile_rules or ())
+        assert ruled.method == "hinted" and not ruled.proven_minimal
+    if _obeys(level, format_registers(plain.program), tuple(rules)):
+        assert ruled.solved and ruled.size == plain.size
+
+
+def test_rules_that_forbid_the_only_way_leave_the_level_unsolved() -> None:
+    level = find_level("Cargo 101")  # one crate to carry right: pile 1 may not be taken from
+    result = solver.solve(level, jobs=1, hints=parse_hints(level, None, "+ ."), max_size=6)
+    assert not result.solved and result.searched_to == 6 and result.to_json()["hints"] == {"pile_rules": "+ ."}
+    status, _, counters = solver.run_task(solver.prepare(level, hints=Hints(pile_rules=(8, 0))), 3, (), 10**9, True)
+    assert status == kernel.EXHAUSTED and counters[kernel.PR_PILE] > 0
+
+
+def test_a_shape_narrows_the_search() -> None:
+    inverter = find_level("Inverter")  # its 10 is [6, 4]: one function of 8 has no program
+    assert not solver.solve(inverter, jobs=1, hints=parse_hints(inverter, "8", None)).solved
+    found = solver.solve(inverter, jobs=1, hints=parse_hints(inverter, "6,4", None))
+    assert found.size == 10 and found.method == "hinted" and not found.proven_minimal
+    assert found.program is not None and [len(f) for f in found.program] == [6, 4]
+
+
+def test_hints_change_the_search_digest() -> None:
+    from puzzlebots.games.cargobot.progress import search_digest
+
+    level = find_level("Genetic Code")
+    plain = search_digest(solver.prepare(level))
+    for hints in (Hints(shape=(8, 4)), Hints(pile_rules=(1, 2, 5, 10, 5))):
+        assert search_digest(solver.prepare(level, hints=hints)) != plain
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shape", "9"], "error: --shape: F1 of Genetic Code holds 1 to 8 registers, got 9"),
+        (["--shape", "8,4,8,5,1"], "error: --shape: Genetic Code has 4 functions, got 5"),
+        (["--shape", "8;4"], "error: --shape: registers per function as numbers separated by commas"),
+        (["--pile-rules", "I G"], "error: --pile-rules: one rule per pile (5 for Genetic Code), got 2"),
+        (["--pile-rules", "I G X I- ."], "error: --pile-rules: a rule is '.'"),
+        (["--pile-rules", "I G GI I- ."], "error: --pile-rules: a rule is '.'"),
+    ],
+)
+def test_bad_hints_are_one_error_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["cargobot", "solve", "--level", "Genetic Code", *args])
+    assert result.exit_code == 2 and result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+def test_hints_are_for_one_level() -> None:
+    result = CliRunner().invoke(cli, ["cargobot", "solve", "--all", "--shape", "3"])
+    assert result.exit_code == 2 and result.stderr == "error: --shape is a hint for one level: not with --all\n"
