@@ -3,8 +3,11 @@ runs that break them, checked against the oracle interpreter's step-by-step boar
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,3 +115,16 @@ def test_bad_hints_are_one_error_line(args: list[str], message: str) -> None:
 def test_hints_are_for_one_level() -> None:
     result = CliRunner().invoke(cli, ["cargobot", "solve", "--all", "--shape", "3"])
     assert result.exit_code == 2 and result.stderr == "error: --shape is a hint for one level: not with --all\n"
+
+
+def _solve(*args: str) -> Result:
+    return CliRunner().invoke(cli, ["cargobot", "solve", "--level", "Inverter", *args])
+
+
+def test_resume_refuses_a_record_made_with_other_hints(tmp_path: Path) -> None:
+    out = str(tmp_path / "r.json")
+    assert _solve("--max-size", "5", "--json", out).exit_code == 0
+    result = _solve("--shape", "6,4", "--json", out, "--resume")
+    assert result.exit_code == 2 and "searched by another version of the solver or with other hints" in result.stderr
+    result = _solve("--shape", "6,4", "--json", str(tmp_path / "h.json"))
+    assert result.exit_code == 0 and json.loads((tmp_path / "h.json").read_text())[0]["hints"] == {"shape": "6,4"}

@@ -144,7 +144,8 @@ class ProgressFile:
         elif record.search != search_digest(setup):
             raise InputError(
                 f"progress file {name_of(self.path or '-')}: level {level.name!r} was searched by another version of "
-                "the solver (its prefixes mean nothing to this one); delete the file, or run without --resume"
+                "the solver or with other hints (its prefixes mean nothing to this search); delete the file, or run "
+                "without --resume"
             )
         return record
 
