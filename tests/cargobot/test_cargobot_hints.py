@@ -87,12 +87,25 @@ def test_a_shape_narrows_the_search() -> None:
     assert found.program is not None and [len(f) for f in found.program] == [6, 4]
 
 
+def test_min_ops_cut_partial_programs_and_keep_those_that_hold_them() -> None:
+    """Inverter's 10 holds 2 right, 1 left, 2 pickup: asked for that much, the search finds it on fewer options."""
+    level = find_level("Inverter")
+    hints = parse_hints(level, None, None, "right=2,pickup=2")
+    plain, hinted = solver.prepare(level), solver.prepare(level, hints=hints)
+    assert hinted.problem.need.tolist() == [2, 1, 2, plain.problem.need[3]]
+    _, _, c_plain = solver.run_task(plain, 9, (), 10**9, True)
+    status, _, c_hinted = solver.run_task(hinted, 9, (), 10**9, True)
+    assert status == kernel.EXHAUSTED and c_hinted[kernel.NODES] < 0.8 * c_plain[kernel.NODES]
+    found = solver.solve(level, jobs=1, hints=hints)
+    assert found.size == 10 and found.method == "hinted" and found.to_json()["hints"] == {"min_ops": "right=2,pickup=2"}
+
+
 def test_hints_change_the_search_digest() -> None:
     from puzzlebots.games.cargobot.progress import search_digest
 
     level = find_level("Genetic Code")
     plain = search_digest(solver.prepare(level))
-    for hints in (Hints(shape=(8, 4)), Hints(pile_rules=(1, 2, 5, 10, 5))):
+    for hints in (Hints(shape=(8, 4)), Hints(pile_rules=(1, 2, 5, 10, 5)), Hints(min_ops=(2, 2, 2))):
         assert search_digest(solver.prepare(level, hints=hints)) != plain
 
 
@@ -105,6 +118,8 @@ def test_hints_change_the_search_digest() -> None:
         (["--pile-rules", "I G"], "error: --pile-rules: one rule per pile (5 for Genetic Code), got 2"),
         (["--pile-rules", "I G X I- ."], "error: --pile-rules: a rule is '.'"),
         (["--pile-rules", "I G GI I- ."], "error: --pile-rules: a rule is '.'"),
+        (["--min-ops", "up=3"], "error: --min-ops: op=count separated by commas"),
+        (["--min-ops", "right=20,left=20"], "error: --min-ops: 40 registers, more than the 29 of Genetic Code"),
     ],
 )
 def test_bad_hints_are_one_error_line(args: list[str], message: str) -> None:

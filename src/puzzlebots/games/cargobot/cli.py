@@ -226,21 +226,23 @@ SKETCH_SHARE = 0.5
 @click.option("--pile-rules", default=None, help="Hint (with --level): one rule per pile, e.g. 'I G I- G+ I-': the "
               "pile stays a bottom part of its start (I) or goal (G) pile, is only taken from (-) or only put on (+); "
               "'.' for none.")  # fmt: skip
+@click.option("--min-ops", default=None, help="Hint (with --level): registers of an op every solution is taken to "
+              "hold, e.g. right=2,left=2,pickup=2.")  # fmt: skip
 @LEVELS_FILE
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
     time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
     progress_file: Path | None, resume: bool, sketch_share: float, shape: str | None, pile_rules: str | None,
-    levels_file: str | None,
+    min_ops: str | None, levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool)]
     if all_levels:
-        refuse_given(click.get_current_context(), ("shape", "pile_rules"), "is a hint for one level: not "
+        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops"), "is a hint for one level: not "
                      "with --all")  # fmt: skip
-    hints = parse_hints(targets[0], shape, pile_rules)
+    hints = parse_hints(targets[0], shape, pile_rules, min_ops)
     if all_levels and total_time is None:
         total_time = ALL_LEVELS_SECONDS
     book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets, hints)

@@ -1,6 +1,7 @@
 """Hints a user gives the exhaustive ``solve`` about a level's solutions, after the constraints of Elizarov's
 "Simplified" runs: the shape (at most so many registers in each function, no function past them; his
-``:size=``) and a rule per pile (his ``:stack=``).
+``:size=`` starts his search at a shape instead), a rule per pile (his ``:stack=``) and the least number of
+registers of each op (his ``:ops=``).
 
 A hint narrows the search to programs a person expects, so sizes far beyond the plain search come within
 reach; what it finds is smallest only among the programs the hints allow (method ``hinted``, never "proven
@@ -20,18 +21,22 @@ from ..levels import Level
 #: a pile rule's letters: I, G (the pile stays a bottom part of its start / goal pile; both: of either),
 #: - (take only: nothing is put on it), + (put only: nothing is taken from it); "." for no rule
 RULE_BITS = {"I": KEEP_START, "G": KEEP_GOAL, "-": NO_PUT, "+": NO_TAKE}
+OPS = ("right", "left", "pickup")
 _RULE = re.compile(r"\.|I?G?[-+]?")
 
 
 class Hints(NamedTuple):
-    """Checked hints: ``shape`` (registers per function, F1 first; None: the level's) and ``pile_rules`` (bits
-    per pile; None: none)."""
+    """Checked hints: ``shape`` (registers per function, F1 first; None: the level's), ``pile_rules`` (bits per
+    pile; None: none), ``min_ops`` (registers of right, left, pickup every solution is taken to hold: like the
+    ops a board needs, they feed the lower bound that cuts partial programs, and a run that wins before its
+    program holds them all still counts, as in Elizarov's solver)."""
 
     shape: tuple[int, ...] | None = None
     pile_rules: tuple[int, ...] | None = None
+    min_ops: tuple[int, int, int] = (0, 0, 0)
 
     def given(self) -> bool:
-        return self.shape is not None or self.pile_rules is not None
+        return self.shape is not None or self.pile_rules is not None or any(self.min_ops)
 
     def describe(self) -> dict[str, object]:
         """The hints as the options that give them (for the results file)."""
@@ -40,17 +45,20 @@ class Hints(NamedTuple):
             out["shape"] = ",".join(map(str, self.shape))
         if self.pile_rules is not None:
             out["pile_rules"] = " ".join(_rule_text(bits) for bits in self.pile_rules)
+        if any(self.min_ops):
+            out["min_ops"] = ",".join(f"{op}={n}" for op, n in zip(OPS, self.min_ops, strict=True) if n)
         return out
 
 
 NO_HINTS = Hints()
 
 
-def parse_hints(level: Level, shape: str | None, pile_rules: str | None) -> Hints:
-    """The ``--shape`` and ``--pile-rules`` texts, checked against ``level`` (InputError)."""
+def parse_hints(level: Level, shape: str | None, pile_rules: str | None, min_ops: str | None = None) -> Hints:
+    """The ``--shape``, ``--pile-rules`` and ``--min-ops`` texts, checked against ``level`` (InputError)."""
     return Hints(
         _shape(level, shape) if shape is not None else None,
         _pile_rules(level, pile_rules) if pile_rules is not None else None,
+        _min_ops(level, min_ops) if min_ops is not None else (0, 0, 0),
     )
 
 
@@ -77,6 +85,22 @@ def _pile_rules(level: Level, text: str) -> tuple[int, ...]:
             raise InputError(f"--pile-rules: a rule is '.', or I, G, IG followed by an optional - or +, or - or +; "
                              f"got {token!r}")  # fmt: skip
     return tuple(sum(RULE_BITS.get(ch, 0) for ch in token) for token in tokens)
+
+
+def _min_ops(level: Level, text: str) -> tuple[int, int, int]:
+    counts = dict.fromkeys(OPS, 0)
+    for part in text.split(","):
+        match = re.fullmatch(r"\s*(right|left|pickup)\s*=\s*(\d{1,3})\s*", part)
+        if match is None:
+            raise InputError(f"--min-ops: op=count separated by commas (ops right, left, pickup), got {part!r}")
+        op, n = match.group(1), int(match.group(2))
+        if n and op not in level.commands:
+            raise InputError(f"--min-ops: {level.name}'s toolbox has no {op}")
+        counts[op] = n
+    if sum(counts.values()) > sum(level.functions):
+        raise InputError(f"--min-ops: {sum(counts.values())} registers, more than the {sum(level.functions)} of "
+                         f"{level.name}")  # fmt: skip
+    return counts["right"], counts["left"], counts["pickup"]
 
 
 def _rule_text(bits: int) -> str:

@@ -92,7 +92,8 @@ class Setup(NamedTuple):
 
 def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HINTS) -> Setup:
     """Everything the kernel needs about a level, as small numpy arrays; ``hints`` narrow the search (a
-    ``shape`` drops the functions past it and caps the others; pile rules go to the kernel as they are)."""
+    ``shape`` drops the functions past it and caps the others, ``min_ops`` raise the ops needed; pile rules go
+    to the kernel as they are)."""
     colours = Colours()
     board = encode_board(level.board(), level.goal_board(), colours)
     held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c))
@@ -109,6 +110,7 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     oplist += [4 + k for k in range(nf)]
     red = _redundant_pairs(codes, held_values)
     need = _needed_ops(level)
+    need[:3] = np.maximum(need[:3], hints.min_ops)
     rng = np.random.default_rng(0xCA460)
     cap = board.piles.shape[1]
 

@@ -88,8 +88,8 @@ class Keys(NamedTuple):
 
 
 class Problem(NamedTuple):
-    """A level for the search: its board (an ``engine.EncodedBoard``), start claw (0-based), the ops every
-    solution needs ``[right, left, pickup, crates to move]``, the tick cap of one run, toolbox, keys, and the
+    """A level for the search: its board (an ``engine.EncodedBoard``), start claw (0-based), what every
+    solution needs ``[right, left, pickup registers, crates to move]``, the tick cap of one run, toolbox, keys, and the
     ``pile_rules`` (``KEEP_START`` ..., one per pile; all 0: none)."""
 
     board: tuple
@@ -525,13 +525,12 @@ def _no_room(st, plen, need, budget, f, i, slots, nops, counters):
 
 @njit(cache=True, inline="always")
 def _needs(st, plen, need, budget):
-    """What any completion still needs: the ops the board needs that no register has yet and a call per
+    """What any completion still needs: the registers of each op still short of ``need`` and a call per
     function still to introduce (``ST_TARGET``), and two registers per function introduced and per function
     still to introduce, less those they have."""
     missing = 0
     for k in range(3):
-        if need[k] and st[ST_COUNTS + k] == 0:
-            missing += 1
+        missing += max(0, need[k] - st[ST_COUNTS + k])
     new = max(0, st[ST_TARGET] - st[ST_NFUN])
     # a program without calls runs each register at most once: too few ticks to move need[3] crates
     missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
