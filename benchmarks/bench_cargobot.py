@@ -7,6 +7,7 @@ Run: python benchmarks/bench_cargobot.py [--quick] [--evaluator]   (--evaluator:
      python benchmarks/bench_cargobot.py --evolve BUDGET [SEEDS]   (only evolve against climb, 20 seeds default)
      python benchmarks/bench_cargobot.py --sizes LEVEL MAX   (only solve's options tried and cut per budget,
                                                               one search per budget up to MAX or the program)
+       [--from MIN] [--shape S] [--pile-rules R] [--min-ops O]   (budgets from MIN; under solve's hints)
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from rich.table import Table
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import climb
 from puzzlebots.games.cargobot.bots.evolve import evolve
+from puzzlebots.games.cargobot.bots.hints import NO_HINTS, Hints, parse_hints
 from puzzlebots.games.cargobot.engine import run_game, run_vaguery
 from puzzlebots.games.cargobot.evaluate import Batch, evaluate
 from puzzlebots.games.cargobot.kernels import solve as kernel
@@ -201,15 +203,16 @@ def solver_tables(quick: bool) -> tuple[Table, Table]:
     return speed, cuts
 
 
-def sizes_table(name: str, top: int) -> Table:
-    """``solve``'s search one budget at a time (as the deepening runs it, no time limit): options tried, CPU
-    seconds and the cuts of each rule; the load-independent figures to set beside another solver's."""
-    table = Table(title=f"Cargo-Bot solve on {name}: one search per budget, one core")
+def sizes_table(name: str, top: int, bottom: int = 1, hints: Hints = NO_HINTS) -> Table:
+    """``solve``'s search one budget at a time (as the deepening runs it, no time limit; under ``hints`` as
+    ``solve --shape ...`` runs it): options tried, CPU seconds and the cuts of each rule; the load-independent
+    figures to set beside another solver's (from ``bottom``: Elizarov's hinted runs start at one size)."""
+    table = Table(title=f"Cargo-Bot solve on {name}: one search per budget, one core {hints.describe() or ''}")
     for col in ("budget", "result", "options tried", "CPU s", *kernel.PRUNE_NAMES):
         table.add_column(col, justify="right")
-    setup = solver.prepare(find_level(name))
+    setup = solver.prepare(find_level(name), hints=hints)
     solver.run_task(setup, 2, (), 10**12)  # compile outside the timing
-    for budget in range(1, top + 1):
+    for budget in range(bottom, top + 1):
         start = time.process_time()
         status, _, counters = solver.run_task(setup, budget, (), 10**15, all_counters=True)
         cuts = [f"{int(counters[k]):,}" for k in range(kernel.PR_ORDER, kernel.NCOUNTERS)]
@@ -235,7 +238,10 @@ def main(quick: bool = False, evaluator_only: bool = False) -> None:
 if __name__ == "__main__":
     if "--sizes" in sys.argv:
         rest = sys.argv[sys.argv.index("--sizes") + 1 :]
-        Console(width=200).print(sizes_table(rest[0], int(rest[1])))
+        flags = dict(zip(rest[2::2], rest[3::2], strict=False))
+        level = find_level(rest[0])
+        hints = parse_hints(level, flags.get("--shape"), flags.get("--pile-rules"), flags.get("--min-ops"))
+        Console(width=200).print(sizes_table(level.name, int(rest[1]), int(flags.get("--from", 1)), hints))
     elif "--evolve" in sys.argv:
         rest = sys.argv[sys.argv.index("--evolve") + 1 :]
         Console().print(evolve_table(int(rest[0]), int(rest[1]) if len(rest) > 1 else 20))
