@@ -40,6 +40,11 @@ class Level:
     original_name: str | None = None
 
     @property
+    def callable_functions(self) -> int:
+        """How many functions the toolbox can call (F1 .. Fn): the ones a program may use."""
+        return sum(1 for c in self.commands if c.startswith("f"))
+
+    @property
     def label(self) -> str:
         return f"{self.pack} {self.number}" if self.number is not None else self.pack
 

@@ -63,7 +63,7 @@ def parse_hints(level: Level, shape: str | None, pile_rules: str | None, min_ops
 
 
 def _shape(level: Level, text: str) -> tuple[int, ...]:
-    functions = sum(1 for c in level.commands if c.startswith("f"))
+    functions = level.callable_functions
     parts = text.split(",")
     if not all(re.fullmatch(r"\s*\d{1,3}\s*", p) for p in parts):
         raise InputError(f"--shape: registers per function as numbers separated by commas (e.g. 8,4), got {text!r}")

@@ -103,7 +103,7 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     firemask = np.zeros(ncolours + 1, np.int32)
     for held in range(ncolours + 1):
         firemask[held] = sum(1 << k for k, code in enumerate(codes) if _holds(code, held))
-    nf = sum(1 for c in level.commands if c.startswith("f"))
+    nf = level.callable_functions
     slots = np.array(level.functions[:nf] if hints.shape is None else hints.shape, np.int32)
     nf = len(slots)
     oplist = [COMMAND_OPS[c] for c in ("pickup", "right", "left") if c in level.commands]
@@ -369,6 +369,7 @@ def solve(
     """
     check_executor(executor, jobs, address)
     setup = prepare(level, tick_cap, hints)
+    method = "hinted" if hints.given() else "exhaustive"
     book = book or ProgressFile(None, tick_cap)
     if book.tick_cap != tick_cap:
         raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
@@ -405,7 +406,6 @@ def solve(
                 report = run_level(level, program)
                 sync()
                 found_here, size = True, register_count(program)
-                method = "hinted" if hints.given() else "exhaustive"
                 solved = {"program": format_registers(program), "size": size, "ticks": report.steps, "method": method}
                 rec.frontier, rec.result = None, solved if report.solved else rec.result
                 return SolveResult(
@@ -425,7 +425,6 @@ def solve(
             book.save(force=True)
     if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
         return _recorded(level, rec, hints)
-    method = "hinted" if hints.given() else "exhaustive"
     return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to, method,
                        hints)  # fmt: skip
 
