@@ -5,7 +5,8 @@ exhausted proves it minimal, and until then the table shows it, not proven. A pr
 known size, or on a level with none, ends the level as before.
 
 The first pass's exhaustive search stops at a chosen task (its time running out there) and its sketch search
-is stubbed to hand back a chosen winning program; every other search runs for real. Come Together 2 (best
+is stubbed to hand back a chosen winning program (the search under board rules, which would come first, is
+off); every other search runs for real. Come Together 2 (best
 known 7) is moved to the Crazy pack so the sketch search runs on it."""
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, program: str, best_k
                             0.5, 1, 100, None)  # fmt: skip
 
     monkeypatch.setattr(solve_cli, "run_sketch", sketching)
+    monkeypatch.setattr(solve_cli, "board_hints", lambda lv: None)  # its board has rules: no search under them here
     return levels, budgets, seeds
 
 

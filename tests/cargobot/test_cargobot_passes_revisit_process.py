@@ -2,10 +2,10 @@
 moment it is taken, with the exhaustive search's frontier beside it, so ``kill -9`` right then loses neither;
 ``--resume`` (a plain run, nothing stubbed) goes on from that frontier and finds the smaller program.
 
-The killed run is the real command in a process of its own, with three things changed by a small driver: the
+The killed run is the real command in a process of its own, with four things changed by a small driver: the
 exhaustive search of Come Together 2 (best known 7, moved to the Crazy pack so the sketch search runs) stops
-at its 10th task as if its time ran out, the sketch search hands back a 9-register winning program at once,
-and the process sends itself SIGKILL as soon as that program is adopted."""
+at its 10th task as if its time ran out, the search under board rules is off, the sketch search hands back a
+9-register winning program at once, and the process sends itself SIGKILL as soon as that program is adopted."""
 
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ def adopt(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
 solver.run_task, solve_cli.run_sketch, solve_cli.adopt = run_task, run_sketch, adopt
+solve_cli.board_hints = lambda level: None  # the search under board rules, which would come first, is off
 cli(sys.argv[1:])
 """
 

@@ -32,7 +32,7 @@ from . import engine
 from .bots.climb import climb as run_climb
 from .bots.evolve import check_options as check_evolve_options
 from .bots.evolve import evolve as run_evolve
-from .bots.hints import NO_HINTS, Hints, parse_hints
+from .bots.hints import NO_HINTS, Hints, board_hints, parse_hints
 from .bots.sketch import ITERATIONS as SKETCH_ITERATIONS
 from .bots.sketch import MAX_SECONDS as SKETCH_MAX_SECONDS
 from .bots.sketch import MAX_TICK_CAP as SKETCH_MAX_TICK_CAP
@@ -219,8 +219,9 @@ SKETCH_SHARE = 0.5
               help="Keep the search's progress here, to --resume it (default with --json: FILE.progress).")
 @click.option("--resume", is_flag=True, help="Go on from the progress file: finished sizes and levels are not redone.")
 @click.option("--sketch-share", type=FiniteFloat(min=0, max=0.9), default=SKETCH_SHARE, show_default=True,
-              help="Part of a level's time (beyond Tutorial-Hard) kept for a search over program sketches when the "
-              "exhaustive search runs out of time: it finds big programs without proving them smallest (0: off).")
+              help="Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
+              "for searches that find programs without proving them smallest: under rules read off the board, at "
+              "the best known size, then over program sketches (0: off).")
 @click.option("--shape", default=None, help="Hint (with --level): at most so many registers per function, F1 first, "
               "no function past them, e.g. 8,4.")  # fmt: skip
 @click.option("--pile-rules", default=None, help="Hint (with --level): one rule per pile, e.g. 'I G I- G+ I-': the "
@@ -340,17 +341,43 @@ def _passes(
 def _search_level(level: Level, seconds: float | None, share: float, exhaustive: Callable[..., SolveResult],
                   show: Callable[[str], None], book: ProgressFile,
                   workers: dict[str, Any] | None = None) -> SolveResult:  # fmt: skip
-    """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``, then the
-    sketch search (``_sketch_after``, on ``workers``: ``jobs``, ``executor``, ``address`` as ``solve`` got
-    them) for the rest."""
+    """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``, then, on a
+    level with board rules (``board_hints``) and a best known size, the search under them at that size
+    (``_ruled_after``), then the sketch search (``_sketch_after``, on ``workers``: ``jobs``, ``executor``,
+    ``address`` as ``solve`` got them) for what is left."""
     start = time.monotonic()
     show("")
     result = exhaustive(level, time_limit=seconds and seconds * (1 - share), progress=lambda n: show(f": size {n}"))
-    rest = (seconds or 0.0) - (time.monotonic() - start)
-    if share and not result.solved and result.searched_to < sum(level.functions) and rest >= 1:
+
+    def rest() -> float:
+        return (seconds or 0.0) - (time.monotonic() - start)
+
+    if not share or result.solved or result.searched_to >= sum(level.functions):
+        return result
+    ruled = board_hints(level)
+    if ruled is not None and level.best_known is not None and result.searched_to < level.best_known and rest() >= 1:
+        show(": board rules")
+        result = _ruled_after(level, result, rest(), ruled, exhaustive, book)
+    if not result.solved and rest() >= 1:
         show(": sketches")
-        result = _sketch_after(level, result, min(rest, SKETCH_MAX_SECONDS), book.tick_cap, book, **(workers or {}))
+        result = _sketch_after(level, result, min(rest(), SKETCH_MAX_SECONDS), book.tick_cap, book, **(workers or {}))
     return result
+
+
+def _ruled_after(level: Level, result: SolveResult, seconds: float, ruled: Hints,
+                 exhaustive: Callable[..., SolveResult], book: ProgressFile) -> SolveResult:  # fmt: skip
+    """``result`` (the exhaustive search, out of time), or the level solved in ``seconds`` by the same search
+    under the board rules ``ruled``, at the level's best known size only (its own record in the progress file,
+    ``ProgressFile.ruled``, so a later pass or a resumed run goes on where it stopped). What it finds is no
+    larger than the best known program, and not proven smallest (method ``ruled``)."""
+    assert level.best_known is not None
+    start = time.monotonic()
+    found = exhaustive(level, time_limit=seconds, hints=ruled, first=level.best_known, max_size=level.best_known,
+                       book=book.ruled_book())  # fmt: skip
+    spent = time.monotonic() - start
+    if not found.solved or found.program is None:
+        return replace(result, seconds=result.seconds + spent)
+    return adopt(level, result, found.program, spent, found.method, book)
 
 
 def _sketch_after(level: Level, result: SolveResult, seconds: float, tick_cap: int, book: ProgressFile,
@@ -402,6 +429,12 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
                 state = (f"solved by the sketch search at size {rec.result['size']} (best known {lv.best_known}), "
                          f"sizes up to {rec.searched_to} searched{todo}")  # fmt: skip
             click.echo(f"resuming {lv.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before", err=True)
+        ruled = board_hints(lv)
+        if lv.name in book.ruled and ruled is None:
+            raise InputError(f"progress file {name_of(path)}: level {lv.name!r} has no board rules, yet a record of "
+                             "a search under them")  # fmt: skip
+        if lv.name in book.ruled and ruled is not None:
+            book.ruled_book().entry(lv, prepare(lv, tick_cap, ruled))  # refused here if another search made it
     return book
 
 

@@ -6,8 +6,10 @@ search redoes at most those), the nodes counted and seconds spent, one line per 
 sketch searches started (``sketches``: the next one draws that seed, so no session replays another's
 restarts), and the result once the level is solved. A result of the sketch search above the level's best
 known size, with smaller sizes left to search, is provisional (``provisional``): the level stays open, and its
-record keeps the frontier the exhaustive search had beside the program (format 3). The file is JSON, written
-atomically (a kill leaves the previous version whole).
+record keeps the frontier the exhaustive search had beside the program (format 3). Beside the levels' records,
+``ruled`` keeps those of the search under board rules (``bots.hints.board_hints``; format 4): it starts at
+the level's best known size, so its sizes list starts there too. The file is JSON, written atomically (a kill
+leaves the previous version whole).
 
 It is hostile input when read back: every field is checked, and it must match this run: the same definition
 of each level it names (same levels file), the same tick cap, and the same search (the kernel's source and the
@@ -38,10 +40,11 @@ from .levels import Level
 if TYPE_CHECKING:
     from .bots.solve import Setup
 
-FORMAT = 3
+FORMAT = 4
 #: formats read: 1 is 2 without ``sketches`` (read as none started); 3 is 2 where a provisional result may
-#: have a frontier beside it (2 never wrote one: its provisional results start their next size afresh)
-READS = (1, 2, 3)
+#: have a frontier beside it (2 never wrote one: its provisional results start their next size afresh); 4 is 3
+#: with ``ruled`` (read as none before)
+READS = (1, 2, 3, 4)
 KIND = "puzzlebots cargobot solve progress"
 #: seconds between two writes while a size is searched (every finished size and level is written at once)
 SAVE_EVERY = 2.0
@@ -55,8 +58,9 @@ LEVEL_KEYS = {"level", "search", "searched_to", "frontier", "nodes", "seconds", 
 RESULT_KEYS = {"program", "size", "ticks", "method"}
 #: how a recorded program was found: "exhaustive" (smallest in the model: its size is searched_to + 1),
 #: "sketch" (``bots.sketch``, after the exhaustive search ran out of time: only sizes to searched_to are done)
-#: or "hinted" (the exhaustive search under a user's hints, ``bots.hints``: smallest among what they allow)
-METHODS = ("exhaustive", "sketch", "hinted")
+#: "hinted" (the exhaustive search under a user's hints, ``bots.hints``: smallest among what they allow) or
+#: "ruled" (under the board rules ``solve --all`` gives itself, at the best known size: not smallest)
+METHODS = ("exhaustive", "sketch", "hinted", "ruled")
 
 
 def digest(*parts: bytes) -> str:
@@ -131,10 +135,16 @@ class ProgressFile:
     """The records of one run (and of the runs it resumes), written to ``path`` at most every ``SAVE_EVERY``
     seconds unless forced."""
 
-    def __init__(self, path: Path | None, tick_cap: int, levels: dict[str, LevelProgress] | None = None) -> None:
+    def __init__(self, path: Path | None, tick_cap: int, levels: dict[str, LevelProgress] | None = None,
+                 ruled: dict[str, LevelProgress] | None = None) -> None:  # fmt: skip
         self.path, self.tick_cap = path, tick_cap
         self.levels: dict[str, LevelProgress] = levels or {}
+        self.ruled: dict[str, LevelProgress] = ruled or {}
         self.saved = 0.0
+
+    def ruled_book(self) -> ProgressFile:
+        """The board-rules search's records as a book of their own, saved with this one."""
+        return _RuledBook(self)
 
     def entry(self, level: Level, setup: Setup) -> LevelProgress:
         """The level's record (a new one if the file has none); a record made by another search is refused."""
@@ -154,7 +164,8 @@ class ProgressFile:
         if self.path is None or (not force and now - self.saved < SAVE_EVERY):
             return
         doc = {"format": FORMAT, "kind": KIND, "tick_cap": self.tick_cap,
-               "levels": {name: rec.to_json() for name, rec in self.levels.items()}}  # fmt: skip
+               "levels": {name: rec.to_json() for name, rec in self.levels.items()},
+               "ruled": {name: rec.to_json() for name, rec in self.ruled.items()}}  # fmt: skip
         write_text_atomic(self.path, json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
         self.saved = now
 
@@ -166,25 +177,43 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     doc = read_json(path, "progress file")
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise InputError(f"{name} is not a cargobot solve progress file")
-    if set(doc) != {"format", "kind", "tick_cap", "levels"}:
-        raise InputError(f"{name}: fields must be format, kind, levels, tick_cap")
+    keys = {"format", "kind", "tick_cap", "levels"} | ({"ruled"} if doc.get("format") == 4 else set())
+    if set(doc) != keys:
+        raise InputError(f"{name}: fields must be {', '.join(sorted(keys))}")
     if type(doc["format"]) is not int or doc["format"] not in READS:  # not true or 1.0
         reads = ", ".join(map(str, READS[:-1])) + f" and {READS[-1]}"
         raise InputError(f"{name} has format {show(doc['format'])}, this puzzlebots reads {reads}")
     if doc["tick_cap"] != tick_cap:
         raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
-    if not isinstance(doc["levels"], dict):
-        raise InputError(f"{name}: levels must be an object of level records")
     by_name = {lv.name: lv for lv in levels}
-    records = {}
-    for key, raw in doc["levels"].items():
-        if key not in by_name:
-            raise InputError(f"{name} names level {show(key)}, which this levels file lacks (made for another one)")
-        records[key] = _record(raw, by_name[key], f"{name}: level {key!r}", doc["format"])
-    return ProgressFile(path, tick_cap, records)
+    books = []
+    for section in ("levels", "ruled"):
+        records = {}
+        if not isinstance(doc.get(section, {}), dict):
+            raise InputError(f"{name}: {section} must be an object of level records")
+        for key, raw in doc.get(section, {}).items():
+            if key not in by_name:
+                raise InputError(f"{name} names level {show(key)}, which this levels file lacks (made for another "
+                                 "one)")  # fmt: skip
+            where = f"{name}: {'level' if section == 'levels' else 'ruled'} {key!r}"
+            records[key] = _record(raw, by_name[key], where, doc["format"], skipped=section == "ruled")
+        books.append(records)
+    return ProgressFile(path, tick_cap, *books)
 
 
-def _record(raw: Any, level: Level, where: str, version: int) -> LevelProgress:
+class _RuledBook(ProgressFile):
+    """``ProgressFile.ruled`` seen as a book: ``solve`` keeps its record there, and saving saves the whole file."""
+
+    def __init__(self, parent: ProgressFile) -> None:
+        super().__init__(parent.path, parent.tick_cap, parent.ruled)
+        self.levels, self.parent = parent.ruled, parent
+
+    def save(self, force: bool = False) -> None:
+        self.parent.save(force)
+
+
+def _record(raw: Any, level: Level, where: str, version: int, skipped: bool = False) -> LevelProgress:
+    """One level's record; ``skipped``: a board-rules record, whose sizes start where its search started."""
     keys = LEVEL_KEYS if version > 1 else LEVEL_KEYS - {"sketches"}
     if not isinstance(raw, dict) or set(raw) != keys:
         raise InputError(f"{where} must be an object with {', '.join(sorted(keys))}")
@@ -200,8 +229,10 @@ def _record(raw: Any, level: Level, where: str, version: int) -> LevelProgress:
         _sizes(raw["sizes"], where, limit),
         sketches=check_int(raw.get("sketches", 0), f"{where}: sketches", 0, MAX_SKETCHES),
     )  # fmt: skip
-    if [s["size"] for s in record.sizes] != list(range(1, record.searched_to + 1)):
-        raise InputError(f"{where}: sizes must list sizes 1 to searched_to ({record.searched_to}) in order")
+    top, first = record.searched_to, 1 if not skipped else record.searched_to - len(record.sizes) + 1
+    if [s["size"] for s in record.sizes] != list(range(first, top + 1)) or (record.sizes and first < 1):
+        what = "1" if not skipped else "the size its search started at"
+        raise InputError(f"{where}: sizes must list sizes {what} to searched_to ({top}) in order")
     if raw["result"] is not None:
         record.result = _result(raw["result"], level, record.searched_to, f"{where}: result")
         # not ``provisional``: the level's best known size is no part of its digest, and may have changed

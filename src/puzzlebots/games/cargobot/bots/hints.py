@@ -34,6 +34,7 @@ class Hints(NamedTuple):
     shape: tuple[int, ...] | None = None
     pile_rules: tuple[int, ...] | None = None
     min_ops: tuple[int, int, int] = (0, 0, 0)
+    method: str = "hinted"  # how a program found under them is named: "hinted" (a user's), "ruled" (the board's)
 
     def given(self) -> bool:
         return self.shape is not None or self.pile_rules is not None or any(self.min_ops)
@@ -51,6 +52,22 @@ class Hints(NamedTuple):
 
 
 NO_HINTS = Hints()
+#: piles the board rules cover: a pile empty at the start and not in the goal is put-only and stays a bottom part
+#: of its goal pile (G+); one not empty at the start and empty in the goal is take-only and stays a bottom part
+#: of its start pile (I-)
+FILL, EMPTY = RULE_BITS["G"] | RULE_BITS["+"], RULE_BITS["I"] | RULE_BITS["-"]
+
+
+def board_hints(level: Level) -> Hints | None:
+    """The hints ``solve --all`` gives itself on a level its exhaustive search leaves open, read off the board
+    with no person's insight (docs/rules/cargobot.md, "Board rules"): a pile built from nothing is only put on,
+    a pile emptied is only taken from, and the program has at most two functions (F1 and F2 of the level's
+    slots). None where no pile gets a rule (the hints would only be the shape) or the level has one function."""
+    rules = tuple(FILL if not s and g else EMPTY if s and not g else 0 for s, g in zip(level.stacks, level.goal,
+                                                                                         strict=True))  # fmt: skip
+    if not any(rules) or level.callable_functions < 2:
+        return None
+    return Hints(shape=tuple(level.functions[:2]), pile_rules=rules, method="ruled")
 
 
 def parse_hints(level: Level, shape: str | None, pile_rules: str | None, min_ops: str | None = None) -> Hints:

@@ -355,6 +355,7 @@ def solve(
     address: str | None = None,
     book: ProgressFile | None = None,
     hints: Hints = NO_HINTS,
+    first: int = 1,
 ) -> SolveResult:
     """A smallest program (within the search model) that wins ``level`` in the game semantics.
 
@@ -365,17 +366,23 @@ def solve(
     record (``LevelProgress.provisional``: a sketch program above the best known size) is searched on below
     that program's size: a smaller program found replaces it, and once every smaller size is exhausted it is
     proven minimal; until then the result is the sketch program. Under ``hints`` (``bots.hints``) the program is
-    smallest among those they allow (method ``hinted``); the record is that search's (``search_digest``).
+    smallest among those they allow (method ``hinted``, or the hints' own: ``ruled``); the record is that
+    search's (``search_digest``). From ``first`` > 1 the search starts at that size, the sizes below skipped
+    (counted in ``searched_to``, so it proves nothing: only for hints, whose results make no such claim).
     """
     check_executor(executor, jobs, address)
     setup = prepare(level, tick_cap, hints)
-    method = "hinted" if hints.given() else "exhaustive"
+    if first > 1 and not hints.given():
+        raise ValueError("only a hinted search skips sizes")
+    method = hints.method if hints.given() else "exhaustive"
     book = book or ProgressFile(None, tick_cap)
     if book.tick_cap != tick_cap:
         raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
     rec = book.entry(level, setup)
     if rec.result is not None and not rec.provisional(level):
         return _recorded(level, rec, hints)
+    if rec.searched_to < first - 1 and rec.frontier is None and not rec.sizes:
+        rec.searched_to = first - 1  # one statement: the skipped sizes, which the record lists no line for
     start, counter, nodes0, seconds0 = time.monotonic(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
     limit = max_size or sum(setup.problem.toolbox.slots)
