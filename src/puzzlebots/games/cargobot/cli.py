@@ -229,26 +229,36 @@ SKETCH_SHARE = 0.5
               "'.' for none.")  # fmt: skip
 @click.option("--min-ops", default=None, help="Hint (with --level): registers of an op every solution is taken to "
               "hold, e.g. right=2,left=2,pickup=2.")  # fmt: skip
+@click.option("--board-rules", is_flag=True, help="With --level: only the search under the rules read off the board, "
+              "at the level's best known size (what --all runs when the exhaustive search leaves a level open).")
 @LEVELS_FILE
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
     time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
     progress_file: Path | None, resume: bool, sketch_share: float, shape: str | None, pile_rules: str | None,
-    min_ops: str | None, levels_file: str | None,
+    min_ops: str | None, board_rules: bool, levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool)]
     if all_levels:
-        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops"), "is a hint for one level: not "
-                     "with --all")  # fmt: skip
+        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "board_rules"), "is for one "
+                     "level: not with --all")  # fmt: skip
     hints = parse_hints(targets[0], shape, pile_rules, min_ops)
+    if board_rules:
+        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "max_size"), "is not for "
+                     "--board-rules, which reads its hints off the board and searches the best known size")  # fmt: skip
+        hints = _board_rules(targets[0])
     if all_levels and total_time is None:
         total_time = ALL_LEVELS_SECONDS
-    book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets, hints)
+    book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets,
+                          NO_HINTS if board_rules else hints)  # fmt: skip
     exhaustive = partial(run_solve, jobs=jobs, max_size=max_size, tick_cap=tick_cap, executor=executor,
                          address=address, book=book, hints=hints)  # fmt: skip
+    if board_rules:
+        best = targets[0].best_known
+        exhaustive = partial(exhaustive, book=book.ruled_book(), first=best, max_size=best)
     unrecorded: dict[str, float] = {}  # seconds of a level's unsuccessful sketch searches (not in its record)
     with Progress(transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
@@ -264,7 +274,7 @@ def solve(
             workers = {"jobs": _sketch_jobs(jobs, executor), "executor": executor, "address": address}
             result = _search_level(lv, seconds, share, exhaustive, show, book, workers)
             result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
-            unrecorded[lv.name] = result.seconds - book.levels[lv.name].seconds
+            unrecorded[lv.name] = result.seconds - (book.ruled if board_rules else book.levels)[lv.name].seconds
             bar.advance(task)
             return result
 
@@ -283,6 +293,15 @@ def solve(
                 click.echo(f"progress saved in {book.path}: continue with --resume", err=True)
             raise
     _print_results(targets, rows, json_file)
+
+
+def _board_rules(level: Level) -> Hints:
+    """``--board-rules``: the hints ``solve --all`` reads off ``level``'s board (InputError if it has none)."""
+    hints = board_hints(level)
+    if hints is None or level.best_known is None:
+        why = "no pile gets a rule" if hints is None else "it has no best known size to search"
+        raise InputError(f"--board-rules: {level.name} has no board rules ({why})")
+    return hints
 
 
 def _print_results(targets: list[Level], rows: dict[str, tuple[SolveResult, int]], json_file: Path | None) -> None:
@@ -434,7 +453,10 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
             raise InputError(f"progress file {name_of(path)}: level {lv.name!r} has no board rules, yet a record of "
                              "a search under them")  # fmt: skip
         if lv.name in book.ruled and ruled is not None:
-            book.ruled_book().entry(lv, prepare(lv, tick_cap, ruled))  # refused here if another search made it
+            rec = book.ruled_book().entry(lv, prepare(lv, tick_cap, ruled))  # refused if another search made it
+            state = "solved" if rec.result else f"size {rec.searched_to + 1} in progress"
+            click.echo(f"resuming {lv.name} under board rules: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s "
+                       "before", err=True)  # fmt: skip
     return book
 
 
