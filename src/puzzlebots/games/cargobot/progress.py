@@ -46,8 +46,11 @@ FORMAT = 4
 #: with ``ruled`` (read as none before)
 READS = (1, 2, 3, 4)
 KIND = "puzzlebots cargobot solve progress"
-#: seconds between two writes while a size is searched (every finished size and level is written at once)
+#: seconds between two writes while a size is searched (every finished size and level is written at once) ...
 SAVE_EVERY = 2.0
+#: ... or more: at least this many times the last write took, so that writing a big frontier (10 MB of JSON on
+#: the open levels) costs the search at most 2% of the parent's time instead of a third of a core
+SAVE_SPACING = 50.0
 #: bounds of the numbers a progress file may hold: far beyond any search this code can run
 MAX_SIZE = 1_000
 MAX_PREFIXES = 1_000_000
@@ -133,14 +136,14 @@ class LevelProgress:
 
 class ProgressFile:
     """The records of one run (and of the runs it resumes), written to ``path`` at most every ``SAVE_EVERY``
-    seconds unless forced."""
+    seconds (and ``SAVE_SPACING`` times the last write) unless forced."""
 
     def __init__(self, path: Path | None, tick_cap: int, levels: dict[str, LevelProgress] | None = None,
                  ruled: dict[str, LevelProgress] | None = None) -> None:  # fmt: skip
         self.path, self.tick_cap = path, tick_cap
         self.levels: dict[str, LevelProgress] = levels or {}
         self.ruled: dict[str, LevelProgress] = ruled or {}
-        self.saved = 0.0
+        self.saved, self.cost = 0.0, 0.0  # when the file was last written, and how long that took
 
     def ruled_book(self) -> ProgressFile:
         """The board-rules search's records as a book of their own, saved with this one."""
@@ -161,13 +164,14 @@ class ProgressFile:
 
     def save(self, force: bool = False) -> None:
         now = time.monotonic()
-        if self.path is None or (not force and now - self.saved < SAVE_EVERY):
+        if self.path is None or (not force and now - self.saved < max(SAVE_EVERY, SAVE_SPACING * self.cost)):
             return
         doc = {"format": FORMAT, "kind": KIND, "tick_cap": self.tick_cap,
                "levels": {name: rec.to_json() for name, rec in self.levels.items()},
                "ruled": {name: rec.to_json() for name, rec in self.ruled.items()}}  # fmt: skip
         write_text_atomic(self.path, json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
-        self.saved = now
+        self.saved = time.monotonic()
+        self.cost = self.saved - now
 
 
 def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
