@@ -129,7 +129,7 @@ def test_bad_hints_are_one_error_line(args: list[str], message: str) -> None:
 
 def test_hints_are_for_one_level() -> None:
     result = CliRunner().invoke(cli, ["cargobot", "solve", "--all", "--shape", "3"])
-    assert result.exit_code == 2 and result.stderr == "error: --shape is a hint for one level: not with --all\n"
+    assert result.exit_code == 2 and result.stderr == "error: --shape is for one level: not with --all\n"
 
 
 def _solve(*args: str) -> Result:

@@ -181,12 +181,12 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     doc = read_json(path, "progress file")
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise InputError(f"{name} is not a cargobot solve progress file")
-    keys = {"format", "kind", "tick_cap", "levels"} | ({"ruled"} if doc.get("format") == 4 else set())
+    if type(doc.get("format")) is not int or doc["format"] not in READS:  # not true or 1.0
+        reads = ", ".join(map(str, READS[:-1])) + f" and {READS[-1]}"
+        raise InputError(f"{name} has format {show(doc.get('format'))}, this puzzlebots reads {reads}")
+    keys = {"format", "kind", "tick_cap", "levels"} | ({"ruled"} if doc["format"] >= 4 else set())
     if set(doc) != keys:
         raise InputError(f"{name}: fields must be {', '.join(sorted(keys))}")
-    if type(doc["format"]) is not int or doc["format"] not in READS:  # not true or 1.0
-        reads = ", ".join(map(str, READS[:-1])) + f" and {READS[-1]}"
-        raise InputError(f"{name} has format {show(doc['format'])}, this puzzlebots reads {reads}")
     if doc["tick_cap"] != tick_cap:
         raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
     by_name = {lv.name: lv for lv in levels}
