@@ -448,11 +448,11 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
                 state = (f"solved by the sketch search at size {rec.result['size']} (best known {lv.best_known}), "
                          f"sizes up to {rec.searched_to} searched{todo}")  # fmt: skip
             click.echo(f"resuming {lv.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before", err=True)
-        ruled = board_hints(lv)
-        if lv.name in book.ruled and ruled is None:
-            raise InputError(f"progress file {name_of(path)}: level {lv.name!r} has no board rules, yet a record of "
-                             "a search under them")  # fmt: skip
-        if lv.name in book.ruled and ruled is not None:
+        if lv.name in book.ruled:
+            ruled = board_hints(lv)
+            if ruled is None:
+                raise InputError(f"progress file {name_of(path)}: level {lv.name!r} has no board rules, yet a record "
+                                 "of a search under them")  # fmt: skip
             rec = book.ruled_book().entry(lv, prepare(lv, tick_cap, ruled))  # refused if another search made it
             state = "solved" if rec.result else f"size {rec.searched_to + 1} in progress"
             click.echo(f"resuming {lv.name} under board rules: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s "

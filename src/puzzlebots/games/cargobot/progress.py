@@ -234,7 +234,7 @@ def _record(raw: Any, level: Level, where: str, version: int, skipped: bool = Fa
         sketches=check_int(raw.get("sketches", 0), f"{where}: sketches", 0, MAX_SKETCHES),
     )  # fmt: skip
     top, first = record.searched_to, 1 if not skipped else record.searched_to - len(record.sizes) + 1
-    if [s["size"] for s in record.sizes] != list(range(first, top + 1)) or (record.sizes and first < 1):
+    if [s["size"] for s in record.sizes] != list(range(first, top + 1)):  # sizes are >= 1, so first is too
         what = "1" if not skipped else "the size its search started at"
         raise InputError(f"{where}: sizes must list sizes {what} to searched_to ({top}) in order")
     if raw["result"] is not None:
