@@ -1,6 +1,6 @@
-"""Issue 11 item 4 with a real process: ``cargobot solve`` killed (Ctrl-C, or ``kill -9``) after its progress file
-shows a finished size goes on with ``--resume`` without redoing those sizes, and finds the program an
-uninterrupted run finds; no worker outlives a killed run."""
+"""Issue 11 item 4 with a real process: ``cargobot solve`` killed (Ctrl-C, ``kill``, or ``kill -9``) after its
+progress file shows a finished size goes on with ``--resume`` without redoing those sizes, and finds the program
+an uninterrupted run finds; no worker outlives a killed run."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ import pytest
 LEVEL = "Walking Piles"  # size 8; sizes 1-6 take a fraction of a second, size 7 about 1.5 s of one core
 KILL_AFTER = 6  # signal the run once its progress file says every size up to this one is searched
 STARTUP = 600.0  # seconds to wait for the first sizes (a fresh copy compiles the kernel first)
+#: the signals that stop a run cleanly (progress saved, workers stopped), and the run's last line
+STOPS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 
 def solve_cmd(tmp: Path, name: str, *extra: str, jobs: int = 1) -> list[str]:
@@ -53,9 +55,9 @@ def interrupted(tmp: Path, name: str, sig: int, jobs: int = 1) -> tuple[dict[str
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     assert rec["result"] is None, "the run finished before the signal"
-    if sig == signal.SIGINT:
-        assert proc.returncode == 130 and f"progress saved in {path}: continue with --resume" in err, err
-        assert "Traceback" not in err
+    if sig in STOPS:
+        assert proc.returncode == 128 + sig and f"progress saved in {path}: continue with --resume" in err, err
+        assert err.rstrip().endswith(STOPS[sig]) and "Traceback" not in err, err
     else:
         assert proc.returncode == -sig
     left = record(path)
@@ -82,7 +84,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dic
     return row, rec
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill-9"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["ctrl-c", "kill", "kill-9"])
 def test_killed_solve_resumes_without_redoing_sizes(tmp_path: Path, fresh: tuple[dict, dict], sig: int) -> None:
     row, fresh_rec = fresh
     left, _ = interrupted(tmp_path, "run", sig)
@@ -103,8 +105,9 @@ def test_killed_solve_resumes_without_redoing_sizes(tmp_path: Path, fresh: tuple
     assert [s["size"] for s in final["sizes"]] == list(range(1, 8))
 
 
-def test_killed_parallel_solve_leaves_no_worker_and_resumes(tmp_path: Path) -> None:
-    left, workers = interrupted(tmp_path, "par", signal.SIGKILL, jobs=2)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["kill", "kill-9"])
+def test_killed_parallel_solve_leaves_no_worker_and_resumes(tmp_path: Path, sig: int) -> None:
+    left, workers = interrupted(tmp_path, "par", sig, jobs=2)
     assert workers, "a --jobs 2 run has worker processes"
     deadline = time.monotonic() + 30
     while any(Path(f"/proc/{w}").exists() and _state(w) != "Z" for w in workers) and time.monotonic() < deadline:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
 from typing import Any
 
 import click
@@ -14,14 +16,25 @@ from ..core.protocols import Commands
 from ..core.registry import game_names, get_game, loadable_games
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, a batch system's stop, a closed ``nohup`` session) as an interrupt: every path that
+    saves progress and stops its workers on Ctrl-C runs for it too, so no result the run had is lost."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
 class PuzzlebotsGroup(click.Group):
     """A group whose errors are one line and exit code 2, and which mounts each game's own commands.
 
-    Bad input never shows a traceback: usage errors and ``PuzzlebotsError`` print ``error: ...``.
+    Bad input never shows a traceback: usage errors and ``PuzzlebotsError`` print ``error: ...``. Ctrl-C and
+    SIGTERM stop a command the same way (exit 130 and 143, as a shell reports them).
     """
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        signal.signal(signal.SIGTERM, _terminate)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as exc:
@@ -37,7 +50,10 @@ class PuzzlebotsGroup(click.Group):
         except click.exceptions.ClickException as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except (click.exceptions.Abort, KeyboardInterrupt):
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+            if isinstance(exc, Terminated) or isinstance(exc.__context__, Terminated):  # click's Abort wraps it
+                click.echo("terminated", err=True)
+                sys.exit(128 + signal.SIGTERM)
             click.echo("interrupted", err=True)
             sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)

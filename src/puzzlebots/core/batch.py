@@ -83,6 +83,9 @@ def die_with_parent(parent: int) -> None:
 
 
 def _start_worker(parent: int, then: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+    """A pool worker: dies with its parent, and SIGTERM (the pool's own way to stop a worker) ends it at once,
+    whatever handler the parent had for it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
     if then is not None:
         then(*args)
