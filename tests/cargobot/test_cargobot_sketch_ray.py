@@ -132,11 +132,12 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("how", ["ctrl-c", "ctrl-c-group"])
+@pytest.mark.parametrize("how", ["ctrl-c", "ctrl-c-group", "kill"])
 def test_an_interrupted_sketch_on_ray_leaves_no_process(how: str) -> None:
-    """Ctrl-C to the command (or its process group, as a terminal sends it) while two Ray tasks run restarts that
-    would each take the whole time limit: the command cancels them, prints the best program so far (none
-    here), shuts its Ray instance down, and no process it started (Ray's included) outlives it."""
+    """Ctrl-C to the command (or its process group, as a terminal sends it), or ``kill`` (SIGTERM, whose handler
+    ``ray.init`` would replace with an immediate exit), while two Ray tasks run restarts that would each take the
+    whole time limit: the command cancels them, prints the best program so far (none here), shuts its Ray
+    instance down, and no process it started (Ray's included) outlives it."""
     cmd = [sys.executable, "-m", "puzzlebots", "cargobot", "sketch", "--level", "Vertical Sort", "--executor", "ray",
            "--jobs", "2", "--time-limit", "600", "--iterations", "1000000000"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -148,10 +149,10 @@ def test_an_interrupted_sketch_on_ray_leaves_no_process(how: str) -> None:
             time.sleep(0.1)
         time.sleep(2.0)  # the tasks are inside their first restarts
         started = _tree(proc.pid)
-        if how == "ctrl-c":
-            proc.send_signal(signal.SIGINT)
-        else:
+        if how == "ctrl-c-group":
             os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGTERM)
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0 and "Traceback" not in err, err
         assert "interrupted: the best program found so far" in err and "no program found" in out

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as wait_for
+from contextlib import contextmanager
 from typing import Any
 
 from .errors import ConfigError
@@ -55,7 +58,8 @@ class RayExecutor(Executor):
             else:
                 reach_ray(address)
             try:
-                ray.init(address=address, **kwargs)
+                with _own_sigterm():
+                    ray.init(address=address, **kwargs)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 where = address or "a local instance"
                 why = " ".join(str(exc).split())
@@ -94,6 +98,20 @@ class RayExecutor(Executor):
             wait_for(list(self._pending))
         if self._owns_ray:
             self._ray.shutdown()
+
+
+@contextmanager
+def _own_sigterm() -> Iterator[None]:
+    """Keep the caller's SIGTERM handler over ``ray.init``, which sets one that raises ``SystemExit(15)``: past
+    every path that keeps results on Ctrl-C, with a stack dump from Ray. The command's handler stops it as
+    Ctrl-C does, Ray shut down on the way."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGTERM) if main else None
+    try:
+        yield
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
 
 
 def reach_ray(address: str) -> None:
