@@ -17,8 +17,8 @@ from ..core.registry import game_names, get_game, loadable_games
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, a batch system's stop, a closed ``nohup`` session) as an interrupt: every path that
-    saves progress and stops its workers on Ctrl-C runs for it too, so no result the run had is lost."""
+    """SIGTERM (``kill``, a batch system's or a container's stop) as an interrupt: every path that saves
+    progress and stops its workers on Ctrl-C runs for it too, so no result the run had is lost."""
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
