@@ -16,6 +16,7 @@ from refusal import refused
 
 from puzzlebots.cli import cli
 from puzzlebots.core.jsonio import MAX_BYTES
+from puzzlebots.games.cargobot.progress import MAX_FILE_BYTES
 
 LEVEL = "Re-Curses"  # solved at size 5 in well under a second
 
@@ -99,8 +100,20 @@ def test_bytes_and_json_that_are_no_progress_file(tmp_path: Path, data: bytes, m
 def test_a_huge_progress_file_is_refused_unread(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
     with open(path, "wb") as fh:
-        fh.truncate(MAX_BYTES + 1)
-    assert f"is larger than {MAX_BYTES:,} bytes" in refused(*resume(path))
+        fh.truncate(MAX_FILE_BYTES + 1)
+    assert f"is larger than {MAX_FILE_BYTES:,} bytes" in refused(*resume(path))
+
+
+def test_a_progress_file_past_the_cap_of_other_files_resumes(tmp_path: Path, good: dict[str, Any]) -> None:
+    """An hour of ``solve --all`` writes 32 MB, near the 32 MiB other files may have: the progress file has
+    its own cap (here the good file, padded past the general cap with whitespace JSON allows)."""
+    assert MAX_FILE_BYTES > 3 * MAX_BYTES
+    path = planted(tmp_path, good, lambda doc: None)
+    with open(path, "a") as fh:
+        fh.write(" " * MAX_BYTES)
+    result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "out.json").read_text())[0]["size"] == 5
 
 
 def test_a_folder_or_missing_file(tmp_path: Path) -> None:

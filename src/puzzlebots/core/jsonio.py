@@ -74,14 +74,16 @@ def read_text(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_B
         ) from None
 
 
-def read_json(path: str | os.PathLike[str], what: str, *, max_depth: int = MAX_DEPTH) -> Any:
+def read_json(path: str | os.PathLike[str], what: str, *, max_depth: int = MAX_DEPTH,
+              max_bytes: int = MAX_BYTES) -> Any:  # fmt: skip
     """``parse_json`` of a file read by ``read_text``; messages start with ``what`` and the path."""
-    return parse_json(read_text(path, what), f"{what} {name_of(path)}", max_depth=max_depth)
+    text = read_text(path, what, max_bytes=max_bytes)
+    return parse_json(text, f"{what} {name_of(path)}", max_depth=max_depth, max_chars=max_bytes)
 
 
-def parse_json(text: str, where: str, *, max_depth: int = MAX_DEPTH) -> Any:
+def parse_json(text: str, where: str, *, max_depth: int = MAX_DEPTH, max_chars: int = MAX_BYTES) -> Any:
     """One JSON value, checked as the module says; ``where`` starts every message (e.g. ``--stacks``)."""
-    _check_text(text, where, max_depth)
+    _check_text(text, where, max_depth, max_chars)
     return _loads(text, where)
 
 
@@ -113,9 +115,9 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     os.replace(tmp, path)
 
 
-def _check_text(text: str, where: str, max_depth: int) -> None:
-    if len(text) > MAX_BYTES:
-        raise InputError(f"{where}: longer than {MAX_BYTES:,} characters")
+def _check_text(text: str, where: str, max_depth: int, max_chars: int = MAX_BYTES) -> None:
+    if len(text) > max_chars:
+        raise InputError(f"{where}: longer than {max_chars:,} characters")
     bad = _SURROGATE.search(text)
     if bad is not None:  # e.g. an undecodable byte of a command-line argument
         raise InputError(f"{where}: character {bad.start()} is not valid Unicode text")

@@ -54,6 +54,10 @@ SAVE_SPACING = 50.0
 #: bounds of the numbers a progress file may hold: far beyond any search this code can run
 MAX_SIZE = 1_000
 MAX_PREFIXES = 1_000_000
+#: the largest progress file ``--resume`` reads: an hour of ``solve --all`` writes 32 MB (the board-rules
+#: frontier of Multi Sort 2 alone holds 418,000 prefixes), past the 32 MiB other files may have; this is about four
+#: hours' worth, parsed in about 1 GB of memory
+MAX_FILE_BYTES = 128 * 2**20
 MAX_NODES = 10**18
 MAX_SECONDS = 10**9
 MAX_SKETCHES = 2**31 - 1  # a sketch seed
@@ -178,7 +182,7 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     """A progress file written for ``levels`` (the levels file of this run) and ``tick_cap``, checked field by
     field; any fault is one ``InputError`` line."""
     name = f"progress file {name_of(path)}"
-    doc = read_json(path, "progress file")
+    doc = read_json(path, "progress file", max_bytes=MAX_FILE_BYTES)
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise InputError(f"{name} is not a cargobot solve progress file")
     if type(doc.get("format")) is not int or doc["format"] not in READS:  # not true or 1.0
