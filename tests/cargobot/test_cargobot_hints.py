@@ -16,7 +16,7 @@ from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.hints import Hints, parse_hints
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.kernels import solve as kernel
-from puzzlebots.games.cargobot.language import format_registers
+from puzzlebots.games.cargobot.language import format_registers, parse_registers, register_count
 from puzzlebots.games.cargobot.levels import Level, find_level
 from puzzlebots.games.cargobot.render import trace_run
 
@@ -100,12 +100,48 @@ def test_min_ops_cut_partial_programs_and_keep_those_that_hold_them() -> None:
     assert found.size == 10 and found.method == "hinted" and found.to_json()["hints"] == {"min_ops": "right=2,pickup=2"}
 
 
+def _known(name: str) -> str:
+    """The level's best known program (``tests/data/cargobot/solutions.jsonl``)."""
+    lines = (Path(__file__).parents[1] / "data" / "cargobot" / "solutions.jsonl").read_text().splitlines()
+    return next(json.loads(line)["program"] for line in lines if json.loads(line)["level"] == name)
+
+
+#: levels whose best known program has two functions
+TWO_FUNCTIONS = ["Inverter", "Go Left", "Shuffle Sort", "Walking Piles", "Lay it out", "Fill The Blanks", "Multi Sort",
+                 "Come Together"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", TWO_FUNCTIONS)
+@pytest.mark.parametrize("given", [0, 1])
+def test_a_fixed_function_keeps_the_smallest_size(name: str, given: int) -> None:
+    """Differential: with one function of a smallest program given whole (F1, or F2), the search builds the other
+    and finds a program of that size, which wins on the interpreter and holds the given function unchanged."""
+    level = find_level(name)
+    known = parse_registers(_known(name))
+    text = format_registers(tuple(f if k == given else () for k, f in enumerate(known)))  # e.g. "prog_2 claw R"
+    found = solver.solve(level, jobs=1, hints=parse_hints(level, None, None, None, text))
+    assert found.program is not None and found.size == register_count(known)
+    assert run_level(level, found.program).solved and found.program[given] == known[given]
+    assert found.method == "hinted" and not found.proven_minimal and found.to_json()["hints"] == {"fix": text}
+
+
+def test_a_fixed_helper_finds_genetic_code_below_its_best_known_size() -> None:
+    """Elizarov's F2 for Genetic Code (his ``[v N< v >]``) given whole: an 11-register program, one below the best
+    known 12 (his file's bound is >= 11), found with F1 of 7 registers (his has 8)."""
+    level = find_level("Genetic Code")
+    hints = parse_hints(level, None, None, None, "prog_2 claw L_none claw R")
+    found = solver.solve(level, jobs=1, hints=hints, max_size=11)
+    assert found.program is not None and found.size == 11 and found.searched_to == 10
+    assert run_level(level, found.program).solved and [len(f) for f in found.program] == [7, 4]
+
+
 def test_hints_change_the_search_digest() -> None:
     from puzzlebots.games.cargobot.progress import search_digest
 
     level = find_level("Genetic Code")
     plain = search_digest(solver.prepare(level))
-    for hints in (Hints(shape=(8, 4)), Hints(pile_rules=(1, 2, 5, 10, 5)), Hints(min_ops=(2, 2, 2))):
+    fixed = parse_hints(level, None, None, None, "prog_2 claw L_none claw R")
+    for hints in (Hints(shape=(8, 4)), Hints(pile_rules=(1, 2, 5, 10, 5)), Hints(min_ops=(2, 2, 2)), fixed):
         assert search_digest(solver.prepare(level, hints=hints)) != plain
 
 
@@ -120,6 +156,14 @@ def test_hints_change_the_search_digest() -> None:
         (["--pile-rules", "I G GI I- ."], "error: --pile-rules: a rule is '.'"),
         (["--min-ops", "up=3"], "error: --min-ops: op=count separated by commas"),
         (["--min-ops", "right=20,left=20"], "error: --min-ops: 40 registers, more than the 29 of Genetic Code"),
+        (["--fix", "claw up"], "error: program: unknown token 'up'"),
+        (["--fix", "claw_red R"], "error: --fix: condition 'red' is not in the toolbox"),
+        (["--fix", "prog_2 claw"], "error: --fix: F2 has one register; a function other than F1 holds at least two"),
+        (["--fix", "R R R R R R R R R"], "error: --fix: F1 has 9 registers, the level allows 8"),
+        (["--fix", "prog_3 claw R", "--shape", "8,4"], "error: --fix: F3 is past the 2 functions searched"),
+        (["--fix", "call3 R", "--shape", "8,4"], "error: --fix: F1 calls F3, past the 2 functions searched"),
+        (["--fix", "prog_2"], "error: --fix: no function given"),
+        (["--fix", "R " * 600], "error: --fix: at most 1000 characters, got 1200"),
     ],
 )
 def test_bad_hints_are_one_error_line(args: list[str], message: str) -> None:
@@ -130,6 +174,8 @@ def test_bad_hints_are_one_error_line(args: list[str], message: str) -> None:
 def test_hints_are_for_one_level() -> None:
     result = CliRunner().invoke(cli, ["cargobot", "solve", "--all", "--shape", "3"])
     assert result.exit_code == 2 and result.stderr == "error: --shape is for one level: not with --all\n"
+    result = CliRunner().invoke(cli, ["cargobot", "solve", "--all", "--fix", "claw R"])
+    assert result.exit_code == 2 and result.stderr == "error: --fix is for one level: not with --all\n"
 
 
 def _solve(*args: str) -> Result:

@@ -229,6 +229,8 @@ SKETCH_SHARE = 0.5
               "'.' for none.")  # fmt: skip
 @click.option("--min-ops", default=None, help="Hint (with --level): registers of an op every solution is taken to "
               "hold, e.g. right=2,left=2,pickup=2.")  # fmt: skip
+@click.option("--fix", default=None, help="Hint (with --level): functions given whole, in script syntax; the search "
+              "builds the others, e.g. 'call2 R call1' (F1) or 'prog_2 claw L_none claw R' (F2).")  # fmt: skip
 @click.option("--board-rules", is_flag=True, help="With --level: only the search under the rules read off the board, "
               "at the level's best known size (what --all runs when the exhaustive search leaves a level open).")
 @LEVELS_FILE
@@ -236,18 +238,18 @@ def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
     time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
     progress_file: Path | None, resume: bool, sketch_share: float, shape: str | None, pile_rules: str | None,
-    min_ops: str | None, board_rules: bool, levels_file: str | None,
+    min_ops: str | None, fix: str | None, board_rules: bool, levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool)]
     if all_levels:
-        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "board_rules"), "is for one "
-                     "level: not with --all")  # fmt: skip
-    hints = parse_hints(targets[0], shape, pile_rules, min_ops)
+        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "board_rules"), "is for "
+                     "one level: not with --all")  # fmt: skip
+    hints = parse_hints(targets[0], shape, pile_rules, min_ops, fix)
     if board_rules:
-        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "max_size"), "is not for "
+        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "max_size"), "is not for "
                      "--board-rules, which reads its hints off the board and searches the best known size")  # fmt: skip
         hints = _board_rules(targets[0])
     if all_levels and total_time is None:

@@ -87,8 +87,9 @@ def search_digest(setup: Setup) -> str:
     """What makes an option prefix mean the same subtree: the kernel's code and the arrays it branches over."""
     tb = setup.problem.toolbox
     code = [Path(m.__file__).read_bytes() for m in (solve_kernel, prune_kernel) if m.__file__]
-    arrays = [a.tobytes() for a in (tb.slots, tb.oplist, tb.firemask, tb.red, setup.problem.need,
-                                    setup.problem.pile_rules)]  # fmt: skip
+    pr = setup.problem
+    arrays = [a.tobytes() for a in (tb.slots, tb.oplist, tb.firemask, tb.red, pr.need, pr.pile_rules, pr.fixed_op,
+                                    pr.fixed_mask, pr.fixed_len)]  # fmt: skip
     return digest(*code, *arrays, bytes([tb.ncond, tb.allmask & 255]))
 
 

@@ -1,7 +1,8 @@
 """Hints a user gives the exhaustive ``solve`` about a level's solutions, after the constraints of Elizarov's
 "Simplified" runs: the shape (at most so many registers in each function, no function past them; his
-``:size=`` starts his search at a shape instead), a rule per pile (his ``:stack=``) and the least number of
-registers of each op (his ``:ops=``).
+``:size=`` starts his search at a shape instead), a rule per pile (his ``:stack=``), the least number of
+registers of each op (his ``:ops=``) and functions given whole (his ``:use=``, which hands the search a main
+pass or a helper).
 
 A hint narrows the search to programs a person expects, so sizes far beyond the plain search come within
 reach; what it finds is smallest only among the programs the hints allow (method ``hinted``, never "proven
@@ -16,7 +17,8 @@ from typing import NamedTuple
 from puzzlebots.core.errors import InputError
 
 from ..kernels.solve import KEEP_GOAL, KEEP_START, NO_PUT, NO_TAKE
-from ..levels import Level
+from ..language import RegisterProgram, format_registers, parse_registers
+from ..levels import Level, check_program_limits
 
 #: a pile rule's letters: I, G (the pile stays a bottom part of its start / goal pile; both: of either),
 #: - (take only: nothing is put on it), + (put only: nothing is taken from it); "." for no rule
@@ -29,15 +31,17 @@ class Hints(NamedTuple):
     """Checked hints: ``shape`` (registers per function, F1 first; None: the level's), ``pile_rules`` (bits per
     pile; None: none), ``min_ops`` (registers of right, left, pickup every solution is taken to hold: like the
     ops a board needs, they feed the lower bound that cuts partial programs, and a run that wins before its
-    program holds them all still counts, as in Elizarov's solver)."""
+    program holds them all still counts, as in Elizarov's solver), ``fixed`` (functions given whole, one entry
+    per function F1 first, ``()`` for one the search builds; None: none)."""
 
     shape: tuple[int, ...] | None = None
     pile_rules: tuple[int, ...] | None = None
     min_ops: tuple[int, int, int] = (0, 0, 0)
     method: str = "hinted"  # how a program found under them is named: "hinted" (a user's), "ruled" (the board's)
+    fixed: RegisterProgram | None = None
 
     def given(self) -> bool:
-        return self.shape is not None or self.pile_rules is not None or any(self.min_ops)
+        return self.shape is not None or self.pile_rules is not None or any(self.min_ops) or self.fixed is not None
 
     def describe(self) -> dict[str, object]:
         """The hints as the options that give them (for the results file)."""
@@ -48,6 +52,8 @@ class Hints(NamedTuple):
             out["pile_rules"] = " ".join(_rule_text(bits) for bits in self.pile_rules)
         if any(self.min_ops):
             out["min_ops"] = ",".join(f"{op}={n}" for op, n in zip(OPS, self.min_ops, strict=True) if n)
+        if self.fixed is not None:
+            out["fix"] = format_registers(self.fixed)
         return out
 
 
@@ -70,12 +76,16 @@ def board_hints(level: Level) -> Hints | None:
     return Hints(shape=tuple(level.functions[:2]), pile_rules=rules, method="ruled")
 
 
-def parse_hints(level: Level, shape: str | None, pile_rules: str | None, min_ops: str | None = None) -> Hints:
-    """The ``--shape``, ``--pile-rules`` and ``--min-ops`` texts, checked against ``level`` (InputError)."""
+def parse_hints(
+    level: Level, shape: str | None, pile_rules: str | None, min_ops: str | None = None, fix: str | None = None
+) -> Hints:
+    """The ``--shape``, ``--pile-rules``, ``--min-ops`` and ``--fix`` texts, checked against ``level`` (InputError)."""
+    slots = _shape(level, shape) if shape is not None else None
     return Hints(
-        _shape(level, shape) if shape is not None else None,
+        slots,
         _pile_rules(level, pile_rules) if pile_rules is not None else None,
         _min_ops(level, min_ops) if min_ops is not None else (0, 0, 0),
+        fixed=_fixed(level, fix, slots or level.functions[: level.callable_functions]) if fix is not None else None,
     )
 
 
@@ -118,6 +128,28 @@ def _min_ops(level: Level, text: str) -> tuple[int, int, int]:
         raise InputError(f"--min-ops: {sum(counts.values())} registers, more than the {sum(level.functions)} of "
                          f"{level.name}")  # fmt: skip
     return counts["right"], counts["left"], counts["pickup"]
+
+
+def _fixed(level: Level, text: str, slots: tuple[int, ...]) -> RegisterProgram:
+    """``--fix``: a program in script syntax whose non-empty functions are given whole (``call2 R call1`` fixes F1,
+    ``prog_2 claw L_none claw R`` F2), checked against the level's toolbox and the slots (the shape's, if given)."""
+    if len(text) > 1000:
+        raise InputError(f"--fix: at most 1000 characters, got {len(text)}")
+    program = parse_registers(text)
+    if len(program) > len(slots):
+        raise InputError(f"--fix: F{len(program)} is past the {len(slots)} functions searched")
+    check_program_limits(program, slots, level.commands, level.conditions, "--fix")
+    for k, registers in enumerate(program):
+        if any(command is None for command, _ in registers):
+            raise InputError(f"--fix: F{k + 1} has an empty register")
+        calls = [int(command[1:]) for command, _ in registers if command and command.startswith("f")]
+        if any(n > len(slots) for n in calls):
+            raise InputError(f"--fix: F{k + 1} calls F{max(calls)}, past the {len(slots)} functions searched")
+        if k > 0 and len(registers) == 1:
+            raise InputError(f"--fix: F{k + 1} has one register; a function other than F1 holds at least two")
+    if not any(program):
+        raise InputError("--fix: no function given (e.g. 'call2 R call1' fixes F1, 'prog_2 claw R' F2)")
+    return tuple(program) + ((),) * (len(slots) - len(program))
 
 
 def _rule_text(bits: int) -> str:

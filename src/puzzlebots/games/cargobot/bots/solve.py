@@ -88,6 +88,7 @@ class Setup(NamedTuple):
     cond_names: tuple[str | None, ...]
     nf: int
     problem: kernel.Problem
+    least_functions: int = 1  # functions every program has: up to the last one given whole (or called by one)
 
 
 def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HINTS) -> Setup:
@@ -133,8 +134,25 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
         site=z(nf, int(slots.max())),
     )
     rules = np.array(hints.pile_rules or [0] * len(board.heights), np.int8)
-    problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys, rules)
-    return Setup(level.name, tuple(cond_names), nf, problem)
+    fixed_op, fixed_mask, fixed_len = _encode_fixed(hints.fixed, nf, int(slots.max()), cond_names)
+    problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask,
+                             fixed_len)  # fmt: skip
+    least = max([1] + [k + 1 for k in range(nf) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat])
+    return Setup(level.name, tuple(cond_names), nf, problem, least)
+
+
+def _encode_fixed(
+    fixed: RegisterProgram | None, nf: int, smax: int, cond_names: list[str | None]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's arrays for the functions given whole (``Hints.fixed``, checked against the level)."""
+    op, mask, length = np.zeros((nf, smax), np.int8), np.zeros((nf, smax), np.int32), np.full(nf, -1, np.int32)
+    for f, registers in enumerate(fixed or ()):
+        if registers:
+            length[f] = len(registers)
+        for r, (command, cond) in enumerate(registers):
+            op[f, r] = COMMAND_OPS[command] if command in COMMAND_OPS else 3 + int(str(command)[1:])
+            mask[f, r] = 1 << cond_names.index(cond)
+    return op, mask, length
 
 
 def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
@@ -228,7 +246,7 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
     counts the functions still to introduce, so a pass repeats little of the one before), and programs with
     few functions, where most solutions are, come first.
     """
-    counts = [prefix[0]] if prefix else list(range(1, setup.nf + 1))
+    counts = [prefix[0]] if prefix else list(range(setup.least_functions, setup.nf + 1))
     forced = np.array(prefix[1:], np.int32)
     total = np.zeros(kernel.NCOUNTERS, np.int64)
     status, payload = kernel.EXHAUSTED, None

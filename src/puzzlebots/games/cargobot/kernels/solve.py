@@ -89,8 +89,10 @@ class Keys(NamedTuple):
 
 class Problem(NamedTuple):
     """A level for the search: its board (an ``engine.EncodedBoard``), start claw (0-based), what every
-    solution needs ``[right, left, pickup registers, crates to move]``, the tick cap of one run, toolbox, keys, and the
-    ``pile_rules`` (``KEEP_START`` ..., one per pile; all 0: none)."""
+    solution needs ``[right, left, pickup registers, crates to move]``, the tick cap of one run, toolbox, keys, the
+    ``pile_rules`` (``KEEP_START`` ..., one per pile; all 0: none), and the functions given whole (a user's
+    hint): ``fixed_len[f]`` registers of ``fixed_op``/``fixed_mask`` (one condition bit each), -1: F(f+1) is
+    searched. Given functions count toward the budget and are never inlined."""
 
     board: tuple
     claw: int
@@ -99,6 +101,9 @@ class Problem(NamedTuple):
     toolbox: Toolbox
     keys: Keys
     pile_rules: np.ndarray
+    fixed_op: np.ndarray
+    fixed_mask: np.ndarray
+    fixed_len: np.ndarray
 
 
 class Task(NamedTuple):
@@ -207,7 +212,6 @@ def _workspace(problem, task):
     st = np.zeros(ST_SIZE, np.int64)
     st[ST_CLAW] = problem.claw
     st[ST_TOP] = -1
-    st[ST_NFUN] = 1
     st[ST_REG] = -1
     st[ST_TARGET] = task.nfun
     hashes = np.zeros(2, np.uint64)
@@ -225,7 +229,26 @@ def _workspace(problem, task):
     )  # fmt: skip
     maxl = max_levels(task.budget, problem.toolbox.ncond)
     levels = Levels(np.zeros((3, maxl), np.int32), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64))
+    st[ST_NFUN] = _place_fixed(problem, prog, st)
     return prog, machine, table, levels
+
+
+@njit(cache=True)
+def _place_fixed(problem, prog, st):
+    """Put the functions given whole into the program (registers used, ops counted); returns how many functions
+    are introduced from the start: up to the last one given or called by one given."""
+    nfun = 1
+    for f in range(problem.fixed_len.shape[0]):
+        if problem.fixed_len[f] < 0:
+            continue
+        prog.length[f], prog.ended[f], nfun = problem.fixed_len[f], 1, max(nfun, f + 1)
+        for r in range(problem.fixed_len[f]):
+            o = problem.fixed_op[f, r]
+            prog.op[f, r], prog.mask[f, r] = o, problem.fixed_mask[f, r]
+            st[ST_USED] += 1
+            st[ST_COUNTS + min(o, 4) - 1] += 1
+            nfun = max(nfun, o - 3)
+    return nfun
 
 
 @njit(cache=True)
@@ -268,7 +291,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
     piles, heights, st, hashes, frames, moves = machine
     tkey, tval, log_key, log_val = table  # written by ``_loops``, restored here
     info, lv_st, lv_bh = levels
-    npiles, nops, gh = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH]
+    npiles, nops, gh, inlining = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH], problem.fixed_len.max() < 0
     counters, level, maxf = out.counters, 0, task.nfun if task.nfun > 0 else slots.shape[0]
     while True:
         # ---------------- run the machine until it wins, dies or needs a decision ----------------
@@ -362,7 +385,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 if kind == SPLIT:  # option 0: the conditions that fire now; 1: those that do not
                     old = info[LV_OLDMASK, L]
                     pmask[f, i] = (old & fire) if opt == 0 else (old & ~fire)
-                    spent = st[ST_USED] == budget and st[ST_UNKNOWN] == 0
+                    spent = inlining and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
                     rule = PR_PAIR if redundant(pop, pmask, plen, f, i, red, ncond) else 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     counters[rule] += 1 if rule else 0
@@ -392,7 +415,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     rule = PR_SLOTS if kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits) else 0
                     rule = rule or (PR_BOUND if _lower_bound(st, plen, need, budget) > budget else 0)
                     rule = rule or (PR_PAIR if not skip and redundant(pop, pmask, plen, f, i, red, ncond) else 0)
-                    spent = not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
+                    spent = inlining and not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     rule = rule or (PR_SHORT if kind == OPCHOOSE and _short(st, pend, budget) else 0)
                     counters[rule] += 1 if rule else 0
