@@ -12,10 +12,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from refusal import refused
 
 from puzzlebots.cli import cli
 from puzzlebots.core.jsonio import MAX_BYTES
+from puzzlebots.games.cargobot import progress
+from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.progress import MAX_FILE_BYTES
 
 LEVEL = "Re-Curses"  # solved at size 5 in well under a second
@@ -69,12 +73,12 @@ def _format_1(doc: dict[str, Any]) -> None:
 
 
 def test_a_format_1_file_resumes_with_no_sketch_search_started(tmp_path: Path, good: dict[str, Any]) -> None:
-    assert good["format"] == 4 and good["levels"][LEVEL]["sketches"] == 0
+    assert good["format"] == 5 and good["levels"][LEVEL]["sketches"] == 0
     path = planted(tmp_path, good, _format_1)
     result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "out.json").read_text())[0]["size"] == 5
-    assert json.loads(path.read_text())["format"] == 4  # written back in this format
+    assert json.loads(path.read_text())["format"] == 5  # written back in this format
     line = refused(*resume(planted(tmp_path, good, lambda doc: doc.__setitem__("format", 1) or doc.pop("ruled"))))
     assert "must be an object with frontier, level, nodes, result, search, searched_to, seconds, sizes" in line
     line = refused(*resume(planted(tmp_path, good, lambda doc: doc["levels"][LEVEL].pop("sketches"))))
@@ -116,6 +120,31 @@ def test_a_progress_file_past_the_cap_of_other_files_resumes(tmp_path: Path, goo
     assert json.loads((tmp_path / "out.json").read_text())[0]["size"] == 5
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 8), max_size=12), max_size=30))
+def test_front_coding_gives_back_the_prefixes(prefixes: list[list[int]]) -> None:
+    """A frontier written front-coded (format 5) reads back as the same prefixes in the same order."""
+    level = find_level(LEVEL)
+    decoded = progress._frontier(progress.front_code(prefixes), "frontier", level, coded=True)
+    assert decoded is not None and decoded.unfinished() == prefixes
+    coded = progress.front_code(prefixes)
+    assert all(e[0] == 0 for e in coded[:1]) and sum(map(len, coded)) <= sum(map(len, prefixes)) + len(prefixes)
+
+
+def test_a_frontier_of_over_a_million_prefixes_is_read_back(tmp_path: Path, good: dict[str, Any]) -> None:
+    """The board-rules search of Multi Sort 2 left 418,000 prefixes after its share of an hour; a longer run
+    wrote more than the million format 4 allowed, which --resume then refused. Now a frontier may hold as many
+    as a file under the cap can."""
+
+    def many(doc: dict[str, Any]) -> None:
+        doc["levels"][LEVEL]["frontier"] = [[0, 1, 2]] + [[1, 3]] * 1_200_000
+
+    path = planted(tmp_path, good, many)
+    book = progress.load(path, 5000, [find_level(LEVEL)])
+    frontier = book.levels[LEVEL].frontier
+    assert frontier is not None and len(frontier.pending) == 1_200_001 and frontier.pending[-1] == (1, 3)
+
+
 def test_a_folder_or_missing_file(tmp_path: Path) -> None:
     assert "no progress file" in refused(*resume(tmp_path / "none.json"))
     assert "is a folder" in refused(*resume(tmp_path))
@@ -142,9 +171,9 @@ def _extra_field(doc: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("change, message", [
-    (_set("format", 5), "has format 5, this puzzlebots reads 1, 2, 3 and 4"),
-    (_set("format", True), "has format True, this puzzlebots reads 1, 2, 3 and 4"),
-    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1, 2, 3 and 4"),
+    (_set("format", 6), "has format 6, this puzzlebots reads 1, 2, 3, 4 and 5"),
+    (_set("format", True), "has format True, this puzzlebots reads 1, 2, 3, 4 and 5"),
+    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1, 2, 3, 4 and 5"),
     (_set("format", 3), "fields must be format, kind, levels, tick_cap"),  # format 3 had no ruled records
     (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
     (_drop("tick_cap"), "fields must be format, kind, levels, ruled, tick_cap"),
@@ -167,11 +196,16 @@ def _extra_field(doc: dict[str, Any]) -> None:
     (record("sketches", -1), "sketches must be a whole number from 0"),
     (record("sketches", 2**31), "sketches must be a whole number from 0"),
     (record("sketches", 1.5), "sketches must be a whole number"),
-    (record("frontier", "all"), "frontier must be null or a list of at most 1,000,000 option prefixes"),
+    (record("frontier", "all"), "frontier must be null or a list of at most 25,000,000 option prefixes"),
     (record("frontier", [[0, 1], 3]), "frontier[1] must be a list of at most 1000 options"),
     (record("frontier", [[0, -1]]), "frontier[0] must be a whole number from 0 to"),
     (record("frontier", [[0, 99]]), "frontier[0] must be a whole number from 0 to"),
-    (record("frontier", [[0] * 1001]), "frontier[0] must be a list of at most 1000 options"),
+    (record("frontier", [[0] * 1002]), "frontier[0] must be a list of at most 1000 options, after the count"),
+    (record("frontier", [[]]), "frontier[0] must be a list of at most 1000 options, after the count"),
+    (record("frontier", [[1, 2]]), "frontier[0]: options shared must be a whole number from 0 to 0"),
+    (record("frontier", [[0, 1, 2], [3, 1]]), "frontier[1]: options shared must be a whole number from 0 to 2"),
+    (record("frontier", [[0] + [1] * 1000, [1000, 1]]), "frontier[1] must be a list of at most 1000 options"),
+    (record("frontier", [[0, True]]), "frontier[0] must be a whole number"),
     (record("result", "solved"), "result must be an object with method, program, size, ticks"),
 ])  # fmt: skip
 def test_fields_checked_one_by_one(tmp_path: Path, good: dict[str, Any], change: Callable, message: str) -> None:
