@@ -37,5 +37,7 @@ say "Cargo-Bot: the 40 levels, a hand-written Inverter program, and the synthesi
 $PB cargobot levels
 $PB cargobot run --level Inverter --program "call2 call2 call2 call2 R call1 prog_2 claw R claw L"
 $PB cargobot solve --level Transporter --jobs 2
+say "Cargo-Bot: given Elizarov's helper F2, the search builds an F1 for Genetic Code: 11 registers, best known 12"
+$PB cargobot solve --level "Genetic Code" --fix "prog_2 claw L_none claw R" --jobs 1
 
 say "Done: results, replays and plots are in $OUT/"
