@@ -88,7 +88,6 @@ class Setup(NamedTuple):
     cond_names: tuple[str | None, ...]
     nf: int
     problem: kernel.Problem
-    least_functions: int = 1  # functions every program has: up to the last one given whole (or called by one)
 
 
 def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HINTS) -> Setup:
@@ -135,10 +134,11 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     )
     rules = np.array(hints.pile_rules or [0] * len(board.heights), np.int8)
     fixed_op, fixed_mask, fixed_len = _encode_fixed(hints.fixed, nf, int(slots.max()), cond_names)
+    # the functions every program has: up to the last one given whole, or called by one given
+    nfun = max([1] + [k + 1 for k in range(nf) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat])
     problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask,
-                             fixed_len)  # fmt: skip
-    least = max([1] + [k + 1 for k in range(nf) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat])
-    return Setup(level.name, tuple(cond_names), nf, problem, least)
+                             fixed_len, nfun)  # fmt: skip
+    return Setup(level.name, tuple(cond_names), nf, problem)
 
 
 def _encode_fixed(
@@ -246,7 +246,7 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
     counts the functions still to introduce, so a pass repeats little of the one before), and programs with
     few functions, where most solutions are, come first.
     """
-    counts = [prefix[0]] if prefix else list(range(setup.least_functions, setup.nf + 1))
+    counts = [prefix[0]] if prefix else list(range(setup.problem.fixed_nfun, setup.nf + 1))
     forced = np.array(prefix[1:], np.int32)
     total = np.zeros(kernel.NCOUNTERS, np.int64)
     status, payload = kernel.EXHAUSTED, None

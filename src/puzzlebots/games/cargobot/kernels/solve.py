@@ -92,7 +92,8 @@ class Problem(NamedTuple):
     solution needs ``[right, left, pickup registers, crates to move]``, the tick cap of one run, toolbox, keys, the
     ``pile_rules`` (``KEEP_START`` ..., one per pile; all 0: none), and the functions given whole (a user's
     hint): ``fixed_len[f]`` registers of ``fixed_op``/``fixed_mask`` (one condition bit each), -1: F(f+1) is
-    searched. Given functions count toward the budget and are never inlined."""
+    searched; ``fixed_nfun`` functions (up to the last one given or called by one given; 1 without) are
+    introduced from the start. Given functions count toward the budget and are never inlined."""
 
     board: tuple
     claw: int
@@ -104,6 +105,7 @@ class Problem(NamedTuple):
     fixed_op: np.ndarray
     fixed_mask: np.ndarray
     fixed_len: np.ndarray
+    fixed_nfun: int
 
 
 class Task(NamedTuple):
@@ -229,26 +231,23 @@ def _workspace(problem, task):
     )  # fmt: skip
     maxl = max_levels(task.budget, problem.toolbox.ncond)
     levels = Levels(np.zeros((3, maxl), np.int32), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64))
-    st[ST_NFUN] = _place_fixed(problem, prog, st)
+    _place_fixed(problem, prog, st)
     return prog, machine, table, levels
 
 
 @njit(cache=True)
 def _place_fixed(problem, prog, st):
-    """Put the functions given whole into the program (registers used, ops counted); returns how many functions
-    are introduced from the start: up to the last one given or called by one given."""
-    nfun = 1
+    """Put the functions given whole into the program (registers used, ops counted, functions introduced)."""
+    st[ST_NFUN] = problem.fixed_nfun
     for f in range(problem.fixed_len.shape[0]):
         if problem.fixed_len[f] < 0:
             continue
-        prog.length[f], prog.ended[f], nfun = problem.fixed_len[f], 1, max(nfun, f + 1)
+        prog.length[f], prog.ended[f] = problem.fixed_len[f], 1
         for r in range(problem.fixed_len[f]):
             o = problem.fixed_op[f, r]
             prog.op[f, r], prog.mask[f, r] = o, problem.fixed_mask[f, r]
             st[ST_USED] += 1
             st[ST_COUNTS + min(o, 4) - 1] += 1
-            nfun = max(nfun, o - 3)
-    return nfun
 
 
 @njit(cache=True)
