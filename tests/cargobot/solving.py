@@ -1,5 +1,6 @@
-"""Helpers the solve tests share: a levels file of a few packaged levels, `cargobot solve` through click, a
-search stopped at a chosen task, and the check that a sketch search on workers finds what one process finds."""
+"""Helpers the solve tests share: the best known programs of the Tutorial-Hard levels, a levels file of a few
+packaged levels, `cargobot solve` through click, a search stopped at a chosen task, and the check that a sketch
+search on workers finds what one process finds."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level
+
+#: ``tests/data/cargobot/solutions.jsonl``: a row (level, size, ticks, program) per Tutorial-Hard level
+SOLUTIONS = [json.loads(line) for line in (Path(__file__).parents[1] / "data/cargobot/solutions.jsonl").read_text()
+             .splitlines() if line]  # fmt: skip
 
 #: (level, seed, the program a sketch search of that seed finds, its size when first found)
 SKETCH_CASES = [("Re-Curses", 1, "claw R claw L call1", 7), ("Transporter", 2, "claw R claw call1", 5)]

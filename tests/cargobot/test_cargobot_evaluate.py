@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import doctest
-import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solving import SOLUTIONS
 
 from puzzlebots.core.errors import InputError
 from puzzlebots.games.cargobot import evaluate as evaluate_module
@@ -124,13 +123,10 @@ def test_batch_runs_again_and_reads_levels() -> None:
     ]
 
 
-CORPUS = Path(__file__).resolve().parent.parent / "data" / "cargobot" / "solutions.jsonl"
-
-
 def test_solution_corpus_solves_its_levels_in_one_batch() -> None:
     """The benchmark's corpus (the 24 Tutorial-Hard solutions): each solves its level in the stated ticks and
     registers, and the whole corpus in one batch gives the single calls' reports."""
-    rows = [json.loads(line) for line in CORPUS.read_text().splitlines()]
+    rows = SOLUTIONS
     assert len(rows) == 24
     levels = [find_level(r["level"]) for r in rows]
     programs = [r["program"] for r in rows]

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solving import SOLUTIONS
 
 from puzzlebots.cli.app import cli
 from puzzlebots.games.cargobot.bots import solve as solver
@@ -100,12 +101,6 @@ def test_min_ops_cut_partial_programs_and_keep_those_that_hold_them() -> None:
     assert found.size == 10 and found.method == "hinted" and found.to_json()["hints"] == {"min_ops": "right=2,pickup=2"}
 
 
-def _known(name: str) -> str:
-    """The level's best known program (``tests/data/cargobot/solutions.jsonl``)."""
-    lines = (Path(__file__).parents[1] / "data" / "cargobot" / "solutions.jsonl").read_text().splitlines()
-    return next(json.loads(line)["program"] for line in lines if json.loads(line)["level"] == name)
-
-
 #: levels whose best known program has two functions
 TWO_FUNCTIONS = ["Inverter", "Go Left", "Shuffle Sort", "Walking Piles", "Lay it out", "Fill The Blanks", "Multi Sort",
                  "Come Together"]  # fmt: skip
@@ -117,7 +112,7 @@ def test_a_fixed_function_keeps_the_smallest_size(name: str, given: int) -> None
     """Differential: with one function of a smallest program given whole (F1, or F2), the search builds the other
     and finds a program of that size, which wins on the interpreter and holds the given function unchanged."""
     level = find_level(name)
-    known = parse_registers(_known(name))
+    known = parse_registers(next(row["program"] for row in SOLUTIONS if row["level"] == name))
     text = format_registers(tuple(f if k == given else () for k, f in enumerate(known)))  # e.g. "prog_2 claw R"
     found = solver.solve(level, jobs=1, hints=parse_hints(level, None, None, None, text))
     assert found.program is not None and found.size == register_count(known)

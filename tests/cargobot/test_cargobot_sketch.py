@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from solving import SOLUTIONS
 
 from puzzlebots.cli.app import cli
 from puzzlebots.core.errors import InputError
@@ -22,9 +23,6 @@ from puzzlebots.games.cargobot.kernels.sketch import FIRST_CHECK, score
 from puzzlebots.games.cargobot.language import parse_registers, register_count
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.metrics import rebuild_distance
-
-SOLUTIONS_FILE = Path(__file__).parents[1] / "data/cargobot/solutions.jsonl"
-SOLUTIONS = [json.loads(line) for line in SOLUTIONS_FILE.read_text().splitlines() if line]
 
 
 def _same_run(result: dict) -> dict:
