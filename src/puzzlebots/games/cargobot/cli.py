@@ -243,7 +243,7 @@ def solve(
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
-    targets = pool if all_levels else [find_level(level_name or "", pool)]
+    targets = pool if all_levels else [find_level(level_name or "", pool, subproblems=True)]
     if all_levels:
         refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "board_rules"), "is for "
                      "one level: not with --all")  # fmt: skip
@@ -251,6 +251,8 @@ def solve(
     if board_rules:
         refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "max_size"), "is not for "
                      "--board-rules, which reads its hints off the board and searches the best known size")  # fmt: skip
+        if targets[0].subproblem:
+            raise InputError(f"--board-rules reads one board: {targets[0].name} is a sub-problem")
         hints = _board_rules(targets[0])
     if all_levels and total_time is None:
         total_time = ALL_LEVELS_SECONDS
@@ -271,6 +273,7 @@ def solve(
 
             # a provisional level's whole share goes to its exhaustive search
             sketching = seconds is not None and lv.pack not in CORE_PACKS and max_size is None and not hints.given()
+            sketching = sketching and not lv.subproblem  # (the sketch search plays one board by the game's rules)
             sketching = sketching and not _provisional(book, lv)
             share = sketch_share if sketching else 0.0
             workers = {"jobs": _sketch_jobs(jobs, executor), "executor": executor, "address": address}

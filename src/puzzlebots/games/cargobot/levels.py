@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -20,7 +20,13 @@ Board = list[list[str]]
 MAX_PILES = 9
 #: bound of the register counts a levels file names (stars, best known size, level number)
 MAX_REGISTERS = 1000
+#: boards of one sub-problem (its own and those of ``worlds``), and their piles together
+MAX_WORLDS = 16
+MAX_WORLD_PILES = 64
 _REQUIRED = object()
+
+#: one board of a sub-problem: the start pile of the claw (1-based), the start and goal piles
+World = tuple[int, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,20 @@ class Level:
     hint: str | None
     best_known: int | None
     original_name: str | None = None
+    #: a sub-problem (Elizarov's "Simplified" levels, for ``solve`` only): further boards the same program must
+    #: win, a crate colour that must never be lifted, and whether the program must end (F1 returns) with each
+    #: board at its goal rather than win as soon as it passes through it
+    worlds: tuple[World, ...] = ()
+    poison: str | None = None
+    finish: bool = False
+
+    @property
+    def subproblem(self) -> bool:
+        return bool(self.worlds) or self.poison is not None or self.finish
+
+    def boards(self) -> list[World]:
+        """Every board the program must win: the level's own, then its ``worlds``."""
+        return [(self.claw, self.stacks, self.goal), *self.worlds]
 
     @property
     def callable_functions(self) -> int:
@@ -174,6 +194,34 @@ def _level_from_json(raw: Any, index: int, source: str) -> Level:
         raise InputError(f"{where}: claw must be a pile and stacks/goal must have the same number of piles")
     if len(level.stacks) > MAX_PILES or not 1 <= len(level.functions) <= 5:
         raise InputError(f"{where}: at most {MAX_PILES} piles, 1-5 functions of 1-10 registers")
+    return _subproblem(raw, level, where)
+
+
+def _subproblem(raw: dict[str, Any], level: Level, where: str) -> Level:
+    """The sub-problem fields of a levels file entry (``Level.worlds``, ``poison``, ``finish``), checked."""
+    worlds_raw, poison = _field(raw, "worlds", where, []), _text(raw, "poison", where, None)
+    finish = _field(raw, "finish", where, False)
+    if not isinstance(finish, bool):
+        raise InputError(f"{where}: finish must be true or false, got {show(finish)}")
+    if poison in ("any", "none"):
+        raise InputError(f"{where}: {poison!r} is reserved for conditions and cannot be the poison colour")
+    if not isinstance(worlds_raw, list) or len(worlds_raw) >= MAX_WORLDS:
+        raise InputError(f"{where}: worlds must be a list of at most {MAX_WORLDS - 1} boards")
+    worlds = []
+    for k, board in enumerate(worlds_raw, start=2):
+        at = f"{where}: world {k}"
+        if not isinstance(board, dict) or set(board) != {"claw", "stacks", "goal"}:
+            raise InputError(f"{at}: expected an object with claw, stacks and goal")
+        stacks = tuple(tuple(p) for p in check_board(board["stacks"], f"{at} stacks"))
+        goal = tuple(tuple(p) for p in check_board(board["goal"], f"{at} goal"))
+        claw = check_int(board["claw"], f"{at}: claw", 1, MAX_PILES)
+        if len(stacks) > MAX_PILES or len(goal) != len(stacks) or claw > len(stacks):
+            raise InputError(f"{at}: claw must be a pile and stacks/goal must have the same number of piles "
+                             f"(at most {MAX_PILES})")  # fmt: skip
+        worlds.append((claw, stacks, goal))
+    level = replace(level, worlds=tuple(worlds), poison=poison, finish=finish)
+    if sum(len(stacks) for _, stacks, _ in level.boards()) > MAX_WORLD_PILES:
+        raise InputError(f"{where}: at most {MAX_WORLD_PILES} piles over all its boards")
     return level
 
 
@@ -200,12 +248,16 @@ def _key(name: str) -> str:
     return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
 
 
-def find_level(name: str, levels: list[Level] | None = None) -> Level:
-    """A level by name (case, spaces, dashes ignored) or by ``Pack N`` (e.g. ``hard 3``)."""
+def find_level(name: str, levels: list[Level] | None = None, subproblems: bool = False) -> Level:
+    """A level by name (case, spaces, dashes ignored) or by ``Pack N`` (e.g. ``hard 3``); a sub-problem only for
+    a reader that knows its rules (``subproblems``: the solver)."""
     levels = levels if levels is not None else load_levels()
     wanted = _key(name)
     for level in levels:
         names = {_key(level.name), _key(level.label)} | ({_key(level.original_name)} if level.original_name else set())
+        if wanted in names and level.subproblem and not subproblems:
+            raise InputError(f"level {level.name!r} is a sub-problem (several boards, poison or finish): only "
+                             "`cargobot solve` reads it")  # fmt: skip
         if wanted in names:
             return level
     raise InputError(f"unknown level {name!r} (see `puzzlebots cargobot levels`)")

@@ -102,9 +102,15 @@ def run_game(
     tick_limit: int = 10_000_000,
     on_step: Callable[[list[list[str]], int, str | None], None] | None = None,
     on_register: Callable[[int, int], None] | None = None,
+    poison: str | None = None,
+    finish: bool = False,
 ) -> RunReport:
     """The original game (reference §3): ``Level:run`` with ``Program:nextMove``. ``on_register(function,
-    index)``, if given, sees the register each tick executes (0-based; the page highlights it)."""
+    index)``, if given, sees the register each tick executes (0-based; the page highlights it).
+
+    Two rules of Elizarov's sub-problems (``Level.poison``, ``Level.finish``; not the game's): lifting a crate
+    of the ``poison`` colour ends the run ("poisoned"), and with ``finish`` the board passing through its goal
+    is no win: the program must end (F1 returns) with the board at its goal."""
     piles = [list(p) for p in stacks]
     functions = [list(program[i]) if i < len(program) else [] for i in range(len(slots))]
     for i, n in enumerate(slots):
@@ -118,7 +124,7 @@ def run_game(
     while True:
         if on_step is not None:
             on_step(piles, pos, holding)
-        if piles == goal:
+        if piles == goal and not finish:
             outcome = "solved"
             break
         if ticks >= tick_limit:
@@ -145,7 +151,7 @@ def run_game(
                 func, index = int(command[1:]) - 1, -1
             break
         if finished:
-            outcome = "finished"
+            outcome = "solved" if finish and piles == goal else "finished"
             break
         if on_register is not None:
             on_register(*(stack[-1] if move is not None and move.startswith("f") else (func, index)))
@@ -154,6 +160,9 @@ def run_game(
             continue  # an idle tick of the guard, or a call
         moves += 1
         if move == "pickup":
+            if holding is None and poison is not None and piles[pos - 1][-1:] == [poison]:
+                outcome = "poisoned"
+                break
             holding = _claw(piles, pos, holding)
             continue
         if len(piles[pos - 1]) >= TOPPLE_HEIGHT:

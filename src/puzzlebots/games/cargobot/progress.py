@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING, Any
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 
-from .engine import run_level
 from .kernels import prune as prune_kernel
 from .kernels import solve as solve_kernel
 from .language import format_registers, parse_registers, register_count
 from .levels import Level
+from .verify import play_out
 
 if TYPE_CHECKING:
     from .bots.solve import Setup
@@ -84,6 +84,8 @@ def digest(*parts: bytes) -> str:
 def level_digest(level: Level) -> str:
     """What defines a level for the search (its name is the key it is filed under)."""
     fields = [level.stacks, level.goal, level.claw, level.functions, level.commands, level.conditions]
+    if level.subproblem:  # (a plain level's digest is as before, so its records still match)
+        fields += [level.worlds, level.poison, level.finish]
     return digest(json.dumps(fields).encode())
 
 
@@ -93,8 +95,8 @@ def search_digest(setup: Setup) -> str:
     code = [Path(m.__file__).read_bytes() for m in (solve_kernel, prune_kernel) if m.__file__]
     pr = setup.problem
     arrays = [a.tobytes() for a in (tb.slots, tb.oplist, tb.firemask, tb.red, pr.need, pr.pile_rules, pr.fixed_op,
-                                    pr.fixed_mask, pr.fixed_len)]  # fmt: skip
-    return digest(*code, *arrays, bytes([tb.ncond, tb.allmask & 255]))
+                                    pr.fixed_mask, pr.fixed_len, pr.worlds, pr.world_goal)]  # fmt: skip
+    return digest(*code, *arrays, bytes([tb.ncond, tb.allmask & 255, pr.poison & 255, pr.finish]))
 
 
 class Frontier:
@@ -325,7 +327,7 @@ def _result(value: Any, level: Level, searched_to: int, where: str) -> dict[str,
         level.check_program(program)
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
-    report = run_level(level, program)
+    report = play_out(level, program)
     size = register_count(program)
     smaller = size <= searched_to and value["method"] != "sketch"  # below a size it proved empty
     if not report.solved or value["size"] != size or value["ticks"] != report.steps or smaller:

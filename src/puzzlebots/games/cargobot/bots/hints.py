@@ -68,10 +68,11 @@ def board_hints(level: Level) -> Hints | None:
     """The hints ``solve --all`` gives itself on a level its exhaustive search leaves open, read off the board
     with no person's insight (docs/rules/cargobot.md, "Board rules"): a pile built from nothing is only put on,
     a pile emptied is only taken from, and the program has at most two functions (F1 and F2 of the level's
-    slots). None where no pile gets a rule (the hints would only be the shape) or the level has one function."""
+    slots). None where no pile gets a rule (the hints would only be the shape), the level has one function, or it
+    is a sub-problem (whose boards are a person's design already)."""
     rules = tuple(FILL if not s and g else EMPTY if s and not g else 0 for s, g in zip(level.stacks, level.goal,
                                                                                          strict=True))  # fmt: skip
-    if not any(rules) or level.callable_functions < 2:
+    if not any(rules) or level.callable_functions < 2 or level.subproblem:
         return None
     return Hints(shape=tuple(level.functions[:2]), pile_rules=rules, method="ruled")
 
@@ -104,9 +105,9 @@ def _shape(level: Level, text: str) -> tuple[int, ...]:
 
 
 def _pile_rules(level: Level, text: str) -> tuple[int, ...]:
-    tokens = text.split()
-    if len(tokens) != len(level.stacks):
-        raise InputError(f"--pile-rules: one rule per pile ({len(level.stacks)} for {level.name}), got {len(tokens)}")
+    tokens, piles = text.split(), sum(len(stacks) for _, stacks, _ in level.boards())  # a sub-problem's in turn
+    if len(tokens) != piles:
+        raise InputError(f"--pile-rules: one rule per pile ({piles} for {level.name}), got {len(tokens)}")
     for token in tokens:
         if not token or not _RULE.fullmatch(token):
             raise InputError(f"--pile-rules: a rule is '.', or I, G, IG followed by an optional - or +, or - or +; "

@@ -24,12 +24,13 @@ import numpy as np
 
 from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
 
-from ..engine import Colours, encode_board, run_level
+from ..engine import Colours, EncodedBoard, encode_board
 from ..kernels import solve as kernel
 from ..language import RegisterProgram, format_registers, parse_registers, register_count
 from ..levels import Level
 from ..progress import Frontier, LevelProgress, ProgressFile
 from ..rules import LEFT, PICKUP, RIGHT
+from ..verify import play_out
 from .hints import NO_HINTS, Hints
 
 if TYPE_CHECKING:
@@ -95,7 +96,9 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     ``shape`` drops the functions past it and caps the others, ``min_ops`` raise the ops needed; pile rules go
     to the kernel as they are)."""
     colours = Colours()
-    board = encode_board(level.board(), level.goal_board(), colours)
+    boards = level.boards()  # a sub-problem's boards side by side
+    board = encode_board([list(p) for _, stacks, _ in boards for p in stacks],
+                         [list(p) for _, _, goal in boards for p in goal], colours)  # fmt: skip
     held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c))
     cond_names: list[str | None] = [None, *level.conditions]
     codes = [_CODES[c] if c in _CODES else colours.id(str(c)) for c in cond_names]
@@ -109,7 +112,7 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     oplist = [COMMAND_OPS[c] for c in ("pickup", "right", "left") if c in level.commands]
     oplist += [4 + k for k in range(nf)]
     red = _redundant_pairs(codes, held_values)
-    need = _needed_ops(level)
+    need = np.max([_needed_ops(stacks, goal, claw - 1) for claw, stacks, goal in boards], axis=0).astype(np.int32)
     need[:3] = np.maximum(need[:3], hints.min_ops)
     rng = np.random.default_rng(0xCA460)
     cap = board.piles.shape[1]
@@ -133,12 +136,32 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
         site=z(nf, int(slots.max())),
     )
     rules = np.array(hints.pile_rules or [0] * len(board.heights), np.int8)
+    if rules.shape != board.heights.shape:  # the kernel reads one rule per pile, unchecked
+        raise ValueError(f"{len(rules)} pile rules for {len(board.heights)} piles")
     fixed_op, fixed_mask, fixed_len = _encode_fixed(hints.fixed, nf, int(slots.max()), cond_names)
     # the functions every program has: up to the last one given whole, or called by one given
     nfun = max([1] + [k + 1 for k in range(nf) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat])
+    worlds, world_goal = _worlds(boards, board, keys.board)
+    poison = colours.ids.get(level.poison, 0) if level.poison else 0  # (none on the boards: nothing to lift)
     problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask,
-                             fixed_len, nfun)  # fmt: skip
+                             fixed_len, nfun, worlds, world_goal, poison, int(level.finish))  # fmt: skip
     return Setup(level.name, tuple(cond_names), nf, problem)
+
+
+def _worlds(boards: list, board: EncodedBoard, zob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``Problem.worlds`` (each board's first and last pile and start claw, side by side) and ``world_goal`` (the
+    hash once boards 0..w are at their goals and the others as they start)."""
+    rows, lo = [], 0
+    for claw, stacks, _ in boards:
+        rows.append((lo, lo + len(stacks) - 1, lo + claw - 1))
+        lo += len(stacks)
+    piles, heights = board.piles.copy(), board.heights.copy()
+    goals = []
+    for first, last, _ in rows:
+        done = slice(first, last + 1)
+        piles[done], heights[done] = board.goal[done], board.goal_heights[done]
+        goals.append(kernel.board_hash(piles, heights, zob))
+    return np.array(rows, np.int32), np.array(goals, np.uint64)
 
 
 def _encode_fixed(
@@ -220,10 +243,11 @@ def _one_way(start: list[list[str]], goal: list[list[str]], claw: int) -> bool:
     return carry is None
 
 
-def _needed_ops(level: Level) -> np.ndarray:
-    """[right, left, pickup, crates to move]: what every solution needs (sound, from the board alone):
-    ``left`` unless a right-only claw could do it (``_one_way``), ``right`` likewise mirrored."""
-    start, goal, claw = [list(p) for p in level.stacks], [list(p) for p in level.goal], level.claw - 1
+def _needed_ops(stacks: Any, goal_piles: Any, claw: int) -> np.ndarray:
+    """[right, left, pickup, crates to move]: what every solution needs on a board (sound, from the board alone;
+    0-based ``claw``): ``left`` unless a right-only claw could do it (``_one_way``), ``right`` likewise mirrored.
+    A sub-problem needs what any of its boards needs."""
+    start, goal = [list(p) for p in stacks], [list(p) for p in goal_piles]
     differing = [p for p in range(len(start)) if start[p] != goal[p]]
     left = not _one_way(start, goal, claw)
     right = not _one_way(start[::-1], goal[::-1], len(start) - 1 - claw)
@@ -428,7 +452,7 @@ def solve(
             # each change of the record below is one statement with no call in it, so no interrupt splits it
             if found is not None:
                 program = decode_program(setup, found)
-                report = run_level(level, program)
+                report = play_out(level, program, tick_cap)
                 sync()
                 found_here, size = True, register_count(program)
                 solved = {"program": format_registers(program), "size": size, "ticks": report.steps, "method": method}
@@ -460,7 +484,7 @@ def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: f
     ``after``: the program, checked in game semantics, becomes the level's record. Minimality holds as far as
     the exhaustive search went (``searched_to``). A provisional result (``LevelProgress.provisional``) keeps the
     record's frontier, so the exhaustive search goes on where it stopped; any other drops it."""
-    report = run_level(level, program)
+    report = play_out(level, program)
     if not report.solved:
         raise ValueError(f"{method} handed back a program that does not win {level.name}")
     rec = book.levels[level.name]

@@ -35,7 +35,7 @@ from ..rules import PICKUP, RIGHT, TOPPLE_HEIGHT
 from .prune import fits, inlinable, redundant
 
 EXTEND, SPLIT, OPCHOOSE = 0, 1, 2  # branch kinds; a run of the machine also ends with:
-DEAD, FIRES = 3, 4
+DEAD, FIRES, FINISHED, WON = 3, 4, 5, 6  # FINISHED: F1 returned (a sub-problem's ``finish``); WON: a board won
 FOUND, EXHAUSTED, TOO_BIG = 0, 1, 2
 #: ``Output.counters``: options tried, child prefixes written (TOO_BIG), ticks run, runs cut by the tick cap, then the
 #: options or runs cut by each pruning rule: function order, slot limits, the lower bound, a redundant
@@ -56,13 +56,14 @@ KEEP_START, KEEP_GOAL, NO_PUT, NO_TAKE = 1, 2, 4, 8
 #: program's counts (registers used, functions introduced, ops right/left/pickup/call, registers without an op)
 ST_CLAW, ST_HELD, ST_TICKS, ST_TOP, ST_ALLOC, ST_NLOG, ST_USED, ST_NFUN = range(8)
 ST_COUNTS, ST_UNKNOWN, ST_FUNC, ST_REG, ST_TARGET = 8, 12, 13, 14, 15  # ST_TARGET: ``Task.nfun``
-ST_MOVES, ST_SIZE = 16, 17  # ST_MOVES: the length of ``Machine.moves``
-BOARD_HASH, GOAL_HASH = 0, 1
+ST_MOVES, ST_WORLD, ST_SIZE = 16, 17, 18  # ST_MOVES: the length of ``Machine.moves``; ST_WORLD: the board run
+BOARD_HASH = 0
 #: rows of ``Machine.frames``, ``LoopTable.val`` and ``.log_val``, ``Levels.info``
 FR_FUNC, FR_REG, FR_PARENT, FR_DEPTH = range(4)
 T_TOP, T_DEPTH = 0, 1
 L_SLOT, L_TOP, L_DEPTH = 0, 1, 2
 LV_KIND, LV_OPT, LV_OLDMASK = 0, 1, 2
+W_LO, W_HI, W_CLAW = 0, 1, 2  # columns of ``Problem.worlds``
 
 
 class Toolbox(NamedTuple):
@@ -93,7 +94,13 @@ class Problem(NamedTuple):
     ``pile_rules`` (``KEEP_START`` ..., one per pile; all 0: none), and the functions given whole (a user's
     hint): ``fixed_len[f]`` registers of ``fixed_op``/``fixed_mask`` (one condition bit each), -1: F(f+1) is
     searched; ``fixed_nfun`` functions (up to the last one given or called by one given; 1 without) are
-    introduced from the start. Given functions count toward the budget and are never inlined."""
+    introduced from the start. Given functions count toward the budget and are never inlined.
+
+    A sub-problem's boards (``Level.worlds``) lie side by side in ``board``: ``worlds`` rows ``W_*`` give each
+    one's piles (first, last) and start claw, ``world_goal[w]`` the board's hash once boards 0..w are at their
+    goals. The program runs them in turn (the next starts from F1 when one is won; ticks are counted over all),
+    the claw walled in the board it runs. ``poison`` (a crate code, 0: none) may never be lifted; with
+    ``finish`` a board is won only when F1 returns with it at its goal. A plain level is one board."""
 
     board: tuple
     claw: int
@@ -106,6 +113,10 @@ class Problem(NamedTuple):
     fixed_mask: np.ndarray
     fixed_len: np.ndarray
     fixed_nfun: int
+    worlds: np.ndarray
+    world_goal: np.ndarray
+    poison: int
+    finish: int
 
 
 class Task(NamedTuple):
@@ -216,9 +227,8 @@ def _workspace(problem, task):
     st[ST_TOP] = -1
     st[ST_REG] = -1
     st[ST_TARGET] = task.nfun
-    hashes = np.zeros(2, np.uint64)
-    hashes[BOARD_HASH] = _board_hash(board.piles, board.heights, problem.keys.board)
-    hashes[GOAL_HASH] = _board_hash(board.goal, board.goal_heights, problem.keys.board)
+    hashes = np.zeros(1, np.uint64)
+    hashes[BOARD_HASH] = board_hash(board.piles, board.heights, problem.keys.board)
     frames = np.zeros((4, tick_cap + 2), np.int32)
     moves = np.zeros(tick_cap + 2, np.int32)  # at most one lift or set-down per tick
     machine = Machine(board.piles.copy(), board.heights.copy(), st, hashes, frames, moves)
@@ -251,7 +261,7 @@ def _place_fixed(problem, prog, st):
 
 
 @njit(cache=True)
-def _board_hash(piles, heights, zob):
+def board_hash(piles, heights, zob):
     h = np.uint64(0)
     for p in range(heights.shape[0]):
         for k in range(heights[p]):
@@ -260,8 +270,9 @@ def _board_hash(piles, heights, zob):
 
 
 @njit(cache=True, inline="always")
-def _board_equal(piles, heights, goal, goal_heights):
-    for p in range(heights.shape[0]):
+def _board_equal(piles, heights, goal, goal_heights, lo, hi):
+    """Piles ``lo`` to ``hi`` are at their goal."""
+    for p in range(lo, hi + 1):
         if heights[p] != goal_heights[p]:
             return False
         for h in range(heights[p]):
@@ -282,25 +293,26 @@ def _write_program(prog, out):
 @njit(cache=True)
 def _dfs(problem, task, out, prog, machine, table, levels):
     """Run to the next decision, branch there, on a dead end go back (one function: array calls cost refcounts)."""
-    board, rules, ruled = problem.board, problem.pile_rules, problem.pile_rules.max() > 0  # (one rule per pile)
+    board, rules, ruled = problem.board, problem.pile_rules, problem.pile_rules.max() > 0 or problem.poison > 0
     zob, zclaw, zheld, zsite = problem.keys
     toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
     slots, limits, oplist, firemask, allmask, red, ncond = toolbox
     pop, pmask, plen, pend, _, _ = prog
     piles, heights, st, hashes, frames, moves = machine
-    tkey, tval, log_key, log_val = table  # written by ``_loops``, restored here
-    info, lv_st, lv_bh = levels
-    npiles, nops, gh, inlining = heights.shape[0], oplist.shape[0], hashes[GOAL_HASH], problem.fixed_len.max() < 0
+    tkey, tval, log_key, log_val = table  # written by ``_loops``, restored by ``_undo_loops``
+    (info, lv_st, lv_bh), poison, finish = levels, problem.poison, problem.finish
+    npiles, nops, inlining, worlds = heights.shape[0], oplist.shape[0], problem.fixed_len.max() < 0, problem.worlds
     counters, level, maxf = out.counters, 0, task.nfun if task.nfun > 0 else slots.shape[0]
     while True:
         # ---------------- run the machine until it wins, dies or needs a decision ----------------
         claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
         top, alloc, nlog, bh, nmoves = st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES]
-        event = FIRES
+        w = st[ST_WORLD]
+        lo, hi, gh, event = worlds[w, W_LO], worlds[w, W_HI], problem.world_goal[w], FIRES
         while event == FIRES:
-            if bh == gh and _board_equal(piles, heights, board.goal, board.goal_heights):
-                _write_program(prog, out)
-                return FOUND
+            if bh == gh and finish == 0 and _board_equal(piles, heights, board.goal, board.goal_heights, lo, hi):
+                event = WON
+                break
             if ticks >= tick_cap:
                 event, counters[CAP_HITS] = DEAD, counters[CAP_HITS] + 1
                 break
@@ -314,7 +326,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                         event = SPLIT if fm != pmask[f, i] else (OPCHOOSE if o == 0 else FIRES)
                         break
                 elif pend[f] == 0 or top < 0:
-                    event = EXTEND if pend[f] == 0 else DEAD
+                    event = EXTEND if pend[f] == 0 else (FINISHED if finish else DEAD)
                     break
                 else:
                     f, i, top = frames[FR_FUNC, top], frames[FR_REG, top], frames[FR_PARENT, top]
@@ -327,16 +339,16 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     held = piles[claw, heights[claw]]
                     bh ^= zob[claw, heights[claw], held]
                     moves[nmoves], nmoves = held * npiles + claw, nmoves + 1
-                    event = _pile_rule(rules[claw], False, claw, piles, heights, board, counters) if ruled else FIRES
+                    event = _pile_rule(rules, held, claw, piles, heights, board, counters, poison) if ruled else FIRES
             elif o == PICKUP:  # put the crate down
                 bh ^= zob[claw, heights[claw], held]
                 piles[claw, heights[claw]] = held
                 heights[claw], held = heights[claw] + 1, 0
                 moves[nmoves], nmoves = -1 - claw, nmoves + 1
-                event = _pile_rule(rules[claw], True, claw, piles, heights, board, counters) if ruled else FIRES
+                event = _pile_rule(rules, 0, claw, piles, heights, board, counters, poison) if ruled else FIRES
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
                 to = claw + (1 if o == RIGHT else -1)
-                event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES
+                event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < lo or to > hi else FIRES
                 claw = to
                 counters[PR_WALL] += 1 if event == DEAD else 0
             else:
@@ -344,10 +356,15 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 if _loops(table, frames, key, f, i, top, alloc, nlog, counters):
                     event = DEAD
                     break
-                top, alloc, nlog = alloc, alloc + 1, nlog + 1
-                f, i = o - 4, -1
+                top, alloc, nlog, f, i = alloc, alloc + 1, nlog + 1, o - 4, -1
         st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG] = claw, held, ticks, f, i
         st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES] = top, alloc, nlog, bh, nmoves
+        if event >= FINISHED:  # a board won (with ``finish``: F1 returned): the next board starts, or the search ends
+            event = _board_done(problem, prog, out, st, piles, heights, bh, event)
+            if event == FOUND:
+                return FOUND
+            if event == FIRES:
+                continue
         # ---------------- a decision is needed: open a branch level ----------------
         if event != DEAD and level < info.shape[1]:
             info[LV_KIND, level], info[LV_OPT, level] = event, -1
@@ -360,15 +377,9 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 return EXHAUSTED
             L = level - 1
             kind, f, i = info[LV_KIND, L], lv_st[L, ST_FUNC], lv_st[L, ST_REG]
-            if info[LV_OPT, L] >= 0 and kind == EXTEND:  # undo the option applied here (the old mask: 0)
-                pend[f], plen[f] = 0, i
-            if info[LV_OPT, L] >= 0 and i < pop.shape[1]:
-                pop[f, i] = pop[f, i] if kind == SPLIT else 0
-                pmask[f, i] = pmask[f, i] if kind == OPCHOOSE else info[LV_OLDMASK, L]
-            while nlog > lv_st[L, ST_NLOG]:  # the loop table entries since
-                nlog -= 1
-                s = log_val[L_SLOT, nlog]
-                tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
+            if info[LV_OPT, L] >= 0:
+                _undo_option(pop, pmask, plen, pend, kind, f, i, info[LV_OLDMASK, L])
+            nlog = _undo_loops(tkey, tval, log_key, log_val, nlog, lv_st[L, ST_NLOG])
             _undo_moves(moves, st[ST_MOVES], lv_st[L, ST_MOVES], piles, heights)
             st[:], hashes[BOARD_HASH] = lv_st[L], lv_bh[L]
             fire = firemask[st[ST_HELD]]
@@ -389,8 +400,8 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     counters[rule] += 1 if rule else 0
                     applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
-                elif kind == EXTEND and opt == nops + 1:  # the function ends here (F1 only with a caller)
-                    applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0)
+                elif kind == EXTEND and opt == nops + 1:  # the function ends here (F1 only with a caller, or to finish)
+                    applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0 and finish == 0)
                     pend[f] = 1 if applied else 0
                     if applied and _short(st, pend, budget):
                         applied, pend[f], counters[PR_SHORT] = False, 0, counters[PR_SHORT] + 1
@@ -430,6 +441,43 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 st[ST_REG] = i - 1
                 break
             level -= 1
+
+
+@njit(cache=True)
+def _board_done(problem, prog, out, st, piles, heights, bh, event):
+    """Board ``st[ST_WORLD]`` won (``WON``), or F1 returned on it (``FINISHED``: won only at its goal, else
+    ``DEAD``): the program is found after the last board (``FOUND``), else the next one starts (``FIRES``)."""
+    w, worlds, board = st[ST_WORLD], problem.worlds, problem.board
+    at_goal = bh == problem.world_goal[w] and _board_equal(piles, heights, board.goal, board.goal_heights,
+                                                           worlds[w, W_LO], worlds[w, W_HI])  # fmt: skip
+    if event == FINISHED and not at_goal:
+        return DEAD
+    if w + 1 == worlds.shape[0]:
+        _write_program(prog, out)
+        return FOUND
+    st[ST_WORLD], st[ST_CLAW], st[ST_HELD] = w + 1, worlds[w + 1, W_CLAW], 0
+    st[ST_TOP], st[ST_FUNC], st[ST_REG] = -1, 0, -1
+    return FIRES
+
+
+@njit(cache=True, inline="always")
+def _undo_option(pop, pmask, plen, pend, kind, f, i, oldmask):
+    """Undo the option applied at a branch point of ``kind`` on register ``i`` of F(f+1) (a new one's old mask: 0)."""
+    if kind == EXTEND:
+        pend[f], plen[f] = 0, i
+    if i < pop.shape[1]:
+        pop[f, i] = pop[f, i] if kind == SPLIT else 0
+        pmask[f, i] = pmask[f, i] if kind == OPCHOOSE else oldmask
+
+
+@njit(cache=True, inline="always")
+def _undo_loops(tkey, tval, log_key, log_val, nlog, to):
+    """Put the loop table back as it was when its undo log had ``to`` entries; the new length."""
+    while nlog > to:
+        nlog -= 1
+        s = log_val[L_SLOT, nlog]
+        tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
+    return nlog
 
 
 @njit(cache=True)
@@ -501,9 +549,14 @@ def _short(st, pend, budget):
 
 
 @njit(cache=True)
-def _pile_rule(rule, put, p, piles, heights, board, counters):
-    """``DEAD`` (counted) if the take from pile ``p``, or the put on it, just done breaks its rule, else ``FIRES``.
-    A take leaves a bottom part of a bottom part: only ``NO_TAKE`` can forbid it."""
+def _pile_rule(rules, lifted, p, piles, heights, board, counters, poison):
+    """``DEAD`` (counted) if the take of crate ``lifted`` from pile ``p`` (0: a put on it) just done breaks the
+    pile's rule or lifts a ``poison`` crate, else ``FIRES``. A take leaves a bottom part of a bottom part: only
+    ``NO_TAKE`` can forbid it."""
+    rule, put = rules[p], lifted == 0
+    if lifted == poison and not put:
+        counters[PR_PILE] += 1
+        return DEAD
     if rule == 0:
         return FIRES
     ok = (rule & NO_PUT) == 0 if put else (rule & NO_TAKE) == 0
