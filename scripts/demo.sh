@@ -39,5 +39,8 @@ $PB cargobot run --level Inverter --program "call2 call2 call2 call2 R call1 pro
 $PB cargobot solve --level Transporter --jobs 2
 say "Cargo-Bot: given Elizarov's helper F2, the search builds an F1 for Genetic Code: 11 registers, best known 12"
 $PB cargobot solve --level "Genetic Code" --fix "prog_2 claw L_none claw R" --jobs 1
+say "Cargo-Bot: the two functions our solver finds on Elizarov's Restoring Order sub-problem (examples/cargobot/subproblems.json, ~3 min), given to the level: its best known 13"
+$PB cargobot solve --level "Restoring Order" --jobs 1 \
+    --fix "prog_2 R claw call3_red L call3_blue call2_blue prog_3 claw_blue call2 claw call3_red"
 
 say "Done: results, replays and plots are in $OUT/"

@@ -41,6 +41,14 @@ def test_the_example_file_loads_and_his_program_wins_both_ways() -> None:
     assert six.subproblem and len(six.boards()) == 6 and six.finish and six.poison == "grey"
     for program in (HIS_RO6, OURS_RO6):
         assert play_out(six, parse_registers(program)).solved
+    # his programs for two one-board sub-problems win them too (so the file's colours are his letters)
+    vs6 = "claw call2_blue L claw R call1_none call2_none claw prog_2 R claw L"  # P1 [ v B2 < v > N1 N2 v] P2 [ > v <]
+    ps1 = "call2 L call2_blue call1_none L_any call2 L call1_red prog_2 claw R claw"  # P1 [2 < B2 N1 *< 2 < A1] ..
+    assert play_out(levels["Vertical Sort Simplified 6"], parse_registers(vs6)).solved
+    assert play_out(levels["Palette Swap Simplified 1"], parse_registers(ps1)).solved
+    for level in levels.values():  # every board keeps its crates
+        for _, stacks, goal in level.boards():
+            assert sorted(c for p in stacks for c in p) == sorted(c for p in goal for c in p)
     # the claw starting over the middle pile (his sub-problem 5) lifts a grey crate at once
     assert play_out(levels["Restoring Order Simplified 5"], parse_registers(HIS_RO6)).outcome == "poisoned"
     # the functions, behind a driver, win the level itself (at the best known size)

@@ -29,7 +29,7 @@ from ..kernels import solve as kernel
 from ..language import RegisterProgram, format_registers, parse_registers, register_count
 from ..levels import Level
 from ..progress import Frontier, LevelProgress, ProgressFile
-from ..rules import LEFT, PICKUP, RIGHT
+from ..rules import LEFT, PICKUP, RIGHT, TOPPLE_HEIGHT
 from ..verify import play_out
 from .hints import NO_HINTS, Hints
 
@@ -40,6 +40,8 @@ COMMAND_OPS = {"right": RIGHT, "left": LEFT, "pickup": PICKUP}
 TASK_NODES = 300_000
 DEFAULT_TICK_CAP = 5_000
 _CODES: dict[str | None, int] = {None: 0, "any": -1, "none": -2}
+#: the crate of a wall pile between two boards of a sub-problem: "none" names no crate (``levels.check_board``)
+WALL = "none"
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,10 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     ``shape`` drops the functions past it and caps the others, ``min_ops`` raise the ops needed; pile rules go
     to the kernel as they are)."""
     colours = Colours()
-    boards = level.boards()  # a sub-problem's boards side by side
-    board = encode_board([list(p) for _, stacks, _ in boards for p in stacks],
-                         [list(p) for _, _, goal in boards for p in goal], colours)  # fmt: skip
-    held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c))
+    boards = level.boards()
+    stacks, goal, pile_rules, worlds = _side_by_side(boards, hints.pile_rules)
+    board = encode_board(stacks, goal, colours)
+    held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c) - {colours.ids.get(WALL, 0)})
     cond_names: list[str | None] = [None, *level.conditions]
     codes = [_CODES[c] if c in _CODES else colours.id(str(c)) for c in cond_names]
     ncolours = len(colours.ids)
@@ -135,33 +137,48 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
         held=z(ncolours + 1),
         site=z(nf, int(slots.max())),
     )
-    rules = np.array(hints.pile_rules or [0] * len(board.heights), np.int8)
-    if rules.shape != board.heights.shape:  # the kernel reads one rule per pile, unchecked
-        raise ValueError(f"{len(rules)} pile rules for {len(board.heights)} piles")
+    rules = np.array(pile_rules, np.int8)
     fixed_op, fixed_mask, fixed_len = _encode_fixed(hints.fixed, nf, int(slots.max()), cond_names)
     # the functions every program has: up to the last one given whole, or called by one given
     nfun = max([1] + [k + 1 for k in range(nf) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat])
-    worlds, world_goal = _worlds(boards, board, keys.board)
+    world_goal = _world_goals(worlds, board, keys.board)
     poison = colours.ids.get(level.poison, 0) if level.poison else 0  # (none on the boards: nothing to lift)
     problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask,
                              fixed_len, nfun, worlds, world_goal, poison, int(level.finish))  # fmt: skip
     return Setup(level.name, tuple(cond_names), nf, problem)
 
 
-def _worlds(boards: list, board: EncodedBoard, zob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``Problem.worlds`` (each board's first and last pile and start claw, side by side) and ``world_goal`` (the
-    hash once boards 0..w are at their goals and the others as they start)."""
-    rows, lo = [], 0
-    for claw, stacks, _ in boards:
-        rows.append((lo, lo + len(stacks) - 1, lo + claw - 1))
-        lo += len(stacks)
+def _side_by_side(boards: list, given: tuple[int, ...] | None) -> tuple[list, list, list[int], np.ndarray]:
+    """A sub-problem's boards side by side for the kernel, a wall pile between two: ``TOPPLE_HEIGHT`` crates
+    that may be neither taken nor put on, so a claw that steps onto it dies at its next op or move, as the game's
+    claw dies at a wall. With the pile rules (``given``: one per pile of the boards, in turn) and the
+    ``Problem.worlds`` rows. A plain level is one board, as it is."""
+    npiles = sum(len(stacks) for _, stacks, _ in boards)
+    if given is not None and len(given) != npiles:  # (the kernel reads one per pile, unchecked)
+        raise ValueError(f"{len(given)} pile rules for {npiles} piles")
+    rules_left = iter(given or [0] * npiles)
+    stacks, goal, rules, rows = [], [], [], []
+    for k, (claw, start, end) in enumerate(boards):
+        if k:
+            stacks.append([WALL] * TOPPLE_HEIGHT)
+            goal.append([WALL] * TOPPLE_HEIGHT)
+            rules.append(kernel.NO_PUT | kernel.NO_TAKE)
+        rows.append((len(stacks), len(stacks) + len(start) - 1, len(stacks) + claw - 1))
+        stacks += [list(p) for p in start]
+        goal += [list(p) for p in end]
+        rules += [next(rules_left) for _ in start]
+    return stacks, goal, rules, np.array(rows, np.int32)
+
+
+def _world_goals(rows: np.ndarray, board: EncodedBoard, zob: np.ndarray) -> np.ndarray:
+    """``Problem.world_goal``: the board's hash once boards 0..w are at their goals and the others as they start."""
     piles, heights = board.piles.copy(), board.heights.copy()
     goals = []
     for first, last, _ in rows:
         done = slice(first, last + 1)
         piles[done], heights[done] = board.goal[done], board.goal_heights[done]
         goals.append(kernel.board_hash(piles, heights, zob))
-    return np.array(rows, np.int32), np.array(goals, np.uint64)
+    return np.array(goals, np.uint64)
 
 
 def _encode_fixed(

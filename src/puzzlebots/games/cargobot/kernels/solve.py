@@ -96,11 +96,13 @@ class Problem(NamedTuple):
     searched; ``fixed_nfun`` functions (up to the last one given or called by one given; 1 without) are
     introduced from the start. Given functions count toward the budget and are never inlined.
 
-    A sub-problem's boards (``Level.worlds``) lie side by side in ``board``: ``worlds`` rows ``W_*`` give each
-    one's piles (first, last) and start claw, ``world_goal[w]`` the board's hash once boards 0..w are at their
-    goals. The program runs them in turn (the next starts from F1 when one is won; ticks are counted over all),
-    the claw walled in the board it runs. ``poison`` (a crate code, 0: none) may never be lifted; with
-    ``finish`` a board is won only when F1 returns with it at its goal. A plain level is one board."""
+    A sub-problem's boards (``Level.worlds``) lie side by side in ``board``, a wall pile between two (pile rules
+    that forbid taking and putting, and a height that topples: a claw that steps on it dies at its next op, as at
+    a wall, and no board is won with the claw there); ``worlds`` rows ``W_*`` give each board's piles (first,
+    last) and start claw, ``world_goal[w]`` the hash once boards 0..w are at their goals. The program runs them
+    in turn (the next starts from F1 when one is won; ticks are counted over all). ``poison`` (a crate code, 0:
+    none) may never be lifted; with ``finish`` a board is won only when F1 returns with it at its goal. A plain
+    level is one board."""
 
     board: tuple
     claw: int
@@ -270,24 +272,29 @@ def board_hash(piles, heights, zob):
 
 
 @njit(cache=True, inline="always")
-def _board_equal(piles, heights, goal, goal_heights, lo, hi):
-    """Piles ``lo`` to ``hi`` are at their goal."""
-    for p in range(lo, hi + 1):
-        if heights[p] != goal_heights[p]:
+def _at_goal(piles, heights, board, world, claw):
+    """The board run (``world``, a row of ``Problem.worlds``) is at its goal, the claw over one of its piles (not
+    over a wall between two boards)."""
+    if not world[W_LO] <= claw <= world[W_HI]:
+        return False
+    for p in range(world[W_LO], world[W_HI] + 1):
+        if heights[p] != board.goal_heights[p]:
             return False
         for h in range(heights[p]):
-            if piles[p, h] != goal[p, h]:
+            if piles[p, h] != board.goal[p, h]:
                 return False
     return True
 
 
 @njit(cache=True)
 def _write_program(prog, out):
+    """The program found into ``out``; ``FOUND``."""
     for k in range(prog.length.shape[0]):
         out.length[k] = prog.length[k]
         for r in range(prog.length[k]):
             out.op[k, r] = prog.op[k, r]
             out.mask[k, r] = prog.mask[k, r]
+    return FOUND
 
 
 @njit(cache=True)
@@ -299,18 +306,15 @@ def _dfs(problem, task, out, prog, machine, table, levels):
     slots, limits, oplist, firemask, allmask, red, ncond = toolbox
     pop, pmask, plen, pend, _, _ = prog
     piles, heights, st, hashes, frames, moves = machine
-    tkey, tval, log_key, log_val = table  # written by ``_loops``, restored by ``_undo_loops``
-    (info, lv_st, lv_bh), poison, finish = levels, problem.poison, problem.finish
-    npiles, nops, inlining, worlds = heights.shape[0], oplist.shape[0], problem.fixed_len.max() < 0, problem.worlds
+    (tkey, tval, log_key, log_val), (info, lv_st, lv_bh) = table, levels  # the loop table: written by ``_loops``
+    npiles, nops, inlining = heights.shape[0], oplist.shape[0], problem.fixed_len.max() < 0
     counters, level, maxf = out.counters, 0, task.nfun if task.nfun > 0 else slots.shape[0]
-    while True:
-        # ---------------- run the machine until it wins, dies or needs a decision ----------------
+    while True:  # ---------------- run the machine until it wins, dies or needs a decision ----------------
         claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
         top, alloc, nlog, bh, nmoves = st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES]
-        w = st[ST_WORLD]
-        lo, hi, gh, event = worlds[w, W_LO], worlds[w, W_HI], problem.world_goal[w], FIRES
+        w, gh, event = st[ST_WORLD], problem.world_goal[st[ST_WORLD]], FIRES
         while event == FIRES:
-            if bh == gh and finish == 0 and _board_equal(piles, heights, board.goal, board.goal_heights, lo, hi):
+            if bh == gh and problem.finish == 0 and _at_goal(piles, heights, board, problem.worlds[w], claw):
                 event = WON
                 break
             if ticks >= tick_cap:
@@ -326,7 +330,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                         event = SPLIT if fm != pmask[f, i] else (OPCHOOSE if o == 0 else FIRES)
                         break
                 elif pend[f] == 0 or top < 0:
-                    event = EXTEND if pend[f] == 0 else (FINISHED if finish else DEAD)
+                    event = EXTEND if pend[f] == 0 else (FINISHED if problem.finish else DEAD)
                     break
                 else:
                     f, i, top = frames[FR_FUNC, top], frames[FR_REG, top], frames[FR_PARENT, top]
@@ -339,16 +343,17 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     held = piles[claw, heights[claw]]
                     bh ^= zob[claw, heights[claw], held]
                     moves[nmoves], nmoves = held * npiles + claw, nmoves + 1
-                    event = _pile_rule(rules, held, claw, piles, heights, board, counters, poison) if ruled else FIRES
+                    event = FIRES if not ruled else _pile_rule(rules, held, claw, piles, heights, board, counters,
+                                                                problem.poison)  # fmt: skip
             elif o == PICKUP:  # put the crate down
                 bh ^= zob[claw, heights[claw], held]
                 piles[claw, heights[claw]] = held
                 heights[claw], held = heights[claw] + 1, 0
                 moves[nmoves], nmoves = -1 - claw, nmoves + 1
-                event = _pile_rule(rules, 0, claw, piles, heights, board, counters, poison) if ruled else FIRES
+                event = _pile_rule(rules, 0, claw, piles, heights, board, counters, problem.poison) if ruled else FIRES
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
                 to = claw + (1 if o == RIGHT else -1)
-                event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < lo or to > hi else FIRES
+                event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES
                 claw = to
                 counters[PR_WALL] += 1 if event == DEAD else 0
             else:
@@ -359,36 +364,39 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 top, alloc, nlog, f, i = alloc, alloc + 1, nlog + 1, o - 4, -1
         st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG] = claw, held, ticks, f, i
         st[ST_TOP], st[ST_ALLOC], st[ST_NLOG], hashes[BOARD_HASH], st[ST_MOVES] = top, alloc, nlog, bh, nmoves
-        if event >= FINISHED:  # a board won (with ``finish``: F1 returned): the next board starts, or the search ends
-            event = _board_done(problem, prog, out, st, piles, heights, bh, event)
-            if event == FOUND:
-                return FOUND
-            if event == FIRES:
-                continue
-        # ---------------- a decision is needed: open a branch level ----------------
-        if event != DEAD and level < info.shape[1]:
+        if event == FINISHED:  # (``finish``) F1 returned: the board is won if it is at its goal
+            event = WON if bh == gh and _at_goal(piles, heights, board, problem.worlds[w], claw) else DEAD
+        if event == WON and w + 1 == problem.worlds.shape[0]:  # the last board won
+            return _write_program(prog, out)
+        if event == WON:  # the next board starts from F1, the claw empty
+            st[ST_WORLD], st[ST_CLAW], st[ST_HELD], st[ST_TOP] = w + 1, problem.worlds[w + 1, W_CLAW], 0, -1
+            st[ST_FUNC], st[ST_REG] = 0, -1
+            continue
+        if event != DEAD and level < info.shape[1]:  # ---------- a decision is needed: open a branch level ----------
             info[LV_KIND, level], info[LV_OPT, level] = event, -1
             info[LV_OLDMASK, level] = pmask[f, i] if i < plen[f] else 0
             lv_st[level], lv_bh[level] = st, bh
             level += 1
-        # ---------------- go back to the deepest level with an option left, and apply it ----------------
-        while True:
+        while True:  # ---------------- go back to the deepest level with an option left, and apply it ----------------
             if level == 0:
                 return EXHAUSTED
             L = level - 1
             kind, f, i = info[LV_KIND, L], lv_st[L, ST_FUNC], lv_st[L, ST_REG]
-            if info[LV_OPT, L] >= 0:
-                _undo_option(pop, pmask, plen, pend, kind, f, i, info[LV_OLDMASK, L])
-            nlog = _undo_loops(tkey, tval, log_key, log_val, nlog, lv_st[L, ST_NLOG])
+            if info[LV_OPT, L] >= 0 and kind == EXTEND:  # undo the option applied here (the old mask: 0)
+                pend[f], plen[f] = 0, i
+            if info[LV_OPT, L] >= 0 and i < pop.shape[1]:
+                pop[f, i] = pop[f, i] if kind == SPLIT else 0
+                pmask[f, i] = pmask[f, i] if kind == OPCHOOSE else info[LV_OLDMASK, L]
+            while nlog > lv_st[L, ST_NLOG]:  # the loop table entries since
+                nlog, s = nlog - 1, log_val[L_SLOT, nlog - 1]
+                tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
             _undo_moves(moves, st[ST_MOVES], lv_st[L, ST_MOVES], piles, heights)
             st[:], hashes[BOARD_HASH] = lv_st[L], lv_bh[L]
-            fire = firemask[st[ST_HELD]]
-            nopt = nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
+            fire, nopt = firemask[st[ST_HELD]], nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
             opt, applied = info[LV_OPT, L], False
             if kind == EXTEND and opt < 0 and L >= forced.shape[0]:
                 opt = _no_room(st, plen, need, budget, f, i, slots, nops, counters)
-            while not applied:
-                # below the task's prefix only its option (once); past it every option in turn
+            while not applied:  # below the task's prefix only its option (once); past it every option in turn
                 opt = (forced[L] if opt < 0 else nopt) if L < forced.shape[0] else opt + 1
                 if opt >= nopt:
                     break
@@ -401,7 +409,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     counters[rule] += 1 if rule else 0
                     applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
                 elif kind == EXTEND and opt == nops + 1:  # the function ends here (F1 only with a caller, or to finish)
-                    applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0 and finish == 0)
+                    applied = i >= (1 if f == 0 else 2) and not (f == 0 and st[ST_TOP] < 0 and problem.finish == 0)
                     pend[f] = 1 if applied else 0
                     if applied and _short(st, pend, budget):
                         applied, pend[f], counters[PR_SHORT] = False, 0, counters[PR_SHORT] + 1
@@ -434,50 +442,12 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                         pop[f, i], st[ST_USED : ST_UNKNOWN + 1] = 0, lv_st[L, ST_USED : ST_UNKNOWN + 1]
                         plen[f], pmask[f, i] = (i, 0) if kind == EXTEND else (plen[f], pmask[f, i])
             if applied:
-                info[LV_OPT, L] = opt
-                counters[NODES] += 1
+                info[LV_OPT, L], counters[NODES] = opt, counters[NODES] + 1
                 if counters[NODES] > task.max_nodes:
                     return _frontier(L + 1, info, nops, forced.shape[0], out)
                 st[ST_REG] = i - 1
                 break
             level -= 1
-
-
-@njit(cache=True)
-def _board_done(problem, prog, out, st, piles, heights, bh, event):
-    """Board ``st[ST_WORLD]`` won (``WON``), or F1 returned on it (``FINISHED``: won only at its goal, else
-    ``DEAD``): the program is found after the last board (``FOUND``), else the next one starts (``FIRES``)."""
-    w, worlds, board = st[ST_WORLD], problem.worlds, problem.board
-    at_goal = bh == problem.world_goal[w] and _board_equal(piles, heights, board.goal, board.goal_heights,
-                                                           worlds[w, W_LO], worlds[w, W_HI])  # fmt: skip
-    if event == FINISHED and not at_goal:
-        return DEAD
-    if w + 1 == worlds.shape[0]:
-        _write_program(prog, out)
-        return FOUND
-    st[ST_WORLD], st[ST_CLAW], st[ST_HELD] = w + 1, worlds[w + 1, W_CLAW], 0
-    st[ST_TOP], st[ST_FUNC], st[ST_REG] = -1, 0, -1
-    return FIRES
-
-
-@njit(cache=True, inline="always")
-def _undo_option(pop, pmask, plen, pend, kind, f, i, oldmask):
-    """Undo the option applied at a branch point of ``kind`` on register ``i`` of F(f+1) (a new one's old mask: 0)."""
-    if kind == EXTEND:
-        pend[f], plen[f] = 0, i
-    if i < pop.shape[1]:
-        pop[f, i] = pop[f, i] if kind == SPLIT else 0
-        pmask[f, i] = pmask[f, i] if kind == OPCHOOSE else oldmask
-
-
-@njit(cache=True, inline="always")
-def _undo_loops(tkey, tval, log_key, log_val, nlog, to):
-    """Put the loop table back as it was when its undo log had ``to`` entries; the new length."""
-    while nlog > to:
-        nlog -= 1
-        s = log_val[L_SLOT, nlog]
-        tkey[s], tval[T_TOP, s], tval[T_DEPTH, s] = log_key[nlog], log_val[L_TOP, nlog], log_val[L_DEPTH, nlog]
-    return nlog
 
 
 @njit(cache=True)
