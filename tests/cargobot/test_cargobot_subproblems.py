@@ -196,3 +196,27 @@ def test_the_route_to_restoring_order_13() -> None:
     result = solver.solve(level, jobs=1, hints=parse_hints(level, None, None, None, RO13_FIX))
     assert result.solved and result.size == 13 and result.method == "hinted"
     assert result.program is not None and run_level(level, result.program).solved
+
+
+def test_a_subproblem_record_is_replayed_on_its_rules(tmp_path: Path) -> None:
+    """``--resume`` believes a sub-problem's recorded program only if it wins by the sub-problem's rules (within the
+    file's tick cap): the finishing Transporter's 5, not the looping 4 that wins the plain level."""
+    raw = json.loads(json.dumps(find_level("Transporter").__dict__, default=list)) | {"finish": True}
+    raw = {k: v for k, v in raw.items() if k not in ("worlds", "original_name")}
+    levels = tmp_path / "levels.json"
+    levels.write_text(json.dumps([raw]))
+    out = tmp_path / "out.json"
+    args = ["cargobot", "solve", "--levels-file", str(levels), "--level", "Transporter", "--jobs", "1"]
+    first = CliRunner().invoke(cli, [*args, "--json", str(out)])
+    assert first.exit_code == 0, first.output
+    assert json.loads(out.read_text())[0]["size"] == 5
+    again = CliRunner().invoke(cli, [*args, "--json", str(out), "--resume"])
+    assert again.exit_code == 0 and json.loads(out.read_text())[0]["program"] == "claw R R R claw"
+    record = Path(f"{out}.progress")
+    doc = json.loads(record.read_text())
+    rec = doc["levels"]["Transporter"]  # a record of a 4 found after sizes 1-3, a program that wins the plain level
+    rec["result"] |= {"program": "claw R claw call1", "size": 4, "ticks": 11}
+    rec["searched_to"], rec["sizes"] = 3, rec["sizes"][:3]
+    record.write_text(json.dumps(doc))
+    tampered = CliRunner().invoke(cli, [*args, "--json", str(out), "--resume"])
+    assert tampered.exit_code == 2 and "does not win the level as recorded" in tampered.output

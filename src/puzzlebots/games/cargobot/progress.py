@@ -211,7 +211,7 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
                 raise InputError(f"{name} names level {show(key)}, which this levels file lacks (made for another "
                                  "one)")  # fmt: skip
             where = f"{name}: {'level' if section == 'levels' else 'ruled'} {key!r}"
-            records[key] = _record(raw, by_name[key], where, doc["format"], skipped=section == "ruled")
+            records[key] = _record(raw, by_name[key], where, doc["format"], tick_cap, skipped=section == "ruled")
         books.append(records)
     return ProgressFile(path, tick_cap, *books)
 
@@ -227,7 +227,7 @@ class _RuledBook(ProgressFile):
         self.parent.save(force)
 
 
-def _record(raw: Any, level: Level, where: str, version: int, skipped: bool = False) -> LevelProgress:
+def _record(raw: Any, level: Level, where: str, version: int, tick_cap: int, skipped: bool = False) -> LevelProgress:
     """One level's record; ``skipped``: a board-rules record, whose sizes start where its search started."""
     keys = LEVEL_KEYS if version > 1 else LEVEL_KEYS - {"sketches"}
     if not isinstance(raw, dict) or set(raw) != keys:
@@ -249,7 +249,7 @@ def _record(raw: Any, level: Level, where: str, version: int, skipped: bool = Fa
         what = "1" if not skipped else "the size its search started at"
         raise InputError(f"{where}: sizes must list sizes {what} to searched_to ({top}) in order")
     if raw["result"] is not None:
-        record.result = _result(raw["result"], level, record.searched_to, f"{where}: result")
+        record.result = _result(raw["result"], level, record.searched_to, f"{where}: result", tick_cap)
         # not ``provisional``: the level's best known size is no part of its digest, and may have changed
         if record.frontier is not None and not (version >= 3 and record.open_below()):
             raise InputError(f"{where}: a solved level has no frontier (only a sketch result above the sizes "
@@ -314,8 +314,9 @@ def _sizes(value: Any, where: str, limit: int) -> list[dict[str, Any]]:
     return out
 
 
-def _result(value: Any, level: Level, searched_to: int, where: str) -> dict[str, Any]:
-    """A solved level's program, believed only if it wins the level at the size it claims."""
+def _result(value: Any, level: Level, searched_to: int, where: str, tick_cap: int) -> dict[str, Any]:
+    """A solved level's program, believed only if it wins the level at the size it claims (a sub-problem's within
+    the file's tick cap, as its search found it: the readable interpreter is slow)."""
     if not isinstance(value, dict) or set(value) != RESULT_KEYS:
         raise InputError(f"{where} must be an object with {', '.join(sorted(RESULT_KEYS))}")
     if value["method"] not in METHODS:
@@ -327,7 +328,7 @@ def _result(value: Any, level: Level, searched_to: int, where: str) -> dict[str,
         level.check_program(program)
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
-    report = play_out(level, program)
+    report = play_out(level, program, tick_cap)
     size = register_count(program)
     smaller = size <= searched_to and value["method"] != "sketch"  # below a size it proved empty
     if not report.solved or value["size"] != size or value["ticks"] != report.steps or smaller:

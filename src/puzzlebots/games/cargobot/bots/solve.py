@@ -114,7 +114,7 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     oplist = [COMMAND_OPS[c] for c in ("pickup", "right", "left") if c in level.commands]
     oplist += [4 + k for k in range(nf)]
     red = _redundant_pairs(codes, held_values)
-    need = np.max([_needed_ops(stacks, goal, claw - 1) for claw, stacks, goal in boards], axis=0).astype(np.int32)
+    need = np.max([_needed_ops(start, end, claw - 1) for claw, start, end in boards], axis=0).astype(np.int32)
     need[:3] = np.maximum(need[:3], hints.min_ops)
     rng = np.random.default_rng(0xCA460)
     cap = board.piles.shape[1]
