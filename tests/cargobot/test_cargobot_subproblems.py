@@ -176,6 +176,12 @@ def test_only_solve_reads_a_subproblem(command: str) -> None:
     assert "is a sub-problem" in result.output and "Traceback" not in result.output
 
 
+def test_the_levels_table_counts_the_boards() -> None:
+    result = CliRunner().invoke(cli, ["cargobot", "levels", "--levels-file", str(EXAMPLES), "--json"])
+    rows = {row["name"]: row for row in json.loads(result.output)}
+    assert rows["Restoring Order Simplified 6"]["boards"] == 6 and rows["Palette Swap Simplified 1"]["boards"] == 1
+
+
 def test_board_rules_refuse_a_subproblem() -> None:
     args = ["cargobot", "solve", "--levels-file", str(EXAMPLES), "--level", "Restoring Order Simplified 6",
             "--board-rules"]  # fmt: skip

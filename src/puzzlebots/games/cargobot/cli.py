@@ -78,7 +78,8 @@ def levels(levels_file: str | None, as_json: bool) -> None:
     for lv in rows:
         r = _level_row(lv)
         table.add_row(
-            lv.pack, str(lv.number or ""), lv.name, str(lv.claw), str(r["piles"]), str(r["crates"]),
+            lv.pack, str(lv.number or ""), lv.name, str(lv.claw),
+            f"{r['piles']}" + (f" (board 1 of {r['boards']})" if r["boards"] > 1 else ""), str(r["crates"]),
             ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), ",".join(map(str, lv.stars)),
             str(lv.best_known or "-"),
         )  # fmt: skip
@@ -89,7 +90,7 @@ def _level_row(lv: Level) -> dict[str, Any]:
     return {
         "pack": lv.pack, "number": lv.number, "name": lv.name, "claw": lv.claw, "piles": len(lv.stacks),
         "crates": sum(map(len, lv.stacks)), "conditions": list(lv.conditions), "functions": list(lv.functions),
-        "stars": list(lv.stars), "best_known": lv.best_known,
+        "stars": list(lv.stars), "best_known": lv.best_known, "boards": len(lv.boards()),
     }  # fmt: skip
 
 
