@@ -1,6 +1,6 @@
-"""Helpers the solve tests share: the best known programs of the Tutorial-Hard levels, a levels file of a few
-packaged levels, `cargobot solve` through click, a search stopped at a chosen task, and the check that a sketch
-search on workers finds what one process finds."""
+"""Helpers the solve tests share: the best known programs of the Tutorial-Hard levels, `_needed_ops` of a plain
+level, a levels file of a few packaged levels, `cargobot solve` through click, a search stopped at a chosen task,
+and the check that a sketch search on workers finds what one process finds."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -17,7 +18,7 @@ from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import parse_registers
-from puzzlebots.games.cargobot.levels import find_level
+from puzzlebots.games.cargobot.levels import Level, find_level
 
 #: ``tests/data/cargobot/solutions.jsonl``: a row (level, size, ticks, program) per Tutorial-Hard level
 SOLUTIONS = [json.loads(line) for line in (Path(__file__).parents[1] / "data/cargobot/solutions.jsonl").read_text()
@@ -25,6 +26,11 @@ SOLUTIONS = [json.loads(line) for line in (Path(__file__).parents[1] / "data/car
 
 #: (level, seed, the program a sketch search of that seed finds, its size when first found)
 SKETCH_CASES = [("Re-Curses", 1, "claw R claw L call1", 7), ("Transporter", 2, "claw R claw call1", 5)]
+
+
+def needed_ops(level: Level) -> np.ndarray:
+    """``bots.solve._needed_ops`` of a plain level's one board."""
+    return solver._needed_ops(level.stacks, level.goal, level.claw - 1)
 
 
 def levels_file(tmp_path: Path, names: list[str], changes: dict[str, dict[str, Any]] | None = None) -> Path:

@@ -8,17 +8,12 @@ import random
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from solving import needed_ops
 
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.kernels import solve as kernel
-from puzzlebots.games.cargobot.levels import Level, find_level
-
-
-def _board(level: Level) -> tuple:
-    """A level's board as ``_needed_ops`` reads it: start, goal, 0-based claw."""
-    return level.stacks, level.goal, level.claw - 1
-
+from puzzlebots.games.cargobot.levels import find_level
 
 
 def _deepen(setup: solver.Setup, top: int) -> tuple[int | None, int]:
@@ -67,7 +62,7 @@ def test_one_way_refuses_what_needs_the_claw_to_come_back() -> None:
     assert not solver._one_way([["y", "y"], [], []], [[], ["y"], ["y"]], 0)  # two crates over one boundary
     assert not solver._one_way([["r", "b"], []], [["b"], ["r"]], 0)  # a buried crate
     assert not solver._one_way([[], ["y"]], [["y"], []], 1)  # a pile left of the claw
-    assert list(solver._needed_ops(*_board(find_level("Count in Binary"))))[:3] == [1, 1, 1]
+    assert list(needed_ops(find_level("Count in Binary")))[:3] == [1, 1, 1]
 
 
 def test_needing_both_moves_cuts_options_and_keeps_the_smallest_size() -> None:

@@ -8,17 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solving import needed_ops
 
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
 from puzzlebots.games.cargobot.engine import run_level
-from puzzlebots.games.cargobot.levels import Level, find_level
-
-
-def _board(level: Level) -> tuple:
-    """A level's board as ``_needed_ops`` reads it: start, goal, 0-based claw."""
-    return level.stacks, level.goal, level.claw - 1
-
+from puzzlebots.games.cargobot.levels import find_level
 
 SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Go Left 2", "Go the Distance",
          "Repeat Inverter", "Count The Blues", "Up The Greens", "The Stacker", "Mirror"]  # fmt: skip
@@ -59,8 +54,8 @@ def test_redundant_pair_table() -> None:
 
 
 def test_needed_ops() -> None:
-    assert list(solver._needed_ops(*_board(find_level("Cargo 101")))) == [1, 0, 1, 1]
-    assert list(solver._needed_ops(*_board(find_level("Go Left")))) == [1, 1, 1, 9]
+    assert list(needed_ops(find_level("Cargo 101"))) == [1, 0, 1, 1]
+    assert list(needed_ops(find_level("Go Left"))) == [1, 1, 1, 9]
 
 
 def test_decode_relabels_functions_to_fit_the_slots() -> None:

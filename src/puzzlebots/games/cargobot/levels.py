@@ -60,6 +60,11 @@ class Level:
         return [(self.claw, self.stacks, self.goal), *self.worlds]
 
     @property
+    def board_piles(self) -> int:
+        """The piles of all its boards."""
+        return sum(len(stacks) for _, stacks, _ in self.boards())
+
+    @property
     def callable_functions(self) -> int:
         """How many functions the toolbox can call (F1 .. Fn): the ones a program may use."""
         return sum(1 for c in self.commands if c.startswith("f"))
@@ -220,7 +225,7 @@ def _subproblem(raw: dict[str, Any], level: Level, where: str) -> Level:
                              f"(at most {MAX_PILES})")  # fmt: skip
         worlds.append((claw, stacks, goal))
     level = replace(level, worlds=tuple(worlds), poison=poison, finish=finish)
-    if sum(len(stacks) for _, stacks, _ in level.boards()) > MAX_WORLD_PILES:
+    if level.board_piles > MAX_WORLD_PILES:
         raise InputError(f"{where}: at most {MAX_WORLD_PILES} piles over all its boards")
     return level
 

@@ -105,9 +105,9 @@ def _shape(level: Level, text: str) -> tuple[int, ...]:
 
 
 def _pile_rules(level: Level, text: str) -> tuple[int, ...]:
-    tokens, piles = text.split(), sum(len(stacks) for _, stacks, _ in level.boards())  # a sub-problem's in turn
-    if len(tokens) != piles:
-        raise InputError(f"--pile-rules: one rule per pile ({piles} for {level.name}), got {len(tokens)}")
+    tokens = text.split()
+    if len(tokens) != level.board_piles:  # a sub-problem's boards in turn
+        raise InputError(f"--pile-rules: one rule per pile ({level.board_piles} for {level.name}), got {len(tokens)}")
     for token in tokens:
         if not token or not _RULE.fullmatch(token):
             raise InputError(f"--pile-rules: a rule is '.', or I, G, IG followed by an optional - or +, or - or +; "

@@ -98,8 +98,7 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     ``shape`` drops the functions past it and caps the others, ``min_ops`` raise the ops needed; pile rules go
     to the kernel as they are)."""
     colours = Colours()
-    boards = level.boards()
-    stacks, goal, pile_rules, worlds = _side_by_side(boards, hints.pile_rules)
+    stacks, goal, pile_rules, worlds = _side_by_side(level, hints.pile_rules)
     board = encode_board(stacks, goal, colours)
     held_values = [0] + sorted(set(int(c) for c in board.piles.flat if c) - {colours.ids.get(WALL, 0)})
     cond_names: list[str | None] = [None, *level.conditions]
@@ -114,7 +113,7 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     oplist = [COMMAND_OPS[c] for c in ("pickup", "right", "left") if c in level.commands]
     oplist += [4 + k for k in range(nf)]
     red = _redundant_pairs(codes, held_values)
-    need = np.max([_needed_ops(start, end, claw - 1) for claw, start, end in boards], axis=0).astype(np.int32)
+    need = np.max([_needed_ops(start, end, claw - 1) for claw, start, end in level.boards()], axis=0).astype(np.int32)
     need[:3] = np.maximum(need[:3], hints.min_ops)
     rng = np.random.default_rng(0xCA460)
     cap = board.piles.shape[1]
@@ -143,22 +142,21 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     nfun = max([1] + [k + 1 for k in range(nf) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat])
     world_goal = _world_goals(worlds, board, keys.board)
     poison = colours.ids.get(level.poison, 0) if level.poison else 0  # (none on the boards: nothing to lift)
-    problem = kernel.Problem(board, level.claw - 1, need, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask,
-                             fixed_len, nfun, worlds, world_goal, poison, int(level.finish))  # fmt: skip
+    problem = kernel.Problem(board, need, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask, fixed_len, nfun, worlds,
+                             world_goal, poison, int(level.finish))  # fmt: skip
     return Setup(level.name, tuple(cond_names), nf, problem)
 
 
-def _side_by_side(boards: list, given: tuple[int, ...] | None) -> tuple[list, list, list[int], np.ndarray]:
+def _side_by_side(level: Level, given: tuple[int, ...] | None) -> tuple[list, list, list[int], np.ndarray]:
     """A sub-problem's boards side by side for the kernel, a wall pile between two: ``TOPPLE_HEIGHT`` crates
     that may be neither taken nor put on, so a claw that steps onto it dies at its next op or move, as the game's
     claw dies at a wall. With the pile rules (``given``: one per pile of the boards, in turn) and the
     ``Problem.worlds`` rows. A plain level is one board, as it is."""
-    npiles = sum(len(stacks) for _, stacks, _ in boards)
-    if given is not None and len(given) != npiles:  # (the kernel reads one per pile, unchecked)
-        raise ValueError(f"{len(given)} pile rules for {npiles} piles")
-    rules_left = iter(given or [0] * npiles)
+    if given is not None and len(given) != level.board_piles:  # (the kernel reads one per pile, unchecked)
+        raise ValueError(f"{len(given)} pile rules for {level.board_piles} piles")
+    rules_left = iter(given or [0] * level.board_piles)
     stacks, goal, rules, rows = [], [], [], []
-    for k, (claw, start, end) in enumerate(boards):
+    for k, (claw, start, end) in enumerate(level.boards()):
         if k:
             stacks.append([WALL] * TOPPLE_HEIGHT)
             goal.append([WALL] * TOPPLE_HEIGHT)

@@ -89,23 +89,22 @@ class Keys(NamedTuple):
 
 
 class Problem(NamedTuple):
-    """A level for the search: its board (an ``engine.EncodedBoard``), start claw (0-based), what every
-    solution needs ``[right, left, pickup registers, crates to move]``, the tick cap of one run, toolbox, keys, the
-    ``pile_rules`` (``KEEP_START`` ..., one per pile; all 0: none), and the functions given whole (a user's
-    hint): ``fixed_len[f]`` registers of ``fixed_op``/``fixed_mask`` (one condition bit each), -1: F(f+1) is
-    searched; ``fixed_nfun`` functions (up to the last one given or called by one given; 1 without) are
+    """A level for the search: its board (an ``engine.EncodedBoard``), what every solution needs ``[right, left,
+    pickup registers, crates to move]``, the tick cap of one run, toolbox, keys, the ``pile_rules``
+    (``KEEP_START`` ..., one per pile; all 0: none), and the functions given whole (a user's hint):
+    ``fixed_len[f]`` registers of ``fixed_op``/``fixed_mask`` (one condition bit each), -1: F(f+1) is searched;
+    ``fixed_nfun`` functions (up to the last one given or called by one given; 1 without) are
     introduced from the start. Given functions count toward the budget and are never inlined.
 
     A sub-problem's boards (``Level.worlds``) lie side by side in ``board``, a wall pile between two (pile rules
     that forbid taking and putting, and a height that topples: a claw that steps on it dies at its next op, as at
     a wall, and no board is won with the claw there); ``worlds`` rows ``W_*`` give each board's piles (first,
-    last) and start claw, ``world_goal[w]`` the hash once boards 0..w are at their goals. The program runs them
-    in turn (the next starts from F1 when one is won; ticks are counted over all). ``poison`` (a crate code, 0:
-    none) may never be lifted; with ``finish`` a board is won only when F1 returns with it at its goal. A plain
-    level is one board."""
+    last) and start claw (0-based; the first board's is where the search starts), ``world_goal[w]`` the hash once
+    boards 0..w are at their goals. The program runs them in turn (the next starts from F1 when one is won; ticks
+    are counted over all). ``poison`` (a crate code, 0: none) may never be lifted; with ``finish`` a board is won
+    only when F1 returns with it at its goal. A plain level is one board."""
 
     board: tuple
-    claw: int
     need: np.ndarray
     tick_cap: int
     toolbox: Toolbox
@@ -225,7 +224,7 @@ def _workspace(problem, task):
         np.zeros(nf, np.int8), np.zeros(nf, np.int8), np.zeros(nf * (smax + 1), np.int32),
     )  # fmt: skip
     st = np.zeros(ST_SIZE, np.int64)
-    st[ST_CLAW] = problem.claw
+    st[ST_CLAW] = problem.worlds[0, W_CLAW]
     st[ST_TOP] = -1
     st[ST_REG] = -1
     st[ST_TARGET] = task.nfun
