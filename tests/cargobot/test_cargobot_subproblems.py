@@ -1,4 +1,4 @@
-"""Sub-problems (``Level.worlds``, ``poison``, ``finish``: Elizarov's "Simplified" levels) in the solver: the
+"""Sub-problems (``Level.worlds``, ``poison``, ``finish``, ``home``: Elizarov's "Simplified" levels) in the solver: the
 levels file is checked in one place, the readable interpreter plays their rules, and the kernel's smallest size
 on small random sub-problems equals the smallest an enumeration of every program finds on that interpreter."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from puzzlebots.cli.app import cli
@@ -121,15 +121,16 @@ def _smallest(level: Level, up_to: int) -> int | None:
 
 
 @settings(max_examples=40, deadline=None)
+@example(first=(1, (("red",), ()), ((), ("red",))), more=[], same=False, finish=True, poison=False, home=True)
 @given(first=_boards(), more=st.lists(_boards(), max_size=2), same=st.booleans(), finish=st.booleans(),
-       poison=st.booleans())  # fmt: skip
+       poison=st.booleans(), home=st.booleans())  # fmt: skip
 def test_the_kernel_finds_the_smallest_size_the_interpreter_does(
-    first: tuple, more: list, same: bool, finish: bool, poison: bool
+    first: tuple, more: list, same: bool, finish: bool, poison: bool, home: bool
 ) -> None:
     claw, stacks, goal = first
     level = Level("Test", None, "Random", claw, stacks, goal, (4,), ("right", "pickup", "left", "f1"), ("none",),
                   (9, 9, 9), None, None, worlds=tuple([first] if same else more), poison="grey" if poison else None,
-                  finish=finish)  # fmt: skip
+                  finish=finish, home=finish and home)  # fmt: skip
     if all(stacks == goal for _, stacks, goal in level.boards()):
         return  # won before any register runs: the search starts from one
     up_to = 3

@@ -40,6 +40,7 @@ from .bots.sketch import TICK_CAP as SKETCH_TICK_CAP
 from .bots.sketch import sketch as run_sketch
 from .bots.solve import DEFAULT_TICK_CAP, SolveResult, adopt, prepare
 from .bots.solve import solve as run_solve
+from .bots.sweep import Sweep, compose, sweeps
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
 from .language import format_registers, parse_registers
 from .levels import Level, board_from_json, find_level, load_levels
@@ -47,6 +48,7 @@ from .progress import ProgressFile
 from .progress import load as load_progress
 from .render import board_panel, trace_run
 from .rules import DEFAULT_FUNCTIONS, PACKS
+from .verify import play_out
 
 #: bounds of ``run``'s numbers: far beyond any level, and within what the kernels' integers hold
 MAX_PILES = 1_000
@@ -193,6 +195,8 @@ PASS_SECONDS = 5.0
 #: default --sketch-share: half of a level's time beyond Tutorial-Hard goes to sketches if the exhaustive
 #: search has not found a program in the first half
 SKETCH_SHARE = 0.5
+#: the first turn of each sweep sub-problem's search, in seconds; every round of turns doubles it
+SWEEP_TURN = 20.0
 
 
 @click.command(help="Find a smallest program for a level (game semantics) by exhaustive search; beyond Tutorial-Hard, "
@@ -366,8 +370,9 @@ def _passes(
 def _search_level(level: Level, seconds: float | None, share: float, exhaustive: Callable[..., SolveResult],
                   show: Callable[[str], None], book: ProgressFile,
                   workers: dict[str, Any] | None = None) -> SolveResult:  # fmt: skip
-    """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``, then, on a
-    level with board rules (``board_hints``) and a best known size, the search under them at that size
+    """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``; then, on a
+    level with sweep sub-problems (``bots.sweep``), the search through them for the rest (``_sweep_after``); on
+    another, with board rules (``board_hints``) and a best known size, the search under them at that size
     (``_ruled_after``), then the sketch search (``_sketch_after``, on ``workers``: ``jobs``, ``executor``,
     ``address`` as ``solve`` got them) for what is left."""
     start = time.monotonic()
@@ -379,6 +384,9 @@ def _search_level(level: Level, seconds: float | None, share: float, exhaustive:
 
     if not share or result.solved or result.searched_to >= sum(level.functions):
         return result
+    subs = sweeps(level)
+    if subs:
+        return _sweep_after(level, result, rest(), subs, exhaustive, book, show)
     ruled = board_hints(level)
     if ruled is not None and level.best_known is not None and result.searched_to < level.best_known and rest() >= 1:
         show(": board rules")
@@ -387,6 +395,32 @@ def _search_level(level: Level, seconds: float | None, share: float, exhaustive:
         show(": sketches")
         result = _sketch_after(level, result, min(rest(), SKETCH_MAX_SECONDS), book.tick_cap, book, **(workers or {}))
     return result
+
+
+def _sweep_after(level: Level, result: SolveResult, seconds: float, subs: list[Sweep],
+                 exhaustive: Callable[..., SolveResult], book: ProgressFile,
+                 show: Callable[[str], None]) -> SolveResult:  # fmt: skip
+    """``result`` (the exhaustive search, out of time), or the level solved in ``seconds`` through its sweep
+    sub-problems: each searched exhaustively (its own record in ``ProgressFile.sweeps``, so a later pass or a
+    resumed run goes on where it stopped) in turns, the first ``SWEEP_TURN`` seconds long and each round twice
+    the one before, so the one that needs less finds first. The first helper found, behind the sweep's driver,
+    is the level's program (method ``sweep``; not proven smallest)."""
+    start, turn, todo = time.monotonic(), SWEEP_TURN, list(subs)
+    while todo and seconds - (time.monotonic() - start) >= 1:
+        for sweep in list(todo):
+            left = seconds - (time.monotonic() - start)
+            if left < 1:
+                break
+            where = f": sweep {subs.index(sweep) + 1} of {len(subs)}"
+            found = exhaustive(sweep.level, time_limit=min(turn, left), book=book.sweep_book(),
+                               progress=lambda n, where=where: show(f"{where}, size {n}"))  # fmt: skip
+            program = compose(found.program) if found.program is not None else None
+            if program is not None and play_out(level, program).solved:
+                return adopt(level, result, program, time.monotonic() - start, "sweep", book)
+            if found.solved or found.searched_to >= sum(sweep.level.functions):
+                todo.remove(sweep)  # exhausted (or, never expected: ``Level.home``, a helper that does not carry over)
+        turn *= 2
+    return replace(result, seconds=result.seconds + time.monotonic() - start)
 
 
 def _ruled_after(level: Level, result: SolveResult, seconds: float, ruled: Hints,
@@ -463,6 +497,12 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
             state = "solved" if rec.result else f"size {rec.searched_to + 1} in progress"
             click.echo(f"resuming {lv.name} under board rules: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s "
                        "before", err=True)  # fmt: skip
+        for sweep in sweeps(lv):
+            if sweep.level.name in book.sweeps:
+                rec = book.sweep_book().entry(sweep.level, prepare(sweep.level, tick_cap))  # refused if another search
+                state = "helper found" if rec.result else f"sizes up to {rec.searched_to} searched"
+                click.echo(f"resuming {sweep.level.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before",
+                           err=True)  # fmt: skip
     return book
 
 

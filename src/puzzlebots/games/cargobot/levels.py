@@ -46,14 +46,16 @@ class Level:
     original_name: str | None = None
     #: a sub-problem (Elizarov's "Simplified" levels, for ``solve`` only): further boards the same program must
     #: win, a crate colour that must never be lifted, and whether the program must end (F1 returns) with each
-    #: board at its goal rather than win as soon as it passes through it
+    #: board at its goal rather than win as soon as it passes through it, and (``home``, with ``finish``) with the
+    #: claw back on the board's start pile, as a helper must be for the caller that steps on from there
     worlds: tuple[World, ...] = ()
     poison: str | None = None
     finish: bool = False
+    home: bool = False
 
     @property
     def subproblem(self) -> bool:
-        return bool(self.worlds) or self.poison is not None or self.finish
+        return bool(self.worlds) or self.poison is not None or self.finish or self.home
 
     def boards(self) -> list[World]:
         """Every board the program must win: the level's own, then its ``worlds``."""
@@ -203,11 +205,14 @@ def _level_from_json(raw: Any, index: int, source: str) -> Level:
 
 
 def _subproblem(raw: dict[str, Any], level: Level, where: str) -> Level:
-    """The sub-problem fields of a levels file entry (``Level.worlds``, ``poison``, ``finish``), checked."""
+    """The sub-problem fields of a levels file entry (``Level.worlds``, ``poison``, ``finish``, ``home``), checked."""
     worlds_raw, poison = _field(raw, "worlds", where, []), _text(raw, "poison", where, None)
-    finish = _field(raw, "finish", where, False)
-    if not isinstance(finish, bool):
-        raise InputError(f"{where}: finish must be true or false, got {show(finish)}")
+    finish, home = _field(raw, "finish", where, False), _field(raw, "home", where, False)
+    for key, value in (("finish", finish), ("home", home)):
+        if not isinstance(value, bool):
+            raise InputError(f"{where}: {key} must be true or false, got {show(value)}")
+    if home and not finish:
+        raise InputError(f"{where}: home (the claw back on its start pile when F1 returns) needs finish")
     if poison in ("any", "none"):
         raise InputError(f"{where}: {poison!r} is reserved for conditions and cannot be the poison colour")
     if not isinstance(worlds_raw, list) or len(worlds_raw) >= MAX_WORLDS:
@@ -224,7 +229,7 @@ def _subproblem(raw: dict[str, Any], level: Level, where: str) -> Level:
             raise InputError(f"{at}: claw must be a pile and stacks/goal must have the same number of piles "
                              f"(at most {MAX_PILES})")  # fmt: skip
         worlds.append((claw, stacks, goal))
-    level = replace(level, worlds=tuple(worlds), poison=poison, finish=finish)
+    level = replace(level, worlds=tuple(worlds), poison=poison, finish=finish, home=home)
     if level.board_piles > MAX_WORLD_PILES:
         raise InputError(f"{where}: at most {MAX_WORLD_PILES} piles over all its boards")
     return level

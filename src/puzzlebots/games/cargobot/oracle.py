@@ -104,13 +104,15 @@ def run_game(
     on_register: Callable[[int, int], None] | None = None,
     poison: str | None = None,
     finish: bool = False,
+    home: bool = False,
 ) -> RunReport:
     """The original game (reference §3): ``Level:run`` with ``Program:nextMove``. ``on_register(function,
     index)``, if given, sees the register each tick executes (0-based; the page highlights it).
 
     Two rules of Elizarov's sub-problems (``Level.poison``, ``Level.finish``; not the game's): lifting a crate
     of the ``poison`` colour ends the run ("poisoned"), and with ``finish`` the board passing through its goal
-    is no win: the program must end (F1 returns) with the board at its goal."""
+    is no win: the program must end (F1 returns) with the board at its goal, and with ``home`` with the claw
+    back on its start pile."""
     piles = [list(p) for p in stacks]
     functions = [list(program[i]) if i < len(program) else [] for i in range(len(slots))]
     for i, n in enumerate(slots):
@@ -151,7 +153,7 @@ def run_game(
                 func, index = int(command[1:]) - 1, -1
             break
         if finished:
-            outcome = "solved" if finish and piles == goal else "finished"
+            outcome = "solved" if finish and piles == goal and (pos == claw or not home) else "finished"
             break
         if on_register is not None:
             on_register(*(stack[-1] if move is not None and move.startswith("f") else (func, index)))

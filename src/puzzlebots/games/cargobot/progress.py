@@ -1,22 +1,23 @@
 """The progress file of ``cargobot solve``: what a long search has done, so that ``--resume`` goes on from there.
 
-Per level it keeps the sizes exhausted (``searched_to``), the option prefixes of the size in progress that no
-task has finished yet (``frontier``: the tasks running when the file was written are in it, so a resumed
-search redoes at most those), the nodes counted and seconds spent, one line per exhausted size, the number of
-sketch searches started (``sketches``: the next one draws that seed, so no session replays another's
-restarts), and the result once the level is solved. A result of the sketch search above the level's best
-known size, with smaller sizes left to search, is provisional (``provisional``): the level stays open, and its
-record keeps the frontier the exhaustive search had beside the program (format 3). Beside the levels' records,
-``ruled`` keeps those of the search under board rules (``bots.hints.board_hints``; format 4): it starts at
-the level's best known size, so its sizes list starts there too. The file is JSON, written atomically (a kill
-leaves the previous version whole). A frontier is front-coded (format 5): each prefix is written as the number
-of options it shares with the one before, then the rest, since consecutive prefixes (the children of one task)
-share most of theirs: the file an hour of ``solve --all`` wrote, 32 MB as plain lists, is 6.9 MB this way.
+Per level it keeps the sizes exhausted (``searched_to``), the option prefixes of the size in progress that no task
+has finished yet (``frontier``: the tasks running when the file was written are in it, so a resumed search redoes at
+most those), the nodes counted and seconds spent, one line per exhausted size, the number of sketch searches started
+(``sketches``: the next one draws that seed, so no session replays another's restarts), and the result once the
+level is solved. A result of the sketch or sweep search above the level's best known size, with smaller sizes left
+to search, is provisional (``provisional``): the level stays open, and its record keeps the frontier the exhaustive
+search had beside the program (format 3). Beside the levels' records, ``ruled`` keeps those of the search under
+board rules (``bots.hints.board_hints``; format 4): it starts at the level's best known size, so its sizes list
+starts there too. ``sweeps`` (format 6) keeps the records of the searches on a level's sweep sub-problems
+(``bots.sweep``), filed under the sub-problem's name. The file is JSON, written atomically (a kill leaves the
+previous version whole). A frontier is front-coded (format 5): each prefix is written as the number of options it
+shares with the one before, then the rest, since consecutive prefixes (the children of one task) share most of
+theirs: the file an hour of ``solve --all`` wrote, 32 MB as plain lists, is 6.9 MB this way.
 
-It is hostile input when read back: every field is checked, and it must match this run: the same definition
-of each level it names (same levels file), the same tick cap, and the same search (the kernel's source and the
-toolbox arrays it branches over: a prefix only means something to the search that listed it). A planted
-"solved" result is replayed on the game interpreter before it is believed.
+It is hostile input when read back: every field is checked, and it must match this run: the same definition of each
+level it names (same levels file), the same tick cap, and the same search (the kernel's source and the toolbox
+arrays it branches over: a prefix only means something to the search that listed it). A planted "solved" result is
+replayed on the game interpreter before it is believed.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 
+from .bots.sweep import sweeps
 from .kernels import prune as prune_kernel
 from .kernels import solve as solve_kernel
 from .language import format_registers, parse_registers, register_count
@@ -42,11 +44,12 @@ from .verify import play_out
 if TYPE_CHECKING:
     from .bots.solve import Setup
 
-FORMAT = 5
+FORMAT = 6
 #: formats read: 1 is 2 without ``sketches`` (read as none started); 3 is 2 where a provisional result may
 #: have a frontier beside it (2 never wrote one: its provisional results start their next size afresh); 4 is 3
-#: with ``ruled`` (read as none before); 5 is 4 with front-coded frontiers (``front_code``)
-READS = (1, 2, 3, 4, 5)
+#: with ``ruled`` (read as none before); 5 is 4 with front-coded frontiers (``front_code``); 6 is 5 with
+#: ``sweeps`` (read as none before)
+READS = (1, 2, 3, 4, 5, 6)
 KIND = "puzzlebots cargobot solve progress"
 #: seconds between two writes while a size is searched (every finished size and level is written at once) ...
 SAVE_EVERY = 2.0
@@ -70,8 +73,11 @@ RESULT_KEYS = {"program", "size", "ticks", "method"}
 #: how a recorded program was found: "exhaustive" (smallest in the model: its size is searched_to + 1),
 #: "sketch" (``bots.sketch``, after the exhaustive search ran out of time: only sizes to searched_to are done)
 #: "hinted" (the exhaustive search under a user's hints, ``bots.hints``: smallest among what they allow) or
-#: "ruled" (under the board rules ``solve --all`` gives itself, at the best known size: not smallest)
-METHODS = ("exhaustive", "sketch", "hinted", "ruled")
+#: "ruled" (under the board rules ``solve --all`` gives itself, at the best known size: not smallest) or "sweep"
+#: (a helper found on a sweep sub-problem behind its driver, ``bots.sweep``: not smallest)
+METHODS = ("exhaustive", "sketch", "hinted", "ruled", "sweep")
+#: the methods that run after the exhaustive search stopped, and leave the sizes below their program open
+AFTER_EXHAUSTIVE = ("sketch", "sweep")
 
 
 def digest(*parts: bytes) -> str:
@@ -85,7 +91,7 @@ def level_digest(level: Level) -> str:
     """What defines a level for the search (its name is the key it is filed under)."""
     fields = [level.stacks, level.goal, level.claw, level.functions, level.commands, level.conditions]
     if level.subproblem:  # (a plain level's digest is as before, so its records still match)
-        fields += [level.worlds, level.poison, level.finish]
+        fields += [level.worlds, level.poison, level.finish] + ([True] if level.home else [])
     return digest(json.dumps(fields).encode())
 
 
@@ -126,9 +132,9 @@ class LevelProgress:
     sketches: int = 0
 
     def open_below(self) -> bool:
-        """True if the result is the sketch search's and sizes below it are left to search."""
+        """True if the result is the sketch or sweep search's and sizes below it are left to search."""
         found = self.result
-        return found is not None and found["method"] == "sketch" and self.searched_to < found["size"] - 1
+        return found is not None and found["method"] in AFTER_EXHAUSTIVE and self.searched_to < found["size"] - 1
 
     def provisional(self, level: Level) -> bool:
         """True if the result is open below (``open_below``) and above ``level``'s best known size: the level
@@ -150,15 +156,21 @@ class ProgressFile:
     seconds (and ``SAVE_SPACING`` times the last write) unless forced."""
 
     def __init__(self, path: Path | None, tick_cap: int, levels: dict[str, LevelProgress] | None = None,
-                 ruled: dict[str, LevelProgress] | None = None) -> None:  # fmt: skip
+                 ruled: dict[str, LevelProgress] | None = None,
+                 sweeps: dict[str, LevelProgress] | None = None) -> None:  # fmt: skip
         self.path, self.tick_cap = path, tick_cap
         self.levels: dict[str, LevelProgress] = levels or {}
         self.ruled: dict[str, LevelProgress] = ruled or {}
+        self.sweeps: dict[str, LevelProgress] = sweeps or {}
         self.saved, self.cost = 0.0, 0.0  # when the file was last written, and how long that took
 
     def ruled_book(self) -> ProgressFile:
         """The board-rules search's records as a book of their own, saved with this one."""
-        return _RuledBook(self)
+        return _Section(self, self.ruled)
+
+    def sweep_book(self) -> ProgressFile:
+        """The sweep sub-problems' records as a book of their own, saved with this one."""
+        return _Section(self, self.sweeps)
 
     def entry(self, level: Level, setup: Setup) -> LevelProgress:
         """The level's record (a new one if the file has none); a record made by another search is refused."""
@@ -179,7 +191,8 @@ class ProgressFile:
             return
         doc = {"format": FORMAT, "kind": KIND, "tick_cap": self.tick_cap,
                "levels": {name: rec.to_json() for name, rec in self.levels.items()},
-               "ruled": {name: rec.to_json() for name, rec in self.ruled.items()}}  # fmt: skip
+               "ruled": {name: rec.to_json() for name, rec in self.ruled.items()},
+               "sweeps": {name: rec.to_json() for name, rec in self.sweeps.items()}}  # fmt: skip
         write_text_atomic(self.path, json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
         self.saved = time.monotonic()
         self.cost = self.saved - now
@@ -195,33 +208,37 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     if type(doc.get("format")) is not int or doc["format"] not in READS:  # not true or 1.0
         reads = ", ".join(map(str, READS[:-1])) + f" and {READS[-1]}"
         raise InputError(f"{name} has format {show(doc.get('format'))}, this puzzlebots reads {reads}")
-    keys = {"format", "kind", "tick_cap", "levels"} | ({"ruled"} if doc["format"] >= 4 else set())
+    sections = ("levels", "ruled", "sweeps")[: 1 + (doc["format"] >= 4) + (doc["format"] >= 6)]
+    keys = {"format", "kind", "tick_cap", *sections}
     if set(doc) != keys:
         raise InputError(f"{name}: fields must be {', '.join(sorted(keys))}")
     if doc["tick_cap"] != tick_cap:
         raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
     by_name = {lv.name: lv for lv in levels}
+    subs = {sweep.level.name: sweep.level for lv in levels for sweep in sweeps(lv)}
     books = []
-    for section in ("levels", "ruled"):
-        records = {}
-        if not isinstance(doc.get(section, {}), dict):
+    for section in sections:
+        records, known = {}, subs if section == "sweeps" else by_name
+        if not isinstance(doc[section], dict):
             raise InputError(f"{name}: {section} must be an object of level records")
-        for key, raw in doc.get(section, {}).items():
-            if key not in by_name:
-                raise InputError(f"{name} names level {show(key)}, which this levels file lacks (made for another "
+        for key, raw in doc[section].items():
+            if key not in known:
+                what = "sweep sub-problem" if section == "sweeps" else "level"
+                raise InputError(f"{name} names {what} {show(key)}, which this levels file lacks (made for another "
                                  "one)")  # fmt: skip
-            where = f"{name}: {'level' if section == 'levels' else 'ruled'} {key!r}"
-            records[key] = _record(raw, by_name[key], where, doc["format"], tick_cap, skipped=section == "ruled")
+            where = f"{name}: {dict(levels='level', ruled='ruled', sweeps='sweep')[section]} {key!r}"
+            records[key] = _record(raw, known[key], where, doc["format"], tick_cap, skipped=section == "ruled")
         books.append(records)
     return ProgressFile(path, tick_cap, *books)
 
 
-class _RuledBook(ProgressFile):
-    """``ProgressFile.ruled`` seen as a book: ``solve`` keeps its record there, and saving saves the whole file."""
+class _Section(ProgressFile):
+    """One section of a progress file (``ProgressFile.ruled``, ``sweeps``) seen as a book: ``solve`` keeps its
+    records there, and saving saves the whole file."""
 
-    def __init__(self, parent: ProgressFile) -> None:
-        super().__init__(parent.path, parent.tick_cap, parent.ruled)
-        self.levels, self.parent = parent.ruled, parent
+    def __init__(self, parent: ProgressFile, records: dict[str, LevelProgress]) -> None:
+        super().__init__(parent.path, parent.tick_cap, records)
+        self.levels, self.parent = records, parent
 
     def save(self, force: bool = False) -> None:
         self.parent.save(force)

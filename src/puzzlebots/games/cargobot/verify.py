@@ -24,7 +24,8 @@ def play_out(level: Level, program: RegisterProgram, tick_limit: int = GAME_TICK
     ticks, report = 0, None
     for claw, stacks, goal in level.boards():
         report = run_game(program, level.functions, [list(p) for p in stacks], [list(p) for p in goal], claw,
-                          tick_limit=tick_limit - ticks, poison=level.poison, finish=level.finish)  # fmt: skip
+                          tick_limit=tick_limit - ticks, poison=level.poison, finish=level.finish,
+                          home=level.home)  # fmt: skip
         ticks += report.steps
         if not report.solved:
             break

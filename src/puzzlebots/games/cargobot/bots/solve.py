@@ -161,7 +161,8 @@ def _side_by_side(level: Level, given: tuple[int, ...] | None) -> tuple[list, li
             stacks.append([WALL] * TOPPLE_HEIGHT)
             goal.append([WALL] * TOPPLE_HEIGHT)
             rules.append(kernel.NO_PUT | kernel.NO_TAKE)
-        rows.append((len(stacks), len(stacks) + len(start) - 1, len(stacks) + claw - 1))
+        first, last, at = len(stacks), len(stacks) + len(start) - 1, len(stacks) + claw - 1
+        rows.append((first, last, at, *((at, at) if level.home else (first, last))))
         stacks += [list(p) for p in start]
         goal += [list(p) for p in end]
         rules += [next(rules_left) for _ in start]
@@ -172,7 +173,7 @@ def _world_goals(rows: np.ndarray, board: EncodedBoard, zob: np.ndarray) -> np.n
     """``Problem.world_goal``: the board's hash once boards 0..w are at their goals and the others as they start."""
     piles, heights = board.piles.copy(), board.heights.copy()
     goals = []
-    for first, last, _ in rows:
+    for first, last, *_ in rows:
         done = slice(first, last + 1)
         piles[done], heights[done] = board.goal[done], board.goal_heights[done]
         goals.append(kernel.board_hash(piles, heights, zob))

@@ -63,7 +63,9 @@ FR_FUNC, FR_REG, FR_PARENT, FR_DEPTH = range(4)
 T_TOP, T_DEPTH = 0, 1
 L_SLOT, L_TOP, L_DEPTH = 0, 1, 2
 LV_KIND, LV_OPT, LV_OLDMASK = 0, 1, 2
-W_LO, W_HI, W_CLAW = 0, 1, 2  # columns of ``Problem.worlds``
+#: columns of ``Problem.worlds``: a board's piles (first, last), the claw's start, and where the claw may be for the
+#: board to count as at its goal (first, last: its piles, or with ``Level.home`` its start pile)
+W_LO, W_HI, W_CLAW, W_AT_LO, W_AT_HI = 0, 1, 2, 3, 4
 
 
 class Toolbox(NamedTuple):
@@ -99,8 +101,9 @@ class Problem(NamedTuple):
     A sub-problem's boards (``Level.worlds``) lie side by side in ``board``, a wall pile between two (pile rules
     that forbid taking and putting, and a height that topples: a claw that steps on it dies at its next op, as at
     a wall, and no board is won with the claw there); ``worlds`` rows ``W_*`` give each board's piles (first,
-    last) and start claw (0-based; the first board's is where the search starts), ``world_goal[w]`` the hash once
-    boards 0..w are at their goals. The program runs them in turn (the next starts from F1 when one is won; ticks
+    last), start claw (0-based; the first board's is where the search starts) and where the claw may be at the
+    goal (its piles, or its start pile for ``Level.home``); ``world_goal[w]`` is the hash once boards 0..w are at
+    their goals. The program runs them in turn (the next starts from F1 when one is won; ticks
     are counted over all). ``poison`` (a crate code, 0: none) may never be lifted; with ``finish`` a board is won
     only when F1 returns with it at its goal. A plain level is one board."""
 
@@ -272,9 +275,9 @@ def board_hash(piles, heights, zob):
 
 @njit(cache=True, inline="always")
 def _at_goal(piles, heights, board, world, claw):
-    """The board run (``world``, a row of ``Problem.worlds``) is at its goal, the claw over one of its piles (not
-    over a wall between two boards)."""
-    if not world[W_LO] <= claw <= world[W_HI]:
+    """The board run (``world``, a row of ``Problem.worlds``) is at its goal, the claw where it may be then (over
+    one of its piles, not over a wall between two boards; with ``Level.home``, on its start pile)."""
+    if not world[W_AT_LO] <= claw <= world[W_AT_HI]:
         return False
     for p in range(world[W_LO], world[W_HI] + 1):
         if heights[p] != board.goal_heights[p]:

@@ -1,0 +1,172 @@
+"""Sweep sub-problems (``bots.sweep``): read off a level alone they are Elizarov's hand-drawn boards, a helper that
+wins them wins the level behind the driver (``Level.home`` makes sure of it), and ``solve`` goes through them
+when its exhaustive search runs out of time, keeping their records in the progress file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solving import levels_file
+
+from puzzlebots.core.errors import InputError
+from puzzlebots.games.cargobot import cli as cargobot_cli
+from puzzlebots.games.cargobot.bots import solve as solver
+from puzzlebots.games.cargobot.bots.sweep import DRIVER, POISON, compose, sweeps
+from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.language import format_registers, parse_registers
+from puzzlebots.games.cargobot.levels import Level, find_level, load_levels
+from puzzlebots.games.cargobot.progress import ProgressFile, load
+from puzzlebots.games.cargobot.verify import play_out
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "cargobot" / "subproblems.json"
+#: the helper of Restoring Order's best known 13 (his sub-problem 6's program, found by ``solve`` on it)
+RO_HELPER = "R claw call2_red L call2_blue call1_blue prog_2 claw_blue call1 claw call2_red"
+
+
+def _his(name: str) -> list:
+    return [(claw, tuple(map(tuple, s)), tuple(map(tuple, g))) for claw, s, g in
+            {lv.name: lv for lv in load_levels(EXAMPLES)}[name].boards()]  # fmt: skip
+
+
+def test_the_sweeps_read_off_the_level_are_his_boards() -> None:
+    vertical = sweeps(find_level("Vertical Sort"))
+    assert [s.start for s in vertical] == ["on its pile"]  # the claw starts on the first pile to sort
+    assert vertical[0].level.boards() == _his("Vertical Sort Simplified 7")
+    restoring = {s.start: s.level for s in sweeps(find_level("Restoring Order"))}
+    ours, his = restoring["left of its pile"].boards(), _his("Restoring Order Simplified 6")
+    assert ours[:5] == his[:5]
+    # his last board has one poison crate more on the left than the level has there (goal pile 6 holds one crate)
+    assert ours[5] == (1, (("blue",), ("blue",) + ("red",) * 5, ()), (("blue",), ("blue",), ("red",) * 5))
+    assert his[5][1][0] == (POISON, "blue")
+    assert len(restoring["on its pile"].boards()) == 7  # also the empty first pile, where the claw starts
+    for sub in restoring.values():
+        assert sub.finish and sub.home and sub.poison == POISON and sub.functions == (8, 8, 5)
+        assert sub.commands == ("right", "pickup", "left", "f1", "f2", "f3")
+
+
+@pytest.mark.parametrize(
+    ("stacks", "goal", "why"),
+    [
+        ((("red", "blue"), ()), (("blue",), ("red",)), "its surplus carried right: a sweep"),
+        ((("red", "blue"), ()), ((), ("red", "blue")), "a surplus of two colours: its order on the next pile unknown"),
+        (((), ("red",)), (("red",), ()), "a pile short of the crates its goal needs"),
+        ((("red",),), (("red",),), "nothing to do"),
+        ((("red", "red"), ()), (("red",), ()), "a surplus and no pile right of it"),
+    ],
+)
+def test_which_levels_have_a_sweep(stacks: tuple, goal: tuple, why: str) -> None:
+    level = replace(find_level("Cargo 101"), stacks=stacks, goal=goal, conditions=("red", "blue"),
+                    commands=("right", "pickup", "left", "f1", "f2"), functions=(8, 8))  # fmt: skip
+    assert bool(sweeps(level)) == why.endswith("a sweep")
+
+
+def test_no_sweep_where_the_piles_do_not_come_right_one_by_one() -> None:
+    assert not sweeps(find_level("Multi Sort 2")) and not sweeps(find_level("Genetic Code"))
+    assert not sweeps(find_level("Go Left"))  # its claw starts right of piles that must change
+    assert not sweeps(load_levels(EXAMPLES)[0])  # a sub-problem is not cut again
+
+
+def test_the_route_to_13_composes() -> None:
+    program = compose(parse_registers(RO_HELPER))
+    assert program[0] == DRIVER and format_registers(program).startswith("call2 R call1 prog_2 R claw call3_red")
+    assert run_level(find_level("Restoring Order"), program).solved
+    subs = {s.start: s.level for s in sweeps(find_level("Restoring Order"))}
+    assert play_out(subs["left of its pile"], parse_registers(RO_HELPER)).solved
+    assert play_out(subs["on its pile"], parse_registers(RO_HELPER)).outcome == "poisoned"  # it starts with R
+
+
+def test_home_is_the_rule_that_makes_a_helper_carry_over() -> None:
+    """Mirror's helper ``R claw_yellow L claw call1_any`` wins its boards and comes home; without ``home`` the
+    search's first program at the smallest size is one that ends elsewhere, and fails on the level."""
+    level = find_level("Transporter")
+    sub = sweeps(level)[0].level
+    result = solver.solve(sub, jobs=1, max_size=6)
+    assert result.program is not None and run_level(level, compose(result.program)).solved
+    away = parse_registers("claw R claw")  # wins the one board but stays on the right pile
+    assert play_out(replace(sub, home=False), away).solved and play_out(sub, away).outcome == "finished"
+
+
+CRATES = ("red", "blue")
+
+
+@st.composite
+def _levels(draw: st.DrawFn) -> Level:
+    """A small level built as a sweep sets it right: each pile keeps its crates but those of one colour (or none),
+    in any order, and passes those on to the next."""
+    npiles = draw(st.integers(2, 4))
+    stacks = [draw(st.lists(st.sampled_from(CRATES), max_size=2)) for _ in range(npiles)]
+    goal, carried = [], []
+    for p in range(npiles):
+        pile = stacks[p] + carried
+        moved = draw(st.sampled_from((None, *CRATES))) if p + 1 < npiles else None
+        carried = [c for c in pile if c == moved]
+        goal.append(draw(st.permutations([c for c in pile if c != moved])))
+    return replace(find_level("Cargo 101"), pack="Test", name="Random", claw=1, stacks=tuple(map(tuple, stacks)),
+                   goal=tuple(map(tuple, goal)), functions=(4, 4, 4), commands=("right", "pickup", "left", "f1", "f2",
+                   "f3"), conditions=(*CRATES, "none", "any"))  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None)
+@given(level=_levels())
+def test_a_helper_that_wins_the_sweep_wins_the_level(level: Level) -> None:
+    assert sweeps(level) or level.stacks == level.goal
+    for sweep in sweeps(level):
+        result = solver.solve(sweep.level, jobs=1, max_size=5, tick_cap=200)
+        if result.program is not None:
+            assert play_out(sweep.level, result.program, 200).solved
+            assert run_level(level, compose(result.program)).solved, format_registers(result.program)
+
+
+def test_solve_goes_through_the_sweep_and_keeps_its_record(tmp_path: Path) -> None:
+    """After the exhaustive search stops (here at size 2), the sweep phase finds Mirror's helper, composes the
+    level's program (method sweep, not proven smallest), and a resumed run takes it from the progress file."""
+    level = find_level("Mirror")
+    path = tmp_path / "run.progress"
+    book = ProgressFile(path, solver.DEFAULT_TICK_CAP)
+    stopped = solver.solve(level, jobs=1, max_size=2, book=book)
+    shown: list[str] = []
+    result = cargobot_cli._sweep_after(level, stopped, 30.0, sweeps(level), solver.solve, book, shown.append)
+    assert result.solved and result.method == "sweep" and not result.proven_minimal and result.searched_to == 2
+    assert result.program is not None and result.program[0] == DRIVER and run_level(level, result.program).solved
+    assert shown and shown[0].startswith(": sweep 1 of 1, size")
+    again = load(path, solver.DEFAULT_TICK_CAP, load_levels())
+    (name, record), = again.sweeps.items()
+    assert name == "Mirror (sweep, helper starting on its pile)" and record.result is not None
+    assert again.levels["Mirror"].result == {"program": format_registers(result.program), "size": result.size,
+                                             "ticks": result.ticks, "method": "sweep"}  # fmt: skip
+    nodes = record.nodes
+    resumed = cargobot_cli._sweep_after(level, stopped, 30.0, sweeps(level), solver.solve, again, shown.append)
+    assert resumed.program == result.program and again.sweeps[name].nodes == nodes  # nothing searched again
+
+
+def test_a_sweep_record_for_no_such_sub_problem_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "run.progress"
+    book = ProgressFile(path, solver.DEFAULT_TICK_CAP)
+    sub = sweeps(find_level("Mirror"))[0].level
+    solver.solve(sub, jobs=1, max_size=2, book=book.sweep_book())
+    doc = json.loads(path.read_text())
+    doc["sweeps"]["Mirror (sweep, helper starting left of its pile)"] = doc["sweeps"].pop(sub.name)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match="names sweep sub-problem .* which this levels file lacks"):
+        load(path, solver.DEFAULT_TICK_CAP, load_levels())
+    # a levels file where Mirror is changed: its sub-problem's record no longer fits
+    other = levels_file(tmp_path, ["Mirror"], {"Mirror": {"goal": [[], [], [], [], [], []]}})
+    doc["sweeps"] = {sub.name: doc["sweeps"].popitem()[1]}
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError):
+        load(path, solver.DEFAULT_TICK_CAP, load_levels(other))
+
+
+@pytest.mark.parametrize(("fields", "message"), [({"home": True}, "home .* needs finish"),
+                                                 ({"home": 1, "finish": True}, "home must be true or false")])
+def test_a_malformed_home_is_one_error(tmp_path: Path, fields: dict, message: str) -> None:
+    raw = json.loads(EXAMPLES.read_text())[0] | {"finish": False} | fields
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps([raw]))
+    with pytest.raises(InputError, match=message):
+        load_levels(path)
