@@ -1,6 +1,6 @@
-"""Helpers the solve tests share: the best known programs of the Tutorial-Hard levels, `_needed_ops` of a plain
-level, a levels file of a few packaged levels, `cargobot solve` through click, a search stopped at a chosen task,
-and the check that a sketch search on workers finds what one process finds."""
+"""Helpers the solve tests share: the best known programs of the Tutorial-Hard levels, `_needed_ops` of a plain level, a
+levels file of a few packaged levels (and of a level with no sweep), `cargobot solve` through click, a search stopped
+at a chosen task, and the check that a sketch search on workers finds what one process finds."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import parse_registers
-from puzzlebots.games.cargobot.levels import Level, find_level
+from puzzlebots.games.cargobot.levels import Level, find_level, load_levels
 
 #: ``tests/data/cargobot/solutions.jsonl``: a row (level, size, ticks, program) per Tutorial-Hard level
 SOLUTIONS = [json.loads(line) for line in (Path(__file__).parents[1] / "data/cargobot/solutions.jsonl").read_text()
@@ -31,6 +31,17 @@ SKETCH_CASES = [("Re-Curses", 1, "claw R claw L call1", 7), ("Transporter", 2, "
 def needed_ops(level: Level) -> np.ndarray:
     """``bots.solve._needed_ops`` of a plain level's one board."""
     return solver._needed_ops(level.stacks, level.goal, level.claw - 1)
+
+
+#: Vertical Sort with its claw on pile 4, right of piles that must change: an 18-register level with no sweep
+#: sub-problem (``bots.sweep``) and no board rules, so the sketch search takes over from the exhaustive one
+UNSWEPT = {"Vertical Sort": {"claw": 4}}
+
+
+def unswept(tmp_path: Path) -> tuple[Path, Level]:
+    """A levels file of ``UNSWEPT``'s Vertical Sort, and that level."""
+    path = levels_file(tmp_path, ["Vertical Sort"], UNSWEPT)
+    return path, load_levels(path)[0]
 
 
 def levels_file(tmp_path: Path, names: list[str], changes: dict[str, dict[str, Any]] | None = None) -> Path:

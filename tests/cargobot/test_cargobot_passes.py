@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from solving import levels_file, solve_cmd, stop_task
+from solving import levels_file, solve_cmd, stop_task, unswept
 
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult
@@ -154,15 +154,16 @@ def test_no_further_pass_without_a_total_with_max_size_or_without_time_left(
 
 
 def test_each_sketch_search_draws_a_seed_no_earlier_one_drew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exhaustive search (stubbed: out of time at once) has its share, the sketch search the rest, with the
+    """The exhaustive search (stubbed: out of time at once) has its share, the sketch search the rest (Vertical Sort
+    with no sweep), with the
     level record's count of sketch searches as its seed: pass 1 draws seed 0, pass 2 seed 1, and a run resumed
     from the file goes on with seed 2, so no search replays another's restarts."""
-    level, path = find_level("Vertical Sort"), tmp_path / "p.json"
+    level, path = unswept(tmp_path)[1], tmp_path / "p.json"
     book = ProgressFile(path, 5000)
     seeds: list[tuple[int, float]] = []
 
     def sketching(lv: Level, seed: int, time_limit: float, **kwargs: Any) -> SketchResult:
-        assert load(path, 5000, load_levels()).levels[lv.name].sketches == seed + 1  # saved before it runs
+        assert load(path, 5000, [level]).levels[lv.name].sketches == seed + 1  # saved before it runs
         seeds.append((seed, time_limit))
         return SketchResult(lv.name, seed, False, None, None, None, None, None, 2.5, 9, 99, None)
 
@@ -174,10 +175,10 @@ def test_each_sketch_search_draws_a_seed_no_earlier_one_drew(tmp_path: Path, mon
     for _ in range(2):
         result = _search_level(level, 40.0, 0.5, exhaustive, lambda _: None, book)
         assert (result.solved, result.seconds, result.searched_to) == (False, 3.5, 8)
-    book = load(path, 5000, load_levels())
+    book = load(path, 5000, [level])
     _search_level(level, 40.0, 0.5, exhaustive, lambda _: None, book)
     assert [seed for seed, _ in seeds] == [0, 1, 2] and all(20 < t <= 40 for _, t in seeds)
-    assert load(path, 5000, load_levels()).levels[level.name].sketches == 3
+    assert load(path, 5000, [level]).levels[level.name].sketches == 3
 
 
 def test_in_a_later_pass_tutorial_hard_levels_share_by_weight_too() -> None:

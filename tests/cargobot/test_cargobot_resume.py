@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from solving import levels_file, solve_cmd
+from solving import levels_file, solve_cmd, unswept
 
 from puzzlebots.games.cargobot.bots.solve import solve
 from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, _level_time, _sketch_after
@@ -158,13 +158,14 @@ def test_sketches_solve_what_the_exhaustive_search_left_and_the_record_says_so(t
 
 
 def test_solve_gives_the_sketches_the_rest_of_the_level_time(tmp_path: Path) -> None:
-    """Vertical Sort (Impossible, 18 registers) in 6 s: the exhaustive search has the first half and records
-    only its own seconds; the result counts the sketch search's too."""
-    out = tmp_path / "s.json"
-    code, _, err = solve_cmd("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6", "--json", out)
+    """Vertical Sort (Impossible, 18 registers; here with no sweep) in 6 s: the exhaustive search has the first
+    half and records only its own seconds; the result counts the sketch search's too."""
+    out, (path, level) = tmp_path / "s.json", unswept(tmp_path)
+    code, _, err = solve_cmd("--levels-file", path, "--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6",
+                             "--json", out)  # fmt: skip
     assert code == 0, err
     row = json.loads(out.read_text())[0]
-    rec = load(tmp_path / "s.json.progress", 5000, load_levels()).levels["Vertical Sort"]
+    rec = load(tmp_path / "s.json.progress", 5000, [level]).levels["Vertical Sort"]
     assert not row["solved"] and row["method"] == "exhaustive" and rec.result is None
     assert rec.seconds < 4.5 and row["seconds"] - rec.seconds >= 1.0
     code, _, err = solve_cmd("--level", "Vertical Sort", "--jobs", "1", "--time-limit", "1", "--sketch-share", "0.95")

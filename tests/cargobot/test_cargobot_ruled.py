@@ -64,7 +64,7 @@ def test_a_size_exhausted_under_board_rules_is_the_first_line_of_its_record(tmp_
     found = solver.solve(level, jobs=1, hints=hints, first=9, max_size=9, book=book.ruled_book())
     assert not found.solved and found.searched_to == 9
     doc = json.loads(path.read_text())
-    assert doc["format"] == 5 and doc["levels"] == {}
+    assert doc["format"] == 6 and doc["levels"] == {}
     assert [s["size"] for s in doc["ruled"][level.name]["sizes"]] == [9]
     again = load(path, solver.DEFAULT_TICK_CAP, load_levels(None))
     assert again.ruled[level.name].searched_to == 9 and again.ruled[level.name].sizes[0]["size"] == 9

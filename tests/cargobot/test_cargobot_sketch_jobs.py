@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from solving import SKETCH_CASES, sketch_as_one_process
+from solving import SKETCH_CASES, sketch_as_one_process, unswept
 
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.cli import cli
@@ -154,10 +154,10 @@ def _interrupt(proc: subprocess.Popen[str], how: str) -> None:
 
 
 @pytest.mark.parametrize("given, jobs", [(["--jobs", "2"], 2), (["--jobs", "1"], 1), ([], default_jobs())])
-def test_solve_hands_its_jobs_to_the_sketch_phase(monkeypatch: pytest.MonkeyPatch, given: list[str],
+def test_solve_hands_its_jobs_to_the_sketch_phase(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, given: list[str],
                                                   jobs: int) -> None:  # fmt: skip
-    """The exhaustive search (stubbed: out of time at once) leaves Vertical Sort unsolved; the sketch search
-    that takes over runs on as many workers as ``solve --jobs`` (default: one per usable core)."""
+    """The exhaustive search (stubbed: out of time at once) leaves Vertical Sort (with no sweep) unsolved; the
+    sketch search that takes over runs on as many workers as ``solve --jobs`` (default: one per usable core)."""
     seen: list[int] = []
 
     def exhaustive(lv: Any, jobs: int | None, book: ProgressFile, **kwargs: Any) -> SolveResult:
@@ -170,7 +170,8 @@ def test_solve_hands_its_jobs_to_the_sketch_phase(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(solve_cli, "run_solve", exhaustive)
     monkeypatch.setattr(solve_cli, "run_sketch", sketching)
-    result = CliRunner().invoke(cli, ["cargobot", "solve", "--level", "Vertical Sort", "--time-limit", "4", *given])
+    args = ["cargobot", "solve", "--levels-file", str(unswept(tmp_path)[0]), "--level", "Vertical Sort"]
+    result = CliRunner().invoke(cli, [*args, "--time-limit", "4", *given])
     assert result.exit_code == 0, result.stderr
     assert seen == [jobs]
 

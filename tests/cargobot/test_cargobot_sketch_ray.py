@@ -71,7 +71,8 @@ def test_a_round_of_repairs_on_ray_takes_what_one_process_takes(ray_cluster: Ray
 
 def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecutor, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    """Transporter moved to the Crazy pack (outside Tutorial-Hard), its exhaustive search stubbed out of time at
+    """Transporter moved to the Crazy pack (outside Tutorial-Hard) with F1 alone (so no sweep: ``bots.sweep``
+    needs a helper function), its exhaustive search stubbed out of time at
     once: ``solve --executor ray`` solves it by the sketch search, whose restarts log, from inside the process
     that runs them, that it is a Ray worker (a wrapper sent to Ray by value; the real restart runs in it)."""
     log = tmp_path / "restarts.log"
@@ -92,7 +93,8 @@ def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecuto
 
     monkeypatch.setattr(solve_cli, "run_solve", exhaustive)
     monkeypatch.setattr(sketch_module, "_pooled_restart", logged)
-    path = levels_file(tmp_path, ["Transporter"], {"Transporter": {"pack": "Crazy"}})
+    path = levels_file(tmp_path, ["Transporter"], {"Transporter": {"pack": "Crazy", "functions": [8],
+                                                                   "commands": ["right", "pickup", "left", "f1"]}})
     out = tmp_path / "solve.json"
     result = solve_cli.solve.main(["--level", "Transporter", "--time-limit", "120", "--executor", "ray",
                                    "--levels-file", str(path), "--json", str(out)], standalone_mode=False)  # fmt: skip

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solving import levels_file
+from solving import levels_file, solve_cmd, stop_task
 
 from puzzlebots.core.errors import InputError
 from puzzlebots.games.cargobot import cli as cargobot_cli
@@ -142,6 +142,28 @@ def test_solve_goes_through_the_sweep_and_keeps_its_record(tmp_path: Path) -> No
     nodes = record.nodes
     resumed = cargobot_cli._sweep_after(level, stopped, 30.0, sweeps(level), solver.solve, again, shown.append)
     assert resumed.program == result.program and again.sweeps[name].nodes == nodes  # nothing searched again
+
+
+def test_solve_on_a_level_its_exhaustive_search_leaves_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mirror moved out of Tutorial-Hard, its exhaustive search cut at its 4th task (the deadline, as a stub):
+    ``solve`` finds it through the sweep (3 + 5 registers, above the best known 6: provisional), and ``--resume``
+    goes on below that size from the record, finds the 6 and proves it smallest."""
+    path = levels_file(tmp_path, ["Mirror"], {"Mirror": {"pack": "Crazy"}})
+    out = tmp_path / "out.json"
+    args = ["--levels-file", path, "--level", "Mirror", "--jobs", "1", "--json", out]
+    with monkeypatch.context() as patch:
+        stop_task(patch, "Mirror", (4, TimeoutError))
+        code, _, err = solve_cmd(*args, "--time-limit", "60")
+    assert code == 0, err
+    (row,) = json.loads(out.read_text())
+    assert (row["solved"], row["method"], row["size"], row["proven_minimal"]) == (True, "sweep", 8, False)
+    assert row["program"].startswith("call2 R call1 prog_2 ")
+    code, _, err = solve_cmd(*args, "--resume")
+    assert code == 0, err
+    assert "resuming Mirror: solved by the sweep search at size 8 (best known 6)" in err
+    assert "resuming Mirror (sweep, helper starting on its pile): helper found" in err
+    (row,) = json.loads(out.read_text())
+    assert (row["method"], row["size"], row["proven_minimal"]) == ("exhaustive", 6, True)
 
 
 def test_a_sweep_record_for_no_such_sub_problem_is_refused(tmp_path: Path) -> None:

@@ -68,18 +68,19 @@ def test_the_good_file_resumes_and_finishes(tmp_path: Path, good: dict[str, Any]
 def _format_1(doc: dict[str, Any]) -> None:
     """The file as format 1 wrote it: no count of sketch searches."""
     doc["format"] = 1
-    doc.pop("ruled")
+    doc.pop("ruled"), doc.pop("sweeps")
     doc["levels"][LEVEL].pop("sketches")
 
 
 def test_a_format_1_file_resumes_with_no_sketch_search_started(tmp_path: Path, good: dict[str, Any]) -> None:
-    assert good["format"] == 5 and good["levels"][LEVEL]["sketches"] == 0
+    assert good["format"] == 6 and good["levels"][LEVEL]["sketches"] == 0
     path = planted(tmp_path, good, _format_1)
     result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "out.json").read_text())[0]["size"] == 5
-    assert json.loads(path.read_text())["format"] == 5  # written back in this format
-    line = refused(*resume(planted(tmp_path, good, lambda doc: doc.__setitem__("format", 1) or doc.pop("ruled"))))
+    assert json.loads(path.read_text())["format"] == 6  # written back in this format
+    old = planted(tmp_path, good, lambda doc: doc.__setitem__("format", 1) or doc.pop("ruled") or doc.pop("sweeps"))
+    line = refused(*resume(old))
     assert "must be an object with frontier, level, nodes, result, search, searched_to, seconds, sizes" in line
     line = refused(*resume(planted(tmp_path, good, lambda doc: doc["levels"][LEVEL].pop("sketches"))))
     assert "sizes, sketches" in line
@@ -171,12 +172,13 @@ def _extra_field(doc: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("change, message", [
-    (_set("format", 6), "has format 6, this puzzlebots reads 1, 2, 3, 4 and 5"),
-    (_set("format", True), "has format True, this puzzlebots reads 1, 2, 3, 4 and 5"),
-    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1, 2, 3, 4 and 5"),
+    (_set("format", 7), "has format 7, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
+    (_set("format", True), "has format True, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
+    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
     (_set("format", 3), "fields must be format, kind, levels, tick_cap"),  # format 3 had no ruled records
+    (_set("format", 5), "fields must be format, kind, levels, ruled, tick_cap"),  # format 5 had no sweeps
     (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
-    (_drop("tick_cap"), "fields must be format, kind, levels, ruled, tick_cap"),
+    (_drop("tick_cap"), "fields must be format, kind, levels, ruled, sweeps, tick_cap"),
     (_set("levels", [1]), "levels must be an object"),
     (_level_key, "names level 'No Such Level', which this levels file lacks"),
     (_other_board, "was made for another definition of the level"),
@@ -265,7 +267,7 @@ def test_a_provisional_sketch_result_is_searched_on_below_its_size(tmp_path: Pat
 
     def provisional(doc: dict[str, Any]) -> None:
         doc["format"] = version
-        doc.pop("ruled")
+        doc.pop("ruled"), doc.pop("sweeps")
         _result(SIX, 6, 19, "sketch")(doc)
         doc["levels"][LEVEL]["frontier"] = [] if version == 3 else None
 
@@ -287,7 +289,7 @@ def _beside(program: str, size: int, ticks: int, version: int,
 
     def change(doc: dict[str, Any]) -> None:
         doc["format"] = version
-        doc.pop("ruled")
+        doc.pop("ruled"), doc.pop("sweeps")
         rec = doc["levels"][LEVEL]
         rec["sizes"] += [{"size": k, "nodes": 0, "seconds": 0.0} for k in range(4, searched_to + 1)]
         rec["searched_to"], rec["frontier"] = searched_to, [[1]]

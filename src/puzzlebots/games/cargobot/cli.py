@@ -485,7 +485,8 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
             state = "solved" if rec.result else f"sizes up to {rec.searched_to} searched{todo}"
             if rec.provisional(lv):
                 assert rec.result is not None
-                state = (f"solved by the sketch search at size {rec.result['size']} (best known {lv.best_known}), "
+                state = (f"solved by the {rec.result['method']} search at size {rec.result['size']} (best known "
+                         f"{lv.best_known}), "
                          f"sizes up to {rec.searched_to} searched{todo}")  # fmt: skip
             click.echo(f"resuming {lv.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before", err=True)
         if lv.name in book.ruled:
