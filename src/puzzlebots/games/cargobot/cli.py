@@ -200,7 +200,8 @@ SWEEP_TURN = 20.0
 
 
 @click.command(help="Find a smallest program for a level (game semantics) by exhaustive search; beyond Tutorial-Hard, "
-               "a search over program sketches takes over when the exhaustive one runs out of time.")
+               "searches that do not prove their programs smallest (sweep sub-problems, board rules, program "
+               "sketches) take over when the exhaustive one runs out of time.")
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
@@ -213,7 +214,7 @@ SWEEP_TURN = 20.0
     help=f"Seconds for the whole run (default with --all: {ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
     "--time-limit, the others share what is left (a quarter share where the best known program has more than "
     f"{LIKELY_SIZE} registers), and the run ends within it. Time left after every level had its share goes to "
-    "the unsolved ones (and those the sketch search solved above their best known size) in further passes, "
+    "the unsolved ones (and those a sketch or sweep solved above their best known size) in further passes, "
     "each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
@@ -225,8 +226,9 @@ SWEEP_TURN = 20.0
 @click.option("--resume", is_flag=True, help="Go on from the progress file: finished sizes and levels are not redone.")
 @click.option("--sketch-share", type=FiniteFloat(min=0, max=0.9), default=SKETCH_SHARE, show_default=True,
               help="Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
-              "for searches that find programs without proving them smallest: under rules read off the board, at "
-              "the best known size, then over program sketches (0: off).")
+              "for searches that find programs without proving them smallest: through the level's sweep "
+              "sub-problems where it has them, else under rules read off the board at the best known size, then "
+              "over program sketches (0: off).")
 @click.option("--shape", default=None, help="Hint (with --level): at most so many registers per function, F1 first, "
               "no function past them, e.g. 8,4.")  # fmt: skip
 @click.option("--pile-rules", default=None, help="Hint (with --level): one rule per pile, e.g. 'I G I- G+ I-': the "
@@ -346,7 +348,7 @@ def _passes(
     """Pass 1 searches every level for its share (``_level_time``). Under ``total`` (and without ``max_size``),
     while time is left and levels are open (``_finished``), a further pass gives that time to them (the same
     weights, every level sharing); ``search(level, seconds, pass number)`` goes on from the level's record, so
-    nothing finished is searched again. In a further pass the levels a sketch solved above their best known
+    nothing finished is searched again. In a further pass the levels a sketch or sweep solved above their best known
     size come first: their search ends at the sketch program's size, and the time they save goes to the
     unsolved levels after them in the same pass. Each level's last result and the pass that gave it."""
     started = clock()
