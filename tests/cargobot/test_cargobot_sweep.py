@@ -192,3 +192,28 @@ def test_a_malformed_home_is_one_error(tmp_path: Path, fields: dict, message: st
     path.write_text(json.dumps([raw]))
     with pytest.raises(InputError, match=message):
         load_levels(path)
+
+
+def test_sweeps_alone(tmp_path: Path) -> None:
+    """``--sweeps`` runs the sweep phase alone: Mirror's 8 (3 + 5) at once, no exhaustive size searched first;
+    resumed, the record's result is taken as it is."""
+    out = tmp_path / "out.json"
+    code, _, err = solve_cmd("--level", "Mirror", "--sweeps", "--jobs", "1", "--json", out)
+    assert code == 0, err
+    (row,) = json.loads(out.read_text())
+    assert (row["method"], row["size"], row["searched_to"], row["proven_minimal"]) == ("sweep", 8, 0, False)
+    assert run_level(find_level("Mirror"), parse_registers(row["program"])).solved
+    code, _, err = solve_cmd("--level", "Mirror", "--sweeps", "--jobs", "1", "--json", out, "--resume")
+    assert code == 0 and "resuming Mirror (sweep, helper starting on its pile): helper found" in err
+    assert json.loads(out.read_text())[0]["program"] == row["program"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--level", "Multi Sort 2"], "--sweeps: Multi Sort 2 has no sweep sub-problem"),
+    (["--all"], "--sweeps is for one level: not with --all"),
+    (["--level", "Mirror", "--max-size", "5"], "--max-size is not for --sweeps"),
+    (["--level", "Mirror", "--board-rules"], "is not for"),
+])  # fmt: skip
+def test_sweeps_alone_refuses(args: list[str], message: str) -> None:
+    code, _, err = solve_cmd(*args, "--sweeps")
+    assert code == 2 and message in err and "Traceback" not in err

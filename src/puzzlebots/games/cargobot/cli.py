@@ -240,20 +240,22 @@ SWEEP_TURN = 20.0
               "builds the others, e.g. 'call2 R call1' (F1) or 'prog_2 claw L_none claw R' (F2).")  # fmt: skip
 @click.option("--board-rules", is_flag=True, help="With --level: only the search under the rules read off the board, "
               "at the level's best known size (what --all runs when the exhaustive search leaves a level open).")
+@click.option("--sweeps", "sweeps_only", is_flag=True, help="With --level: only the search through the level's sweep "
+              "sub-problems, for --time-limit (0: no limit), going on from their records with --resume.")
 @LEVELS_FILE
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
     time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
     progress_file: Path | None, resume: bool, sketch_share: float, shape: str | None, pile_rules: str | None,
-    min_ops: str | None, fix: str | None, board_rules: bool, levels_file: str | None,
+    min_ops: str | None, fix: str | None, board_rules: bool, sweeps_only: bool, levels_file: str | None,
 ) -> None:  # fmt: skip
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool, subproblems=True)]
     if all_levels:
-        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "board_rules"), "is for "
-                     "one level: not with --all")  # fmt: skip
+        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "board_rules",
+                     "sweeps_only"), "is for one level: not with --all")  # fmt: skip
     hints = parse_hints(targets[0], shape, pile_rules, min_ops, fix)
     if board_rules:
         refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "max_size"), "is not for "
@@ -261,6 +263,12 @@ def solve(
         if targets[0].subproblem:
             raise InputError(f"--board-rules reads one board: {targets[0].name} is a sub-problem")
         hints = _board_rules(targets[0])
+    if sweeps_only:
+        refuse_given(click.get_current_context(), ("shape", "pile_rules", "min_ops", "fix", "max_size", "board_rules"),
+                     "is not for --sweeps, which searches the sweep sub-problems")  # fmt: skip
+        if not sweeps(targets[0]):
+            raise InputError(f"--sweeps: {targets[0].name} has no sweep sub-problem (its piles are not set right one "
+                             "after another from the claw rightwards)")  # fmt: skip
     if all_levels and total_time is None:
         total_time = ALL_LEVELS_SECONDS
     book = _progress_book(progress_file or _beside(json_file), resume, tick_cap, pool, targets,
@@ -284,7 +292,10 @@ def solve(
             sketching = sketching and not _provisional(book, lv)
             share = sketch_share if sketching else 0.0
             workers = {"jobs": _sketch_jobs(jobs, executor), "executor": executor, "address": address}
-            result = _search_level(lv, seconds, share, exhaustive, show, book, workers)
+            if sweeps_only:
+                result = _sweeps_alone(lv, seconds, exhaustive, book, show)
+            else:
+                result = _search_level(lv, seconds, share, exhaustive, show, book, workers)
             result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
             unrecorded[lv.name] = result.seconds - (book.ruled if board_rules else book.levels)[lv.name].seconds
             bar.advance(task)
@@ -423,6 +434,17 @@ def _sweep_after(level: Level, result: SolveResult, seconds: float, subs: list[S
                 todo.remove(sweep)  # exhausted (or, never expected: ``Level.home``, a helper that does not carry over)
         turn *= 2
     return replace(result, seconds=result.seconds + time.monotonic() - start)
+
+
+def _sweeps_alone(level: Level, seconds: float | None, exhaustive: Callable[..., SolveResult], book: ProgressFile,
+                  show: Callable[[str], None]) -> SolveResult:  # fmt: skip
+    """``--sweeps``: the level through its sweep sub-problems alone (``_sweep_after``), for ``seconds`` (None: no
+    limit), its exhaustive search's record as it stands (a new one: nothing searched)."""
+    rec = book.entry(level, prepare(level, book.tick_cap))
+    if rec.result is not None and not rec.provisional(level):
+        return exhaustive(level)  # solved: the record's result, no search
+    start = SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to)
+    return _sweep_after(level, start, seconds or float("inf"), sweeps(level), exhaustive, book, show)
 
 
 def _ruled_after(level: Level, result: SolveResult, seconds: float, ruled: Hints,
