@@ -81,8 +81,8 @@ def test_the_route_to_13_composes() -> None:
 
 
 def test_home_is_the_rule_that_makes_a_helper_carry_over() -> None:
-    """Mirror's helper ``R claw_yellow L claw call1_any`` wins its boards and comes home; without ``home`` the
-    search's first program at the smallest size is one that ends elsewhere, and fails on the level."""
+    """Transporter's sweep: the helper the search finds comes home and wins the level behind the driver; a
+    helper that wins a board but stays on the right pile (``claw R claw``) wins it only without ``home``."""
     level = find_level("Transporter")
     sub = sweeps(level)[0].level
     result = solver.solve(sub, jobs=1, max_size=6)
