@@ -23,7 +23,6 @@ from puzzlebots.games.cargobot.progress import ProgressFile, level_digest, load
     ("name", "rules"),
     [
         ("Genetic Code", "I- G+ I- G+ I-"),  # Elizarov's Simplified 2 has I G I- G+ I-: ours are stricter
-        ("Multi Sort 2", "G+ I- G+ I- G+ I- G+"),
         ("Restoring Order", ". . . . I- . . G+"),
         ("Changing Places", ". . I- G+ . . . ."),
     ],

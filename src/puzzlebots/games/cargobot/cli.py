@@ -452,7 +452,7 @@ def _ruled_after(level: Level, result: SolveResult, seconds: float, ruled: Hints
     """``result`` (the exhaustive search, out of time), or the level solved in ``seconds`` by the same search
     under the board rules ``ruled``, at the level's best known size only (its own record in the progress file,
     ``ProgressFile.ruled``, so a later pass or a resumed run goes on where it stopped). What it finds is no
-    larger than the best known program, and not proven smallest (method ``ruled``)."""
+    larger than the best known program, and not proven smallest (method ``ruled``, or ``stations``)."""
     assert level.best_known is not None
     start = time.monotonic()
     found = exhaustive(level, time_limit=seconds, hints=ruled, first=level.best_known, max_size=level.best_known,

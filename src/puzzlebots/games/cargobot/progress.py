@@ -73,9 +73,10 @@ RESULT_KEYS = {"program", "size", "ticks", "method"}
 #: how a recorded program was found: "exhaustive" (smallest in the model: its size is searched_to + 1),
 #: "sketch" (``bots.sketch``, after the exhaustive search ran out of time: only sizes to searched_to are done)
 #: "hinted" (the exhaustive search under a user's hints, ``bots.hints``: smallest among what they allow) or
-#: "ruled" (under the board rules ``solve --all`` gives itself, at the best known size: not smallest) or "sweep"
-#: (a helper found on a sweep sub-problem behind its driver, ``bots.sweep``: not smallest)
-METHODS = ("exhaustive", "sketch", "hinted", "ruled", "sweep")
+#: "ruled" (under the board rules ``solve --all`` gives itself, at the best known size: not smallest), or
+#: "stations" (the same with a station pass as F1, ``bots.stations``: not smallest) or "sweep" (a helper found on
+#: a sweep sub-problem behind its driver, ``bots.sweep``: not smallest)
+METHODS = ("exhaustive", "sketch", "hinted", "ruled", "stations", "sweep")
 #: the methods that run after the exhaustive search stopped, and leave the sizes below their program open
 AFTER_EXHAUSTIVE = ("sketch", "sweep")
 

@@ -19,6 +19,7 @@ from puzzlebots.core.errors import InputError
 from ..kernels.solve import KEEP_GOAL, KEEP_START, NO_PUT, NO_TAKE
 from ..language import RegisterProgram, format_registers, parse_registers
 from ..levels import Level, check_program_limits
+from .stations import station_pass
 
 #: a pile rule's letters: I, G (the pile stays a bottom part of its start / goal pile; both: of either),
 #: - (take only: nothing is put on it), + (put only: nothing is taken from it); "." for no rule
@@ -37,7 +38,8 @@ class Hints(NamedTuple):
     shape: tuple[int, ...] | None = None
     pile_rules: tuple[int, ...] | None = None
     min_ops: tuple[int, int, int] = (0, 0, 0)
-    method: str = "hinted"  # how a program found under them is named: "hinted" (a user's), "ruled" (the board's)
+    #: how a program found under them is named: "hinted" (a user's), "ruled" or "stations" (the board's)
+    method: str = "hinted"
     fixed: RegisterProgram | None = None
 
     def given(self) -> bool:
@@ -68,12 +70,16 @@ def board_hints(level: Level) -> Hints | None:
     """The hints ``solve --all`` gives itself on a level its exhaustive search leaves open, read off the board
     with no person's insight (docs/rules/cargobot.md, "Board rules"): a pile built from nothing is only put on,
     a pile emptied is only taken from, and the program has at most two functions (F1 and F2 of the level's
-    slots). None where no pile gets a rule (the hints would only be the shape), the level has one function, or it
-    is a sub-problem (whose boards are a person's design already)."""
+    slots); on a station board (``bots.stations``) F1 is the station pass instead, and every function is the
+    search's (method ``stations``). None where no pile gets a rule (the hints would only be the shape), the level
+    has one function, or it is a sub-problem (whose boards are a person's design already)."""
     rules = tuple(FILL if not s and g else EMPTY if s and not g else 0 for s, g in zip(level.stacks, level.goal,
                                                                                          strict=True))  # fmt: skip
     if not any(rules) or level.callable_functions < 2 or level.subproblem:
         return None
+    main = station_pass(level)
+    if main is not None:
+        return Hints(pile_rules=rules, fixed=main, method="stations")
     return Hints(shape=tuple(level.functions[:2]), pile_rules=rules, method="ruled")
 
 
