@@ -161,7 +161,7 @@ def test_solve_on_a_level_its_exhaustive_search_leaves_open(tmp_path: Path, monk
     code, _, err = solve_cmd(*args, "--resume")
     assert code == 0, err
     assert "resuming Mirror: solved by the sweep search at size 8 (best known 6)" in err
-    assert "resuming Mirror (sweep, helper starting on its pile): helper found" in err
+    assert "resuming Mirror (sweep, helper starting on its pile): solved" in err
     (row,) = json.loads(out.read_text())
     assert (row["method"], row["size"], row["proven_minimal"]) == ("exhaustive", 6, True)
 
@@ -204,7 +204,7 @@ def test_sweeps_alone(tmp_path: Path) -> None:
     assert (row["method"], row["size"], row["searched_to"], row["proven_minimal"]) == ("sweep", 8, 0, False)
     assert run_level(find_level("Mirror"), parse_registers(row["program"])).solved
     code, _, err = solve_cmd("--level", "Mirror", "--sweeps", "--jobs", "1", "--json", out, "--resume")
-    assert code == 0 and "resuming Mirror (sweep, helper starting on its pile): helper found" in err
+    assert code == 0 and "resuming Mirror (sweep, helper starting on its pile): solved" in err
     assert json.loads(out.read_text())[0]["program"] == row["program"]
 
 

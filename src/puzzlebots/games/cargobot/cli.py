@@ -30,6 +30,7 @@ from puzzlebots.core.jsonio import name_of
 
 from . import engine
 from .bots.climb import climb as run_climb
+from .bots.drivers import DriverSketch, sub_searches
 from .bots.evolve import check_options as check_evolve_options
 from .bots.evolve import evolve as run_evolve
 from .bots.hints import NO_HINTS, Hints, board_hints, parse_hints
@@ -195,13 +196,13 @@ PASS_SECONDS = 5.0
 #: default --sketch-share: half of a level's time beyond Tutorial-Hard goes to sketches if the exhaustive
 #: search has not found a program in the first half
 SKETCH_SHARE = 0.5
-#: the first turn of each sweep sub-problem's search, in seconds; every round of turns doubles it
+#: the first turn of each sweep sub-problem's and driver sketch's search, in seconds; every round doubles it
 SWEEP_TURN = 20.0
 
 
 @click.command(help="Find a smallest program for a level (game semantics) by exhaustive search; beyond Tutorial-Hard, "
-               "searches that do not prove their programs smallest (sweep sub-problems, board rules, program "
-               "sketches) take over when the exhaustive one runs out of time.")
+               "searches that do not prove their programs smallest (sweep sub-problems, driver sketches, board "
+               "rules, program sketches) take over when the exhaustive one runs out of time.")
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
@@ -227,8 +228,8 @@ SWEEP_TURN = 20.0
 @click.option("--sketch-share", type=FiniteFloat(min=0, max=0.9), default=SKETCH_SHARE, show_default=True,
               help="Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
               "for searches that find programs without proving them smallest: through the level's sweep "
-              "sub-problems where it has them, else under rules read off the board at the best known size, then "
-              "over program sketches (0: off).")
+              "sub-problems and driver sketches where it has them, else under rules read off the board at the best "
+              "known size, then over program sketches (0: off).")
 @click.option("--shape", default=None, help="Hint (with --level): at most so many registers per function, F1 first, "
               "no function past them, e.g. 8,4.")  # fmt: skip
 @click.option("--pile-rules", default=None, help="Hint (with --level): one rule per pile, e.g. 'I G I- G+ I-': the "
@@ -241,7 +242,8 @@ SWEEP_TURN = 20.0
 @click.option("--board-rules", is_flag=True, help="With --level: only the search under the rules read off the board, "
               "at the level's best known size (what --all runs when the exhaustive search leaves a level open).")
 @click.option("--sweeps", "sweeps_only", is_flag=True, help="With --level: only the search through the level's sweep "
-              "sub-problems, for --time-limit (0: no limit), going on from their records with --resume.")
+              "sub-problems and driver sketches, for --time-limit (0: no limit), going on from their records with "
+              "--resume.")
 @LEVELS_FILE
 def solve(
     level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
@@ -384,7 +386,8 @@ def _search_level(level: Level, seconds: float | None, share: float, exhaustive:
                   show: Callable[[str], None], book: ProgressFile,
                   workers: dict[str, Any] | None = None) -> SolveResult:  # fmt: skip
     """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``; then, on a
-    level with sweep sub-problems (``bots.sweep``), the search through them for the rest (``_sweep_after``); on
+    level with sweep sub-problems (``bots.sweep``), the search through them and its driver sketches
+    (``bots.drivers``) for the rest (``_sweep_after``); on
     another, with board rules (``board_hints``) and a best known size, the search under them at that size
     (``_ruled_after``), then the sketch search (``_sketch_after``, on ``workers``: ``jobs``, ``executor``,
     ``address`` as ``solve`` got them) for what is left."""
@@ -397,7 +400,7 @@ def _search_level(level: Level, seconds: float | None, share: float, exhaustive:
 
     if not share or result.solved or result.searched_to >= sum(level.functions):
         return result
-    subs = sweeps(level)
+    subs = sub_searches(level)
     if subs:
         return _sweep_after(level, result, rest(), subs, exhaustive, book, show)
     ruled = board_hints(level)
@@ -410,41 +413,52 @@ def _search_level(level: Level, seconds: float | None, share: float, exhaustive:
     return result
 
 
-def _sweep_after(level: Level, result: SolveResult, seconds: float, subs: list[Sweep],
+def _sweep_after(level: Level, result: SolveResult, seconds: float, subs: list[DriverSketch | Sweep],
                  exhaustive: Callable[..., SolveResult], book: ProgressFile,
                  show: Callable[[str], None]) -> SolveResult:  # fmt: skip
-    """``result`` (the exhaustive search, out of time), or the level solved in ``seconds`` through its sweep
-    sub-problems: each searched exhaustively (its own record in ``ProgressFile.sweeps``, so a later pass or a
-    resumed run goes on where it stopped) in turns, the first ``SWEEP_TURN`` seconds long and each round twice
-    the one before, so the one that needs less finds first. The first helper found, behind the sweep's driver,
-    is the level's program (method ``sweep``; not proven smallest)."""
+    """``result`` (the exhaustive search, out of time), or the level solved in ``seconds`` through its driver
+    sketches (the level under a sketch's fixed functions, up to its best known size) and sweep sub-problems: each
+    searched exhaustively (its own record in ``ProgressFile.sweeps``, so a later pass or a resumed run goes on
+    where it stopped) in turns, the first ``SWEEP_TURN`` seconds long and each round twice the one before, so
+    the one that needs less finds first. The first program found (a sweep's helper behind its driver) is the
+    level's (method ``driver`` or ``sweep``; not proven smallest)."""
     start, turn, todo = time.monotonic(), SWEEP_TURN, list(subs)
     while todo and seconds - (time.monotonic() - start) >= 1:
-        for sweep in list(todo):
+        for sub in list(todo):
             left = seconds - (time.monotonic() - start)
             if left < 1:
                 break
-            where = f": sweep {subs.index(sweep) + 1} of {len(subs)}"
-            found = exhaustive(sweep.level, time_limit=min(turn, left), book=book.sweep_book(),
-                               progress=lambda n, where=where: show(f"{where}, size {n}"))  # fmt: skip
-            program = compose(found.program) if found.program is not None else None
+            same = [s for s in subs if type(s) is type(sub)]
+            where = f": {'sweep' if isinstance(sub, Sweep) else 'driver'} {same.index(sub) + 1} of {len(same)}"
+            if isinstance(sub, Sweep):
+                top = sum(sub.level.functions)
+                found = exhaustive(sub.level, time_limit=min(turn, left), book=book.sweep_book(),
+                                   progress=lambda n, where=where: show(f"{where}, size {n}"))  # fmt: skip
+                program = compose(found.program) if found.program is not None else None
+            else:
+                top = level.best_known or sum(level.functions)
+                found = exhaustive(sub.level, time_limit=min(turn, left), book=book.sweep_book(), max_size=top,
+                                   hints=sub.hints, progress=lambda n, where=where: show(f"{where}, size {n}"))
+                program = found.program
             if program is not None and play_out(level, program).solved:
-                return adopt(level, result, program, time.monotonic() - start, "sweep", book)
-            if found.solved or found.searched_to >= sum(sweep.level.functions):
-                todo.remove(sweep)  # exhausted (or, never expected: ``Level.home``, a helper that does not carry over)
+                method = "sweep" if isinstance(sub, Sweep) else "driver"
+                return adopt(level, result, program, time.monotonic() - start, method, book)
+            if found.solved or found.searched_to >= top:
+                todo.remove(sub)  # exhausted (or, never expected: ``Level.home``, a helper that does not carry over)
         turn *= 2
     return replace(result, seconds=result.seconds + time.monotonic() - start)
 
 
 def _sweeps_alone(level: Level, seconds: float | None, exhaustive: Callable[..., SolveResult], book: ProgressFile,
                   show: Callable[[str], None]) -> SolveResult:  # fmt: skip
-    """``--sweeps``: the level through its sweep sub-problems alone (``_sweep_after``), for ``seconds`` (None: no
-    limit), its exhaustive search's record as it stands (a new one: nothing searched)."""
+    """``--sweeps``: the level through its driver sketches and sweep sub-problems alone (``_sweep_after``), for
+    ``seconds`` (None: no limit), its exhaustive search's record as it stands (a new one: nothing searched)."""
     rec = book.entry(level, prepare(level, book.tick_cap))
     if rec.result is not None and not rec.provisional(level):
         return exhaustive(level)  # solved: the record's result, no search
     start = SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to)
-    return _sweep_after(level, start, seconds or float("inf"), sweeps(level), exhaustive, book, show)
+    subs = sub_searches(level)
+    return _sweep_after(level, start, seconds or float("inf"), subs, exhaustive, book, show)
 
 
 def _ruled_after(level: Level, result: SolveResult, seconds: float, ruled: Hints,
@@ -522,11 +536,12 @@ def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Le
             state = "solved" if rec.result else f"size {rec.searched_to + 1} in progress"
             click.echo(f"resuming {lv.name} under board rules: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s "
                        "before", err=True)  # fmt: skip
-        for sweep in sweeps(lv):
-            if sweep.level.name in book.sweeps:
-                rec = book.sweep_book().entry(sweep.level, prepare(sweep.level, tick_cap))  # refused if another search
-                state = "helper found" if rec.result else f"sizes up to {rec.searched_to} searched"
-                click.echo(f"resuming {sweep.level.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before",
+        for sub in sub_searches(lv):
+            if sub.level.name in book.sweeps:
+                sub_hints = sub.hints if isinstance(sub, DriverSketch) else NO_HINTS
+                rec = book.sweep_book().entry(sub.level, prepare(sub.level, tick_cap, sub_hints))  # refused if another
+                state = "solved" if rec.result else f"sizes up to {rec.searched_to} searched"
+                click.echo(f"resuming {sub.level.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before",
                            err=True)  # fmt: skip
     return book
 

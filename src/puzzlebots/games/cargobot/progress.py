@@ -9,7 +9,8 @@ to search, is provisional (``provisional``): the level stays open, and its recor
 search had beside the program (format 3). Beside the levels' records, ``ruled`` keeps those of the search under
 board rules (``bots.hints.board_hints``; format 4): it starts at the level's best known size, so its sizes list
 starts there too. ``sweeps`` (format 6) keeps the records of the searches on a level's sweep sub-problems
-(``bots.sweep``), filed under the sub-problem's name. The file is JSON, written atomically (a kill leaves the
+(``bots.sweep``) and of its driver sketches (``bots.drivers``), filed under the sub-problem's or the sketch's
+name. The file is JSON, written atomically (a kill leaves the
 previous version whole). A frontier is front-coded (format 5): each prefix is written as the number of options it
 shares with the one before, then the rest, since consecutive prefixes (the children of one task) share most of
 theirs: the file an hour of ``solve --all`` wrote, 32 MB as plain lists, is 6.9 MB this way.
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 
-from .bots.sweep import sweeps
+from .bots.drivers import sub_searches
 from .kernels import prune as prune_kernel
 from .kernels import solve as solve_kernel
 from .language import format_registers, parse_registers, register_count
@@ -75,10 +76,11 @@ RESULT_KEYS = {"program", "size", "ticks", "method"}
 #: "hinted" (the exhaustive search under a user's hints, ``bots.hints``: smallest among what they allow) or
 #: "ruled" (under the board rules ``solve --all`` gives itself, at the best known size: not smallest), or
 #: "stations" (the same with a station pass as F1, ``bots.stations``: not smallest) or "sweep" (a helper found on
-#: a sweep sub-problem behind its driver, ``bots.sweep``: not smallest)
-METHODS = ("exhaustive", "sketch", "hinted", "ruled", "stations", "sweep")
+#: a sweep sub-problem behind its driver, ``bots.sweep``: not smallest) or "driver" (the level searched behind a
+#: driver sketch, ``bots.drivers``: not smallest)
+METHODS = ("exhaustive", "sketch", "hinted", "ruled", "stations", "sweep", "driver")
 #: the methods that run after the exhaustive search stopped, and leave the sizes below their program open
-AFTER_EXHAUSTIVE = ("sketch", "sweep")
+AFTER_EXHAUSTIVE = ("sketch", "sweep", "driver")
 
 
 def digest(*parts: bytes) -> str:
@@ -133,7 +135,8 @@ class LevelProgress:
     sketches: int = 0
 
     def open_below(self) -> bool:
-        """True if the result is the sketch or sweep search's and sizes below it are left to search."""
+        """True if the result is a search's after the exhaustive one (``AFTER_EXHAUSTIVE``) and sizes below it are
+        left to search."""
         found = self.result
         return found is not None and found["method"] in AFTER_EXHAUSTIVE and self.searched_to < found["size"] - 1
 
@@ -216,7 +219,7 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     if doc["tick_cap"] != tick_cap:
         raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
     by_name = {lv.name: lv for lv in levels}
-    subs = {sweep.level.name: sweep.level for lv in levels for sweep in sweeps(lv)}
+    subs = {sub.level.name: sub.level for lv in levels for sub in sub_searches(lv)}
     books = []
     for section in sections:
         records, known = {}, subs if section == "sweeps" else by_name
@@ -224,7 +227,7 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
             raise InputError(f"{name}: {section} must be an object of level records")
         for key, raw in doc[section].items():
             if key not in known:
-                what = "sweep sub-problem" if section == "sweeps" else "level"
+                what = "sweep sub-problem or driver sketch" if section == "sweeps" else "level"
                 raise InputError(f"{name} names {what} {show(key)}, which this levels file lacks (made for another "
                                  "one)")  # fmt: skip
             where = f"{name}: {dict(levels='level', ruled='ruled', sweeps='sweep')[section]} {key!r}"
