@@ -119,3 +119,35 @@ def test_solve_goes_through_a_driver_sketch_and_resumes_from_its_record(tmp_path
     (row,) = json.loads(out.read_text())
     assert (row["size"], row["method"], row["proven_minimal"], row["program"]) == (18, "driver", False,
                                                                                   format_registers(program))
+
+
+def test_the_turns_go_on_doubling_from_what_the_open_searches_had(tmp_path: Path) -> None:
+    """A later call of the phase starts its turns at the least time a search not yet exhausted has had (here
+    Restoring Order's run of the latest ``--all``: two sketches exhausted, the others 180 s, 132 s, 100 s),
+    not at 20 s again; with no record, at 20 s."""
+    level = find_level("Restoring Order")
+    subs = sub_searches(level)
+    book = ProgressFile(None, solver.DEFAULT_TICK_CAP)
+    assert cargobot_cli._first_turn(subs, book) == cargobot_cli.SWEEP_TURN
+    for sub, (searched, seconds) in zip(subs, [(13, 3.0), (13, 3.0), (12, 180.0), (9, 132.0), (9, 100.0)],
+                                        strict=True):  # fmt: skip
+        hints = sub.hints if isinstance(sub, DriverSketch) else solver.NO_HINTS
+        rec = book.sweep_book().entry(sub.level, solver.prepare(sub.level, solver.DEFAULT_TICK_CAP, hints))
+        rec.searched_to, rec.seconds = searched, seconds
+    todo = [sub for sub in subs if not cargobot_cli._exhausted(level, sub, book)]
+    assert [type(sub) for sub in todo] == [DriverSketch, Sweep, Sweep]
+    assert cargobot_cli._first_turn(todo, book) == 100.0
+
+
+def test_a_later_pass_gives_the_sweeps_the_whole_share(tmp_path: Path) -> None:
+    """Mirror (a sweep, no driver sketch: 6 is too small for one) with its exhaustive search stopped at size 2:
+    in pass 1 the level's exhaustive search goes on first and proves the 6; in a later pass its share goes to the
+    sweep, which finds its 8 (3 + 5) while the exhaustive record stays at size 2."""
+    level = find_level("Mirror")
+    for later, expected in [(False, ("exhaustive", 6, 5)), (True, ("sweep", 8, 2))]:
+        book = ProgressFile(tmp_path / f"{later}.progress", solver.DEFAULT_TICK_CAP)
+        solver.solve(level, jobs=1, max_size=2, book=book)
+        result = cargobot_cli._search_level(level, 60.0, 0.5, partial(solver.solve, jobs=1), lambda _: None, book,
+                                            later=later)  # fmt: skip
+        assert result.solved and (result.method, result.size, result.searched_to) == expected
+        assert result.program is not None and run_level(level, result.program).solved

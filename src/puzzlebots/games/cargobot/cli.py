@@ -39,7 +39,7 @@ from .bots.sketch import MAX_SECONDS as SKETCH_MAX_SECONDS
 from .bots.sketch import MAX_TICK_CAP as SKETCH_MAX_TICK_CAP
 from .bots.sketch import TICK_CAP as SKETCH_TICK_CAP
 from .bots.sketch import sketch as run_sketch
-from .bots.solve import DEFAULT_TICK_CAP, SolveResult, adopt, prepare
+from .bots.solve import DEFAULT_TICK_CAP, SolveResult, adopt, prepare, recorded
 from .bots.solve import solve as run_solve
 from .bots.sweep import Sweep, compose, sweeps
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, run_level
@@ -297,7 +297,7 @@ def solve(
             if sweeps_only:
                 result = _sweeps_alone(lv, seconds, exhaustive, book, show)
             else:
-                result = _search_level(lv, seconds, share, exhaustive, show, book, workers)
+                result = _search_level(lv, seconds, share, exhaustive, show, book, workers, later=number > 1)
             result = replace(result, seconds=result.seconds + unrecorded.get(lv.name, 0.0))
             unrecorded[lv.name] = result.seconds - (book.ruled if board_rules else book.levels)[lv.name].seconds
             bar.advance(task)
@@ -383,16 +383,21 @@ def _passes(
 
 
 def _search_level(level: Level, seconds: float | None, share: float, exhaustive: Callable[..., SolveResult],
-                  show: Callable[[str], None], book: ProgressFile,
-                  workers: dict[str, Any] | None = None) -> SolveResult:  # fmt: skip
+                  show: Callable[[str], None], book: ProgressFile, workers: dict[str, Any] | None = None,
+                  later: bool = False) -> SolveResult:  # fmt: skip
     """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``; then, on a
     level with sweep sub-problems (``bots.sweep``), the search through them and its driver sketches
-    (``bots.drivers``) for the rest (``_sweep_after``); on
-    another, with board rules (``board_hints``) and a best known size, the search under them at that size
-    (``_ruled_after``), then the sketch search (``_sketch_after``, on ``workers``: ``jobs``, ``executor``,
-    ``address`` as ``solve`` got them) for what is left."""
+    (``bots.drivers``) for the rest (``_sweep_after``); on another, with board rules (``board_hints``) and a best
+    known size, the search under them at that size (``_ruled_after``), then the sketch search (``_sketch_after``,
+    on ``workers``: ``jobs``, ``executor``, ``address`` as ``solve`` got them) for what is left. In a ``later``
+    pass a level whose sweeps or driver sketches are not all exhausted gives them the whole time: its exhaustive
+    search stopped in pass 1 far below its best known size, and each size costs it about 17 times the one
+    before, so the programs are theirs to find."""
     start = time.monotonic()
     show("")
+    subs = sub_searches(level)
+    if later and share and any(not _exhausted(level, sub, book) for sub in subs):
+        return _sweep_after(level, _as_recorded(level, book), seconds or float("inf"), subs, exhaustive, book, show)
     result = exhaustive(level, time_limit=seconds and seconds * (1 - share), progress=lambda n: show(f": size {n}"))
 
     def rest() -> float:
@@ -400,7 +405,6 @@ def _search_level(level: Level, seconds: float | None, share: float, exhaustive:
 
     if not share or result.solved or result.searched_to >= sum(level.functions):
         return result
-    subs = sub_searches(level)
     if subs:
         return _sweep_after(level, result, rest(), subs, exhaustive, book, show)
     ruled = board_hints(level)
@@ -419,10 +423,13 @@ def _sweep_after(level: Level, result: SolveResult, seconds: float, subs: list[D
     """``result`` (the exhaustive search, out of time), or the level solved in ``seconds`` through its driver
     sketches (the level under a sketch's fixed functions, up to its best known size) and sweep sub-problems: each
     searched exhaustively (its own record in ``ProgressFile.sweeps``, so a later pass or a resumed run goes on
-    where it stopped) in turns, the first ``SWEEP_TURN`` seconds long and each round twice the one before, so
-    the one that needs less finds first. The first program found (a sweep's helper behind its driver) is the
-    level's (method ``driver`` or ``sweep``; not proven smallest)."""
-    start, turn, todo = time.monotonic(), SWEEP_TURN, list(subs)
+    where it stopped) in turns, each round twice as long as the one before, so the one that needs less finds
+    first. The first turn is the least time a search not yet exhausted has had (at least ``SWEEP_TURN``), so
+    the rounds go on doubling across passes and ``--resume`` instead of starting short again. The first program
+    found (a sweep's helper behind its driver) is the level's (method ``driver`` or ``sweep``; not proven
+    smallest)."""
+    todo = [sub for sub in subs if not _exhausted(level, sub, book)]
+    start, turn = time.monotonic(), _first_turn(todo, book)
     while todo and seconds - (time.monotonic() - start) >= 1:
         for sub in list(todo):
             left = seconds - (time.monotonic() - start)
@@ -430,13 +437,12 @@ def _sweep_after(level: Level, result: SolveResult, seconds: float, subs: list[D
                 break
             same = [s for s in subs if type(s) is type(sub)]
             where = f": {'sweep' if isinstance(sub, Sweep) else 'driver'} {same.index(sub) + 1} of {len(same)}"
+            top = _top(level, sub)
             if isinstance(sub, Sweep):
-                top = sum(sub.level.functions)
                 found = exhaustive(sub.level, time_limit=min(turn, left), book=book.sweep_book(),
                                    progress=lambda n, where=where: show(f"{where}, size {n}"))  # fmt: skip
                 program = compose(found.program) if found.program is not None else None
             else:
-                top = level.best_known or sum(level.functions)
                 found = exhaustive(sub.level, time_limit=min(turn, left), book=book.sweep_book(), max_size=top,
                                    hints=sub.hints, progress=lambda n, where=where: show(f"{where}, size {n}"))
                 program = found.program
@@ -453,12 +459,37 @@ def _sweeps_alone(level: Level, seconds: float | None, exhaustive: Callable[...,
                   show: Callable[[str], None]) -> SolveResult:  # fmt: skip
     """``--sweeps``: the level through its driver sketches and sweep sub-problems alone (``_sweep_after``), for
     ``seconds`` (None: no limit), its exhaustive search's record as it stands (a new one: nothing searched)."""
+    start = _as_recorded(level, book)
+    if start.solved:
+        return start
+    return _sweep_after(level, start, seconds or float("inf"), sub_searches(level), exhaustive, book, show)
+
+
+def _as_recorded(level: Level, book: ProgressFile) -> SolveResult:
+    """The level's exhaustive search as its record stands (a new record: nothing searched), searching nothing."""
     rec = book.entry(level, prepare(level, book.tick_cap))
     if rec.result is not None and not rec.provisional(level):
-        return exhaustive(level)  # solved: the record's result, no search
-    start = SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to)
-    subs = sub_searches(level)
-    return _sweep_after(level, start, seconds or float("inf"), subs, exhaustive, book, show)
+        return recorded(level, rec)
+    return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to)
+
+
+def _first_turn(todo: list[DriverSketch | Sweep], book: ProgressFile) -> float:
+    """The first turn of ``_sweep_after``: the least time any of ``todo`` has had, at least ``SWEEP_TURN``."""
+    had = [book.sweeps[sub.level.name].seconds if sub.level.name in book.sweeps else 0.0 for sub in todo]
+    return max(SWEEP_TURN, min(had, default=0.0))
+
+
+def _top(level: Level, sub: DriverSketch | Sweep) -> int:
+    """The largest size a sweep's or driver sketch's search goes to: a driver sketch stops at the level's best
+    known size."""
+    return sum(sub.level.functions) if isinstance(sub, Sweep) else level.best_known or sum(level.functions)
+
+
+def _exhausted(level: Level, sub: DriverSketch | Sweep, book: ProgressFile) -> bool:
+    """True if the record of ``sub`` says its search is over with nothing found: every size up to ``_top``
+    searched (a record with a program stays: its search hands the program back at once)."""
+    rec = book.sweeps.get(sub.level.name)
+    return rec is not None and rec.result is None and rec.searched_to >= _top(level, sub)
 
 
 def _ruled_after(level: Level, result: SolveResult, seconds: float, ruled: Hints,

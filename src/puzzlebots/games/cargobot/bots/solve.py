@@ -438,7 +438,7 @@ def solve(
         raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
     rec = book.entry(level, setup)
     if rec.result is not None and not rec.provisional(level):
-        return _recorded(level, rec, hints)
+        return recorded(level, rec, hints)
     if rec.searched_to < first - 1 and rec.frontier is None and not rec.sizes:
         rec.searched_to = first - 1  # one statement: the skipped sizes, which the record lists no line for
     start, counter, nodes0, seconds0 = time.monotonic(), [0], rec.nodes, rec.seconds
@@ -489,7 +489,7 @@ def solve(
         else:  # the record keeps the nodes and seconds of the result
             book.save(force=True)
     if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
-        return _recorded(level, rec, hints)
+        return recorded(level, rec, hints)
     return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to, method,
                        hints)  # fmt: skip
 
@@ -514,7 +514,7 @@ def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: f
                        rec.nodes, after.searched_to, method)  # fmt: skip
 
 
-def _recorded(level: Level, rec: LevelProgress, hints: Hints = NO_HINTS) -> SolveResult:
+def recorded(level: Level, rec: LevelProgress, hints: Hints = NO_HINTS) -> SolveResult:
     """The result of a level its record says is solved (``progress.load`` replayed the program)."""
     assert rec.result is not None
     program = parse_registers(rec.result["program"])
