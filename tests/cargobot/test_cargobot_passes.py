@@ -50,7 +50,7 @@ def test_the_second_pass_goes_on_from_where_the_first_stopped(
     monkeypatch.setattr(solve_cli, "run_solve", recording)
     code, stdout, err = solve_cmd("--all", "--jobs", "1", "--levels-file", levels, "--total-time", 300, "--json", out)
     assert code == 0, err
-    assert "pass 2: 1 unsolved level share the" in err
+    assert "pass 2: 1 unsolved level gets the" in err
     # pass 1: Cargo 101 solved; LEVEL stopped inside size 7 with sizes up to 6 searched; pass 2: LEVEL solved
     assert [searched for _, searched in calls] == [2, 6, 6]
     assert all(limit is not None and 0 < limit <= 300 for limit, _ in calls)

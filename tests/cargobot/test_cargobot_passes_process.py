@@ -39,7 +39,7 @@ def test_killed_in_the_second_pass_resumes_without_redoing_sizes(tmp_path: Path)
     reader = threading.Thread(target=lambda: lines.extend(proc.stderr or []), daemon=True)
     reader.start()
     start = time.monotonic()
-    while not any(line.startswith("pass 2: 1 unsolved level share the") for line in lines):
+    while not any(line.startswith("pass 2: 1 unsolved level gets the") for line in lines):
         assert proc.poll() is None, f"the run ended before its second pass: {lines}"
         assert time.monotonic() - start < STARTUP
         time.sleep(0.05)

@@ -79,7 +79,7 @@ def test_a_sketch_program_above_the_best_known_is_replaced_in_pass_2(
     out = tmp_path / "s.json"
     code, _, err = _run(levels, out)
     assert code == 0, err
-    assert "pass 2: 1 level solved above its best known size share the" in err
+    assert "pass 2: 1 level solved above its best known size gets the" in err
     row = _row(out)
     assert (row["pass"], row["size"], row["method"], row["proven_minimal"], row["searched_to"]) == \
         (2, 7, "exhaustive", True, 6)  # fmt: skip
@@ -127,7 +127,7 @@ def test_every_smaller_size_exhausted_proves_the_sketch_program_minimal(
     out = tmp_path / "s.json"
     code, _, err = _run(levels, out)
     assert code == 0, err
-    assert "pass 2: 1 level solved above its best known size share the" in err and "pass 3" not in err
+    assert "pass 2: 1 level solved above its best known size gets the" in err and "pass 3" not in err
     row = _row(out)
     assert (row["pass"], row["size"], row["program"], row["method"], row["proven_minimal"], row["searched_to"]) == \
         (2, 7, SEVEN, "sketch", True, 6)  # fmt: skip

@@ -309,7 +309,8 @@ def solve(
             parts = [f"{n} {what}{'s' * (n > 1)}{after}" for n, what, after in (
                 (len(levels) - above, "unsolved level", ""), (above, "level", " solved above its best known size"))
                 if n]  # fmt: skip
-            click.echo(f"pass {number}: {' and '.join(parts)} share the {room:,.0f} s left", err=True)
+            verb = "share" if len(levels) > 1 else "gets"
+            click.echo(f"pass {number}: {' and '.join(parts)} {verb} the {room:,.0f} s left", err=True)
 
         try:
             rows = _passes(targets, book, max_size, time_limit, total_time, search, announce)
