@@ -112,11 +112,12 @@ def race(commands: dict[str, tuple[list[str], int, Path, float]]) -> dict[str, t
     return done
 
 
-def side_by_side(checkout: Path, name: str, work: Path, classes: Path, timeout: float) -> tuple[Run, Run, dict]:
-    """His run and ours on one level, at the same time, and our ``--json`` row."""
+def side_by_side(name: str, his_file: str, work: Path, classes: Path, timeout: float) -> tuple[Run, Run, dict]:
+    """His run (on ``his_file``, his levels file with the level switched on) and ours on one level, at the same
+    time, and our ``--json`` row."""
     folder = work / re.sub(r"\W+", "_", name)
     folder.mkdir()
-    (folder / "one.txt").write_text(his_level_file((checkout / "CargoBotSolver.txt").read_text(), name))
+    (folder / "one.txt").write_text(his_file)
     ours_json = folder / "ours.json"
     commands = {
         "his": (["java", "-cp", str(classes), "solver.CargoBotSolver", "solve", "one.txt"], HIS_CORE,
@@ -162,8 +163,7 @@ def main(argv: list[str] | None = None) -> None:
                 raise PuzzlebotsError(f"{tool} is not on PATH (a JDK is needed to build his solver)")
         names = [find_level(name).name for name in (args.level or LEVELS)]
         text = (args.java_solver / "CargoBotSolver.txt").read_text()
-        for name in names:
-            his_level_file(text, name)
+        his_files = {name: his_level_file(text, name) for name in names}
     except (PuzzlebotsError, OSError) as exc:
         parser.exit(2, f"error: {exc}\n")
     table = Table(title=f"solve side by side with Elizarov's Java solver (one core each, timeout {args.timeout:.0f} s)")
@@ -173,8 +173,8 @@ def main(argv: list[str] | None = None) -> None:
     console = Console(width=200)
     with tempfile.TemporaryDirectory(prefix="vs-elizarov-") as tmp:
         classes = build(args.java_solver, Path(tmp))
-        for name in names:
-            his, ours, row = side_by_side(args.java_solver, name, Path(tmp), classes, args.timeout)
+        for name, his_file in his_files.items():
+            his, ours, row = side_by_side(name, his_file, Path(tmp), classes, args.timeout)
             ratio = f"{ours.wall / his.wall:.2f}" if his.size is not None and ours.size is not None else (
                 f"< {ours.wall / his.wall:.2f}" if ours.size is not None else "-")  # fmt: skip
             table.add_row(name, _cell(his, args.timeout), _cell(ours, args.timeout),
