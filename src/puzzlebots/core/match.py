@@ -52,15 +52,15 @@ def elo_of_score(score: float) -> float:
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
-def distribution(counts: Sequence[int]) -> list[tuple[float, float]]:
-    """``(score per game, probability)`` for trinomial (L, D, W) or pentanomial counts (pairs of 0..4 half
-    points), empty bins regularized."""
+def distribution(counts: Sequence[int]) -> tuple[float, list[tuple[float, float]]]:
+    """The number of samples and ``(score per game, probability)`` of trinomial (L, D, W) or pentanomial counts
+    (pairs of 0..4 half points), empty bins regularized (the samples include their weight, as fishtest's do)."""
     if len(counts) not in (3, 5) or any(c < 0 for c in counts) or sum(counts) == 0:
         raise ValueError(f"counts must be 3 or 5 non-negative numbers, not all 0: {list(counts)}")
     weights = [c if c > 0 else EMPTY_BIN for c in counts]
     total = sum(weights)
     last = len(counts) - 1
-    return [(i / last, w / total) for i, w in enumerate(weights)]
+    return total, [(i / last, w / total) for i, w in enumerate(weights)]
 
 
 def mean_and_variance(pdf: Sequence[tuple[float, float]]) -> tuple[float, float]:
@@ -83,8 +83,8 @@ class EloEstimate:
 
 def elo_estimate(counts: Sequence[int]) -> EloEstimate:
     """The Elo estimate from trinomial or pentanomial ``counts`` (samples: games or game pairs)."""
-    samples = sum(counts)
-    mean, variance = mean_and_variance(distribution(counts))
+    samples, pdf = distribution(counts)
+    mean, variance = mean_and_variance(pdf)
     error = math.sqrt(variance / samples)
     return EloEstimate(
         elo_of_score(mean),
@@ -121,13 +121,13 @@ def most_likely(pdf: Sequence[tuple[float, float]], score: float) -> list[float]
 
 def llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
     """The generalized log likelihood ratio of ``elo1`` against ``elo0`` (logistic) for the observed ``counts``."""
-    pdf = distribution(counts)
+    samples, pdf = distribution(counts)
     s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
     lowest, highest = pdf[0][0], pdf[-1][0]
     if not lowest < s0 < highest or not lowest < s1 < highest:
         raise ValueError(f"the SPRT bounds {elo0}, {elo1} lie outside the scores a game can give")
     p0, p1 = most_likely(pdf, s0), most_likely(pdf, s1)
-    return sum(counts) * sum(p * math.log(q1 / q0) for (_, p), q0, q1 in zip(pdf, p0, p1, strict=True))
+    return samples * sum(p * math.log(q1 / q0) for (_, p), q0, q1 in zip(pdf, p0, p1, strict=True))
 
 
 @dataclass(frozen=True)
