@@ -153,8 +153,9 @@ def summary_lines(summary: dict[str, Any]) -> Sequence[str]:
     lines = [f"{summary['games']} games in {summary['pairs']} pairs; pairs by A's points 0,1/2,1,3/2,2: "
              f"{' '.join(map(str, summary['pentanomial']))}"]
     if "elo" in summary:
-        lines.append(f"Elo {a} - {b}: {summary['elo']:+.1f}, 95% interval [{summary['elo_low']:+.1f}, "
-                     f"{summary['elo_high']:+.1f}], chance {a} is stronger {summary['los']:.1%}")
+        elo, low, high = (signed(summary[k]) for k in ("elo", "elo_low", "elo_high"))
+        lines.append(f"Elo {a} - {b}: {elo}, 95% interval [{low}, {high}], chance {a} is stronger "
+                     f"{summary['los']:.1%}")
     test = summary.get("sprt")
     if test is not None:
         verdict = {"H1": f"H1 accepted (Elo {test['elo1']:g})", "H0": f"H0 accepted (Elo {test['elo0']:g})"}.get(
@@ -163,3 +164,8 @@ def summary_lines(summary: dict[str, Any]) -> Sequence[str]:
         lines.append(f"SPRT Elo {test['elo0']:g} vs {test['elo1']:g}, alpha {test['alpha']:g}, beta {test['beta']:g}:"
                      f" {verdict}; LLR {llr} in [{test['lower']:.3f}, {test['upper']:.3f}]")
     return lines
+
+
+def signed(elo: float) -> str:
+    """An Elo figure to one decimal with its sign, +0.0 for a difference that rounds to nothing."""
+    return f"{round(elo, 1) + 0.0:+.1f}"
