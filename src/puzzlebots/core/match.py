@@ -186,6 +186,14 @@ def game_points(pair: Mapping[str, Any]) -> tuple[int, int]:
     return (1 if first is None else 2 * (first == 0)), (1 if second is None else 2 * (second == 1))
 
 
+def pentanomial(pairs: Iterable[Mapping[str, Any]]) -> list[int]:
+    """How many pairs gave bot A 0, 1/2, 1, 3/2 and 2 points."""
+    counts = [0] * 5
+    for pair in pairs:
+        counts[sum(game_points(pair))] += 1
+    return counts
+
+
 def valid_pair(record: Any, seed: int) -> bool:
     """Whether ``record`` (read back from a progress file) is a pair of two games of ``seed`` with a valid winner."""
     if not isinstance(record, dict) or record.get("seed") != seed or type(record.get("seed")) is not int:
@@ -205,10 +213,8 @@ class MatchOutcome:
     decision: str | None = None
 
 
-def _judge(pairs: Sequence[Mapping[str, Any]], sprt: Sprt | None) -> tuple[float | None, str | None]:
-    if sprt is None:
-        return None, None
-    return sprt.decide(pentanomial(pairs))
+class _Decided(Exception):
+    """Raised from a result callback to stop the batch once the SPRT has decided (the pool cancels the rest)."""
 
 
 def run_match(
@@ -235,13 +241,17 @@ def run_match(
     have = dict(done or {})
     order = list(seeds)
     counted: list[dict[str, Any]] = []
+    counts = [0] * 5
     state: dict[str, Any] = {"llr": None, "decision": None}
 
     def advance() -> bool:
         """Count the finished pairs that follow the counted ones in seed order; True once the test decides."""
         while state["decision"] is None and len(counted) < len(order) and order[len(counted)] in have:
-            counted.append(have[order[len(counted)]])
-            state["llr"], state["decision"] = _judge(counted, sprt)
+            pair = have[order[len(counted)]]
+            counted.append(pair)
+            counts[sum(game_points(pair))] += 1
+            if sprt is not None:
+                state["llr"], state["decision"] = sprt.decide(counts)
         return state["decision"] is not None
 
     if not advance():
@@ -261,18 +271,6 @@ def run_match(
         except _Decided:
             pass
     return MatchOutcome(counted, state["llr"], state["decision"])
-
-
-class _Decided(Exception):
-    """Raised from a result callback to stop the batch once the SPRT has decided (the pool cancels the rest)."""
-
-
-def pentanomial(pairs: Iterable[Mapping[str, Any]]) -> list[int]:
-    """How many pairs gave bot A 0, 1/2, 1, 3/2 and 2 points."""
-    counts = [0] * 5
-    for pair in pairs:
-        counts[sum(game_points(pair))] += 1
-    return counts
 
 
 def summarize(bots: Sequence[str], outcome: MatchOutcome, sprt: Sprt | None) -> dict[str, Any]:
