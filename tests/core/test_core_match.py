@@ -4,6 +4,9 @@ runner's seed order, resumption and stop."""
 from __future__ import annotations
 
 import math
+import os
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -186,3 +189,36 @@ def test_run_match_stops_when_the_test_decides() -> None:
     again = run_match(seed_game, "a", "b", seeds, ("a",), sprt=test, done=extra, jobs=1, progress=False)
     assert again.pairs == outcome.pairs and again.decision == "H1"
     assert summarize(("a", "b"), again, test)["sprt"]["decision"] == "H1"
+
+
+def stalling_game(bot_a: str, bot_b: str, seed: int, first_stall: int) -> dict[str, Any]:
+    """A wins every game; from seed ``first_stall`` on a game takes ten minutes."""
+    if seed >= first_stall:
+        time.sleep(600)
+    return {"winner": 0 if bot_a == "a" else 1}
+
+
+def live_children() -> set[int]:
+    """This process's children that are not zombies, from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) == os.getpid() and fields[0] not in "ZX":
+                found.add(int(entry.name))
+    return found
+
+
+def test_a_decided_match_ends_the_games_still_running() -> None:
+    """Two workers: the test decides at the 5th pair while both are inside a ten-minute game; they are ended."""
+    outcome = run_match(stalling_game, "a", "b", range(1, 50), (6,), sprt=Sprt(0, 400), jobs=2, progress=False)
+    assert outcome.decision == "H1" and [p["seed"] for p in outcome.pairs] == [1, 2, 3, 4, 5]
+    for _ in range(600):  # the workers are terminated, not left to finish their ten minutes
+        if not live_children():
+            break
+        time.sleep(0.1)
+    assert not live_children()
