@@ -100,6 +100,14 @@ class WorkerPool(ProcessPoolExecutor):
         super().__init__(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
         self.workers = workers
 
+    def abandon(self) -> None:
+        """Drop every call not yet finished, and end the workers now instead of after the calls they are running
+        (SIGTERM ends a worker at once: ``_start_worker``)."""
+        processes = list((self._processes or {}).values())
+        self.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+
 
 def make_executor(
     kind: str = "process", jobs: int | None = None, address: str | None = None
@@ -155,7 +163,8 @@ def run_tasks(
     ``arg_tuples`` is consumed lazily, a few calls per worker ahead, so a long batch never holds more than
     its results; ``total`` (default: its length) sizes the progress bar.
     ``jobs == 1`` with the process executor runs in this process (no pool start-up, easy profiling).
-    ``on_result(index, value)`` is called as each result arrives (used to checkpoint partial work).
+    ``on_result(index, value)`` is called as each result arrives (used to checkpoint partial work); an exception
+    it raises ends the batch at once (the running calls are dropped) and reaches the caller.
     """
     if total is None:
         total = len(arg_tuples) if isinstance(arg_tuples, Sequence) else None
@@ -189,8 +198,11 @@ def run_tasks(
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for fut in done:
                         arrived(running.pop(fut), fut.result())
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
+            except BaseException:  # Ctrl-C, a failed call, or ``on_result`` calling a halt: nothing more is wanted
+                if isinstance(pool, WorkerPool):
+                    pool.abandon()
+                else:
+                    pool.shutdown(wait=False, cancel_futures=True)
                 raise
             pool.shutdown(wait=True)
     return [results[i] for i in range(len(results))]

@@ -16,7 +16,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.cli.options import executor_options
+from puzzlebots.cli.commands import game_option_decorators, with_options
+from puzzlebots.cli.match import match_options, match_sprt, play_match
+from puzzlebots.cli.options import executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
@@ -118,3 +120,37 @@ def play_command(ai: str, seed: int, visible: int) -> None:
     config = versus_config(visible)
     match = HumanMatch(seed, config, GAME.make_bot(ai, config, None, bot_seed(seed)))
     run_match(match, terminal_keys(), Console())
+
+
+
+#: game options a versus game never reads (solo only)
+SOLO_ONLY = ("config__pairs", "config__early_stop")
+
+
+def match(bots: str, max_turns: int, ms: int | None, games: int, seed: int, sprt: tuple[float, float] | None,
+          alpha: float, beta: float, **kwargs: Any) -> None:
+    """Bot A against bot B in pairs of versus games (one seed, sides swapped): wins, draws, the Elo difference
+    with its 95% interval, and with --sprt a sequential test that stops the match once it decides."""
+    test = match_sprt(games, sprt, alpha, beta)
+    names = [s.strip() for s in bots.split(",")]
+    if len(names) != 2 or not all(names):
+        raise ConfigError(f"puyo match: --bots takes two bot names like builder,krieg, got {bots!r}")
+    for name in names:
+        GAME.bot_info(name)
+    refuse_given(click.get_current_context(), SOLO_ONLY, "is for solo games: versus does not read it")
+    chosen = {k[len("config__"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
+    chosen = {k: v for k, v in chosen.items() if v is not None}
+    config = GAME.check_config({**versus_config(chosen.get("visible", 2)), **chosen})
+    if ms is not None:
+        config["think_ms"] = ms
+    play_match(versus_game, (names[0], names[1]), (config, max_turns),
+               {"game": GAME.name, "config": config, "max_turns": max_turns},
+               games=games, seed=seed, sprt=test, **kwargs)
+
+
+match_command = click.command("match", context_settings=HELP)(with_options([
+    click.option("--bots", "bots", default="builder,krieg", show_default=True, help="two bot names, A,B"),
+    click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this"),
+    match_options,
+    *game_option_decorators(GAME),
+], match))
