@@ -165,15 +165,20 @@ def web_keys(schema: type[Schema]) -> frozenset[str]:
 def cli_options(schema: type[Schema]) -> tuple[ConfigOption, ...]:
     """The command-line options of the keys that have a flag, in declaration order."""
     out = []
+    field_defaults = defaults(schema)
     for key, s in settings(schema).items():
         if s.flag is None:
             continue
+        default = field_defaults[key]
         if s.type is bool:
-            out.append(ConfigOption(s.flag, key, bool, s.help, is_flag=True))
+            out.append(ConfigOption(s.flag, key, bool, s.help, is_flag=True, default=default))
             continue
         words = s.choices and all(isinstance(c, str) for c in s.choices)
         derived = click.Choice(list(s.choices)) if words else s.type  # integer choices: click reads an int
-        out.append(ConfigOption(s.flag, key, s.cli_type or derived, s.help))
+        kind = s.cli_type or derived
+        shown_by_click = isinstance(kind, click.Choice | click.IntRange)  # its metavar or help shows the domain
+        domain = s.describe() if (s.range or s.valid or s.choices) and not shown_by_click else ""
+        out.append(ConfigOption(s.flag, key, kind, s.help, default=default, domain=domain))
     return tuple(out)
 
 
