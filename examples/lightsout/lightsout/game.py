@@ -17,6 +17,9 @@ from .bots.solver import SolverBot
 from .config import LightsOutConfig
 from .engine import LightsOutState
 
+#: the most lights a board has (size at most 9); ``apply`` refuses a light off the board actually played
+MOST_LIGHTS = 9 * 9
+
 
 class LightsOutGame(EpisodicBase):
     """Episodic, with a terminal view, a web view and a Gym adapter."""
@@ -45,7 +48,7 @@ class LightsOutGame(EpisodicBase):
         return SolverBot() if name == "solver" else RandomBot(seed)
 
     def decode_action(self, data: Any) -> int:
-        if not (is_int(data) and 0 <= data < 81):
+        if not (is_int(data) and 0 <= data < MOST_LIGHTS):
             raise InputError(f"lightsout: an action is a light's number, got {data!r}")
         return int(data)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import LightsOutState
+from puzzlebots.core.protocols import State
 
 
 class RandomBot:
@@ -13,5 +13,5 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)  # the seed make_bot was handed (core.seeds.bot_seed of the game's)
 
-    def act(self, state: LightsOutState) -> int:
-        return self.rng.choice(state.legal_actions())
+    def act(self, state: State) -> int:
+        return int(self.rng.choice(state.legal_actions()))

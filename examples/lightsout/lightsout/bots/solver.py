@@ -6,6 +6,8 @@ Gaussian elimination finds one (the free variables at 0). The bot then presses t
 
 from __future__ import annotations
 
+from puzzlebots.core.protocols import State
+
 from ..engine import LightsOutState, neighbourhood
 
 
@@ -32,5 +34,6 @@ def solution(lights: list[int], size: int) -> list[int]:
 class SolverBot:
     name = "solver"
 
-    def act(self, state: LightsOutState) -> int:
+    def act(self, state: State) -> int:  # the Bot protocol's signature: any State, this game's in practice
+        assert isinstance(state, LightsOutState)
         return solution(state.lights, state.size)[0]
