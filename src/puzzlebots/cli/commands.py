@@ -20,14 +20,14 @@ from rich.text import Text
 
 from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
-from ..core.protocols import Commands, Episodic, Game, TerminalView, capability
+from ..core.protocols import Commands, ConfigOption, Episodic, Game, TerminalView, capability
 from ..core.registry import get_game, loadable_games
 from ..core.replay import check_replay, read_replay, write_replay
 from ..core.runner import play_episode
 from ..core.seeds import bot_seed
 from ..core.tuning import METHODS, TRAINING_SEEDS, TrainSettings, train
 from .app import cli
-from .options import DELAY, FiniteFloat, executor_options, refuse_given
+from .options import DELAY, FiniteFloat, GameOption, executor_options, refuse_given
 from .output import (
     OutputPath,
     image_formats,
@@ -69,11 +69,21 @@ def game_option_decorators(game: Any) -> list[Callable[[Any], Any]]:
     out = []
     for opt in game.config_options():
         dest = "config__" + opt.key
-        if opt.is_flag:
-            out.append(click.option(opt.flag, dest, is_flag=True, default=None, help=opt.help))
-        else:
-            out.append(click.option(opt.flag, dest, type=opt.type, default=None, help=opt.help))
+        # default None: a key the user leaves out keeps the game's default, which the help shows (GameOption)
+        shown = "; ".join(filter(None, [f"default: {_default_words(opt)}", opt.domain]))
+        kind = {"is_flag": True} if opt.is_flag else {"type": opt.type}
+        out.append(click.option(opt.flag, dest, cls=GameOption, shown=shown, default=None, help=opt.help, **kind))
     return out
+
+
+def _default_words(opt: ConfigOption) -> str:
+    """A game option's default as ``--help`` shows it: the flag a bool default stands for, else the value."""
+    if opt.is_flag:
+        on, _, off = opt.flag.partition("/")
+        return (on if opt.default else off or "off").lstrip("-")
+    if isinstance(opt.default, str):
+        return opt.default or '""'
+    return json.dumps(opt.default)
 
 
 def split_config(game: Any, kwargs: dict[str, Any]) -> dict[str, Any]:

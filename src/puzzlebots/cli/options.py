@@ -26,6 +26,25 @@ class FiniteFloat(click.FloatRange):
         return rv
 
 
+class GameOption(click.Option):
+    """A game's own config option: its default is None (the key keeps the game's default unless given), so its
+    help shows ``shown`` instead (the game's default and, where the type does not show it, the domain)."""
+
+    def __init__(self, *args: Any, shown: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown = shown
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None:
+            return None
+        spec, text = record
+        if text.endswith("]") and "  [" in text:  # click's own extras (a range): ours go first in the same brackets
+            head, _, extra = text.rpartition("  [")
+            return spec, f"{head}  [{self.shown}; {extra}"
+        return spec, f"{text}  [{self.shown}]"
+
+
 #: seconds between two drawn steps: 0 (as fast as possible) up to a minute
 DELAY = FiniteFloat(min=0, max=60)
 

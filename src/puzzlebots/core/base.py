@@ -23,6 +23,11 @@ class GameBase:
     title = ""
     rules_version = "0"
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse, when the game's module is imported, a config schema that is not a frozen dataclass."""
+        super().__init_subclass__(**kwargs)
+        config_mod.require_dataclass(cls.config_schema)
+
     def bots(self) -> Sequence[BotInfo]:
         raise NotImplementedError
 

@@ -14,7 +14,7 @@ import dataclasses
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import click
 
@@ -82,11 +82,32 @@ class Invalid(Exception):
 
 @dataclass(frozen=True)
 class Schema:
-    """Base of every game's config dataclass; used as is, it is the config of a game without settings."""
+    """Base of every game's config dataclass; used as is, it is the config of a game without settings.
+
+    A subclass must be decorated ``@dataclass(frozen=True)``: without it its ``setting`` fields are not fields and
+    the game would silently have no config keys. The decorator runs after the class is created, so the check is
+    made where a schema is first used: a game class naming it (``GameBase``) and every function below.
+    """
 
     @classmethod
     def cross_check(cls, config: Mapping[str, Any]) -> None:
         """Rules between keys, run after every key passed its own check: raise :class:`Invalid`."""
+
+    @classmethod
+    def of(cls, config: Mapping[str, Any]) -> Self:
+        """The typed view of a config already passed through :func:`check` (keys left out take their defaults):
+        what an engine reads, as attributes."""
+        require_dataclass(cls)
+        return cls(**config)
+
+
+def require_dataclass(schema: type) -> None:
+    """``TypeError`` (one line) unless ``schema`` is a :class:`Schema` subclass made ``@dataclass(frozen=True)``."""
+    if not (isinstance(schema, type) and issubclass(schema, Schema)):
+        raise TypeError(f"config schema {schema!r} is not a puzzlebots.core.config.Schema subclass")
+    params = schema.__dict__.get("__dataclass_params__")
+    if params is None or not params.frozen:
+        raise TypeError(f"config schema {schema.__qualname__} needs @dataclass(frozen=True) on its class")
 
 
 def is_int(value: Any) -> bool:
@@ -127,11 +148,13 @@ def setting(
 
 def settings(schema: type[Schema]) -> dict[str, Setting]:
     """Each key's :class:`Setting`, in declaration order (what web forms and help pages read)."""
+    require_dataclass(schema)
     return {f.name: f.metadata[_META] for f in dataclasses.fields(schema)}
 
 
 def defaults(schema: type[Schema]) -> dict[str, Any]:
     """Every key with its default (a fresh copy: callers may mutate it)."""
+    require_dataclass(schema)
     return dataclasses.asdict(schema())
 
 
@@ -142,15 +165,20 @@ def web_keys(schema: type[Schema]) -> frozenset[str]:
 def cli_options(schema: type[Schema]) -> tuple[ConfigOption, ...]:
     """The command-line options of the keys that have a flag, in declaration order."""
     out = []
+    field_defaults = defaults(schema)
     for key, s in settings(schema).items():
         if s.flag is None:
             continue
+        default = field_defaults[key]
         if s.type is bool:
-            out.append(ConfigOption(s.flag, key, bool, s.help, is_flag=True))
+            out.append(ConfigOption(s.flag, key, bool, s.help, is_flag=True, default=default))
             continue
         words = s.choices and all(isinstance(c, str) for c in s.choices)
         derived = click.Choice(list(s.choices)) if words else s.type  # integer choices: click reads an int
-        out.append(ConfigOption(s.flag, key, s.cli_type or derived, s.help))
+        kind = s.cli_type or derived
+        shown_by_click = isinstance(kind, click.Choice | click.IntRange)  # its metavar or help shows the domain
+        domain = s.describe() if (s.range or s.valid or s.choices) and not shown_by_click else ""
+        out.append(ConfigOption(s.flag, key, kind, s.help, default=default, domain=domain))
     return tuple(out)
 
 

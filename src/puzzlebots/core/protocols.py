@@ -85,6 +85,10 @@ class ConfigOption:
     type: Any
     help: str
     is_flag: bool = False
+    #: the key's default, shown in ``--help``
+    default: Any = None
+    #: the values the key takes, in words, where ``type`` does not show them itself ("" otherwise)
+    domain: str = ""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import os
 from functools import cache
 from importlib.metadata import entry_points
 
+from .config import require_dataclass
 from .errors import ConfigError
 from .protocols import Game
 
@@ -29,7 +30,7 @@ def _load_env_games() -> None:
         module, _, attr = spec.strip().partition(":")
         try:
             game = getattr(importlib.import_module(module), attr or "GAME")
-        except (ImportError, AttributeError) as exc:
+        except (ImportError, AttributeError, TypeError) as exc:
             raise ConfigError(f"{ENV_VAR}: cannot load {spec!r} ({exc})") from exc
         _extra.setdefault(game.name, _checked(game, f"{ENV_VAR} {spec}"))
 
@@ -50,9 +51,12 @@ def get_game(name: str) -> Game:
         if ep.name == name:
             try:
                 game = ep.load()
-            except ImportError as exc:
+            except (ImportError, TypeError) as exc:  # TypeError: e.g. a schema without its decorator
                 raise ConfigError(f"game {name!r} is installed but cannot be loaded ({exc})") from exc
-            return _checked(game, f"entry point {ep.value}")
+            game = _checked(game, f"entry point {ep.value}")
+            if game.name != name:
+                raise ConfigError(f"entry point {name!r} loads game {game.name!r}: the names must be the same")
+            return game
     known = ", ".join(game_names()) or "none installed"
     raise ConfigError(f"unknown game {name!r} (games: {known})")
 
@@ -61,6 +65,10 @@ def _checked(game: object, source: str) -> Game:
     """``game`` if it meets the :class:`Game` contract, else a one-line ``ConfigError`` naming where it came from."""
     if not isinstance(game, Game):
         raise ConfigError(f"{source} is not a puzzlebots game (see docs/architecture.md, 'Add a game')")
+    try:
+        require_dataclass(game.config_schema)
+    except TypeError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     return game
 
 

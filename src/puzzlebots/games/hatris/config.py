@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import click
 
-from puzzlebots.core.config import Schema, defaults, is_int, setting
+from puzzlebots.core.config import Schema, is_int, setting
 
 from .rules import HELPER_GROUPS, LEVELS, nest_table
 
@@ -98,20 +99,26 @@ class HatrisConfig(Schema):
         64, "expectimax: hoard only while every pile is lower than this (px)", range=(0, 168))
 
 
-class Rules:
-    """A checked configuration (``GAME.check_config``) in the shape the engine and the searcher read (shared,
-    never mutated). It does not check again; keys left out (tests, benchmarks) take their defaults."""
+@dataclass(frozen=True, init=False)
+class Rules(HatrisConfig):
+    """A checked configuration (``GAME.check_config``) as the engine and the searcher read it: the keys as
+    attributes, and the tables derived from them (shared, never mutated). Built from a mapping, it does not check
+    again; keys left out (tests, benchmarks) take their defaults."""
 
     def __init__(self, config: Mapping[str, Any]) -> None:
-        merged = {**defaults(HatrisConfig), **config}
-        self.values = merged
-        self.nest = nest_table(merged["nesting_reading"])
-        self.groups = HELPER_GROUPS[merged["helper_groups"]]
-        self.top_px: int = merged["top_px"]
-        self.endless: bool = merged["endless"]
-        self.start_level: int = merged["start_level"]
-        self.max_spawns: int = merged["max_spawns"]
-        self.press_frames: int = merged["frames_per_press"] + merged["frames_per_release"]
+        super().__init__(**config)
 
-    def __getitem__(self, key: str) -> Any:
-        return self.values[key]
+    @cached_property
+    def nest(self) -> tuple[tuple[int, ...], ...]:
+        """The nesting table of ``nesting_reading`` (``rules.nest_table``)."""
+        return nest_table(self.nesting_reading)
+
+    @cached_property
+    def groups(self) -> tuple[int, ...]:
+        """The hat types of each helper's bar under ``helper_groups``."""
+        return HELPER_GROUPS[self.helper_groups]
+
+    @cached_property
+    def press_frames(self) -> int:
+        """Frames one button press takes, held and released."""
+        return self.frames_per_press + self.frames_per_release

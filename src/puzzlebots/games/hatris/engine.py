@@ -118,7 +118,7 @@ class HatrisState:
         self.stacks_total = 0
         self.stacks_level = 0
         stage = r.start_level % STAGES_PER_SHOP
-        self.quota = r["quota"] + (stage if r["quota_first_level"] == "plus_stage" else 0)
+        self.quota = r.quota + (stage if r.quota_first_level == "plus_stage" else 0)
         self.game_over = False
         self.won = False  # non-endless game that finished level 59
         self.capped = False  # stopped by max_spawns
@@ -131,16 +131,16 @@ class HatrisState:
         self.hats_removed = 0
         self.hats_discarded = 0
         self.hats_cleared = 0
-        fc0 = r["fc0"]
+        fc0 = r.fc0
         self.fc = self.rng.randrange(256) if fc0 == "random" else fc0
         self.frames_played = 0
         self.acc = 0  # the 8-bit fall accumulator ($03E2)
         self.source: NesPairs | UniformPairs
-        if r["pair_source"] == "nes":
-            self.source = NesPairs(r["prng_rotate"], r["prng_retries_per_frame"])
+        if r.pair_source == "nes":
+            self.source = NesPairs(r.prng_rotate, r.prng_retries_per_frame)
         else:
             self.source = UniformPairs(self.rng.randrange(2**32))
-        if shop_of(self.level) > 0 and r["shop_start"] == "6xShop_equal":
+        if shop_of(self.level) > 0 and r.shop_start == "6xShop_equal":
             self._refill()
         self.current: tuple[int, int] | None = None
         self.next, spent = self.source.next_pair(self.fc, self.level, at_init=True)
@@ -187,7 +187,7 @@ class HatrisState:
             return []
         if self.pool[-1] == ALEXEY:
             counts = [len(p) for p in self.piles]
-            return [("alexey", *ks) for ks in alexey_patterns(counts, self.rules["alexey"])]
+            return [("alexey", *ks) for ks in alexey_patterns(counts, self.rules.alexey)]
         return [("vladimir", i, j) for i, j in VLADIMIR_SWAPS]
 
     def apply(self, action: Action) -> None:
@@ -239,7 +239,7 @@ class HatrisState:
         self._advance(spent)
         self.spawns += 1
         self.hats_spawned += 2
-        self._advance(self.rules["frames_spawn"])
+        self._advance(self.rules.frames_spawn)
 
     def _advance(self, n: int) -> None:
         self.fc = (self.fc + n) & 0xFFFF
@@ -266,8 +266,8 @@ class HatrisState:
             dead = dead or dead_now
             vanished += v
         if vanished >= 2:
-            self.cash += self.rules["hatris_bonus"]
-        self._advance(vanished * self.rules["frames_vanish"])
+            self.cash += self.rules.hatris_bonus
+        self._advance(vanished * self.rules.frames_vanish)
         self.current = None
         if dead:
             self.game_over = True
@@ -305,7 +305,7 @@ class HatrisState:
         if kind == ALEXEY:
             ks = tuple(action[1:])
             counts = [len(p) for p in self.piles]
-            if ks not in set(alexey_patterns(counts, self.rules["alexey"])):
+            if ks not in set(alexey_patterns(counts, self.rules.alexey)):
                 raise IllegalActionError(f"hatris: alexey cannot remove {ks} from piles of {counts} hats")
             for p, k in enumerate(ks):
                 del self.piles[p][:k]
@@ -321,17 +321,17 @@ class HatrisState:
         self.helpers_used[kind] += 1
         self.hats_discarded += 2  # summoning a helper destroys the falling pair (F16)
         self.current = None
-        self._advance(self.rules["frames_helper"] + moved * self.rules["frames_helper_per_hat"])
+        self._advance(self.rules.frames_helper + moved * self.rules.frames_helper_per_hat)
 
     def _level_end(self) -> None:
         r = self.rules
-        if r["cash_in"] and self.pool:
+        if r.cash_in and self.pool:
             self.cash += len(self.pool) * helper_cash(self.level)
             self.pool.clear()
         finished = self.level
         self.level += 1
         self.stacks_level = 0
-        self.quota = r["quota"]
+        self.quota = r.quota
         if self.level == LEVELS and not r.endless:
             self.cash += len(self.pool) * helper_cash(finished)  # F17: icons cashed after the final level
             self.pool.clear()
@@ -345,7 +345,7 @@ class HatrisState:
     def _refill(self) -> None:
         """F11/Q13/Q14: shop hats per pile, uniform types, re-drawn when one would complete a 5-run."""
         per_pile = shop_of(self.level)
-        no5 = self.rules["refill"] == "uniform_no5"
+        no5 = self.rules.refill == "uniform_no5"
         for pile in self.piles:
             for _ in range(per_pile):
                 hat = self.rng.randint(1, 6)

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from puzzlebots.core.arrays import numbered_mask
 from puzzlebots.core.protocols import Action, State
 
+from .config import Rules
 from .rules import COLUMNS, HEIGHT, POOL_MAX, STACK
 
 ACTIONS: tuple[tuple[Any, ...], ...] = (
@@ -44,7 +45,7 @@ class HatrisAdapter:
     n_actions = len(ACTIONS)
 
     def __init__(self, config: Mapping[str, Any]) -> None:
-        self.top_px = int(config["top_px"])
+        self.top_px = Rules(config).top_px
         self.max_hats = self.top_px // 2 + 2  # the smallest nesting step is 2 px
 
     def action_index(self, action: Action) -> int:

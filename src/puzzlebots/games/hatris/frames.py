@@ -42,7 +42,7 @@ def _fall(acc: int, speed: int, n: int) -> tuple[int, int]:
 
 def _descend(y: int, target: int, acc: int, speed: int, rules: Rules) -> tuple[int, int]:
     """Frames to bring a hat from base ``y`` to ``target`` (Down press, or gravity), and the accumulator."""
-    if rules["down"] == "hard_drop":
+    if rules.down == "hard_drop":
         return rules.press_frames, acc
     need = max(0, y - target) * 256 - acc
     n = max(0, -(-need // speed))
@@ -53,7 +53,7 @@ def placement_frames(
     route: Route, heights: Sequence[int], level: int, acc: int, rules: Rules
 ) -> tuple[int, int]:
     """Frames from the pair's spawn to its last hat landing, and the accumulator afterwards."""
-    speed = fall_speed(level, rules["speed_base"], rules["speed_step"])
+    speed = fall_speed(level, rules.speed_base, rules.speed_step)
     n = (route.swap + abs(route.c - SPAWN_COLUMNS[0])) * rules.press_frames
     fallen, acc = _fall(acc, speed, n)
     first = max(heights[route.c], heights[route.c + 1])

@@ -54,7 +54,7 @@ def placements(field: Field, pair: tuple[int, int], rules: Rules) -> list[tuple[
                     if len(f.pool) < POOL_MAX:
                         f.pool.append(g)
         if vanished == 2:
-            f.cash += rules["hatris_bonus"]
+            f.cash += rules.hatris_bonus
         out.append((("place", *cols), f))
     return out
 
@@ -66,7 +66,7 @@ def helper_uses(field: Field, rules: Rules) -> list[tuple[Action, Field]]:
     out: list[tuple[Action, Field]] = []
     rest = field.pool[:-1]
     if field.pool[-1] == ALEXEY:
-        for ks in alexey_patterns([len(p) for p in field.piles], rules["alexey"]):
+        for ks in alexey_patterns([len(p) for p in field.piles], rules.alexey):
             piles = [list(p[k:]) for p, k in zip(field.piles, ks, strict=True)]
             out.append((("alexey", *ks), Field(piles, list(rest), list(field.bars), field.cash)))
     else:
@@ -79,8 +79,8 @@ def helper_uses(field: Field, rules: Rules) -> list[tuple[Action, Field]]:
 
 def value(field: Field, rules: Rules, weights: Sequence[float]) -> float:
     m = metrics(
-        field.piles, field.cash, rules.nest, rules.top_px, rules["min_run"], rules["m7"],
-        rules["sort_dir"] == "asc_lr",
+        field.piles, field.cash, rules.nest, rules.top_px, rules.min_run, rules.m7,
+        rules.sort_dir == "asc_lr",
     )
     return score(m, weights)
 

@@ -11,12 +11,13 @@ import numpy as np
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import name_of, read_json, show
 
+from .config import YoshiConfig
 from .kernels import matrix as K
 from .rules import AREA, CELL_LETTERS, SHELL
 
 
 def random_board(rng: random.Random, R: int, C: int, types: int, expert: bool,
-                 config: dict[str, Any]) -> list[list[int]]:
+                 config: YoshiConfig) -> list[list[int]]:
     """A fresh R x C board with ``types`` normal types (and one Shell in expert rounds).
 
     ``balanced`` (Q4): each type appears floor or ceil of cells/types times, shuffled; boards with a
@@ -31,16 +32,16 @@ def random_board(rng: random.Random, R: int, C: int, types: int, expert: bool,
     need = min(R, C)
     while True:
         n_normal = cells - 1 if expert else cells
-        if config["gen"] == "balanced":
+        if config.gen == "balanced":
             cookies = _balanced(rng, n_normal, types, need)
         else:
             cookies = [1 + rng.randrange(types) for _ in range(n_normal)]
         if expert:
-            pos = rng.randrange(cells) if config["shell_pos"] == "random" else 0
+            pos = rng.randrange(cells) if config.shell_pos == "random" else 0
             cookies.insert(pos, SHELL)
         board = [cookies[i * C : (i + 1) * C] for i in range(R)]
         grid[:R, :C] = np.array(board, dtype=np.int8)
-        if K.find_complete(grid, R, C, config["min_line"], row_code, col_code):
+        if K.find_complete(grid, R, C, config.min_line, row_code, col_code):
             continue
         if max(cookies.count(t) for t in range(1, types + 1)) < need:
             continue

@@ -33,9 +33,9 @@ class YoshiConfig(Schema):
     """One field per key (docs/rules/yoshis_cookie.md gives the why of each default)."""
 
     # run shape
-    speed: str = setting("medium", "menu speed setting (default medium)", choices=SPEEDS, flag="--speed", web=True)
+    speed: str = setting("medium", "menu speed setting", choices=SPEEDS, flag="--speed", web=True)
     mode: str = setting(
-        "normal", "normal: rounds 1-10; expert: rounds 11+; full: 1 to 99 (default normal)",
+        "normal", "normal: rounds 1-10; expert: rounds 11+; full: 1 to 99",
         choices=MODES, flag="--mode", web=True)
     max_stages: int = setting(
         0, "stop after this many stages (0: whole mode)", range=(0, 10**6), flag="--max-stages",

@@ -21,6 +21,7 @@ import numpy as np
 from puzzlebots.core.errors import IllegalActionError, InputError
 
 from .boards import check_board, load_board_file, parse_board, random_board
+from .config import YoshiConfig
 from .kernels import matrix as K
 from .rules import (
     AREA,
@@ -33,8 +34,6 @@ from .rules import (
     UNITS_PER_CELL,
     UNITS_PER_PX,
     YOSHI,
-    stage_size,
-    stage_types,
 )
 
 #: the primitive plans; an action is any non-empty string of these letters, ``B`` only at the end
@@ -92,26 +91,43 @@ class Counters:
     stages: list[StageRecord] = field(default_factory=list)
 
 
-def stage_plan(config: Mapping[str, Any]) -> list[tuple[int, int]]:
+def stage_plan(config: YoshiConfig) -> list[tuple[int, int]]:
     """The (round, stage) pairs a run plays, from its mode, start round and stage cap."""
-    mode = config["mode"]
-    first = config["start_round"] or (LAST_NORMAL_ROUND + 1 if mode == "expert" else 1)
-    last = LAST_NORMAL_ROUND if mode == "normal" else LAST_ROUND
+    first = config.start_round or (LAST_NORMAL_ROUND + 1 if config.mode == "expert" else 1)
+    last = LAST_NORMAL_ROUND if config.mode == "normal" else LAST_ROUND
     plan = [(r, s) for r in range(first, last + 1) for s in range(1, STAGES_PER_ROUND + 1)]
-    if config["max_stages"]:
-        plan = plan[: config["max_stages"]]
+    if config.max_stages:
+        plan = plan[: config.max_stages]
     return plan
+
+
+def stage_size(config: YoshiConfig, stage: int) -> int:
+    """Q1: the square starting size of stage 1..10 (the same in every round)."""
+    if config.size:
+        return int(config.size)
+    return int(config.start_size[stage - 1])
+
+
+def stage_types(config: YoshiConfig, round_: int) -> int:
+    """Q2/Q24: how many normal types are in play in a round."""
+    if round_ > LAST_NORMAL_ROUND:
+        return int(config.expert_types)
+    return int(config.types_per_round[round_ - 1])
 
 
 class YoshiState:
     """A seeded full-game run. Public reads: ``grid`` (R x C), ``cursor``, ``incoming``, ``round``..."""
 
     def __init__(self, config: Mapping[str, Any], seed: int) -> None:
+        #: the checked config as given (plain data: what bots and replays take)
         self.config = dict(config)
+        #: the same config as attributes: what the engine reads
+        self.rules = YoshiConfig.of(config)
+        rules = self.rules
         self.seed = seed
         self.rng = random.Random(seed)
-        self.plan = stage_plan(config)
-        self.boards = load_board_file(config["board_file"], config["min_line"]) if config["board_file"] else {}
+        self.plan = stage_plan(rules)
+        self.boards = load_board_file(rules.board_file, rules.min_line) if rules.board_file else {}
         self._grid = np.zeros((AREA, AREA), dtype=np.int8)
         self.R = 0
         self.C = 0
@@ -130,9 +146,8 @@ class YoshiState:
         #: called with (state, rows, cols) as complete lines are found, before they go (the page animates the
         #: clear); it only reads: no result depends on it. Clones start without it.
         self.on_clear: Callable[[YoshiState, list[int], list[int]], None] | None = None
-        speeds = config["speed_px_per_frame"]
-        self.fall_units = round(speeds[config["speed"]] * UNITS_PER_PX)
-        self.b_units = round(config["b_speed"] * UNITS_PER_PX)
+        self.fall_units = round(rules.speed_px_per_frame[rules.speed] * UNITS_PER_PX)
+        self.b_units = round(rules.b_speed * UNITS_PER_PX)
         self._row_code = np.empty(AREA, dtype=np.int64)
         self._col_code = np.empty(AREA, dtype=np.int64)
         self._start_stage(new_record=True)
@@ -183,14 +198,14 @@ class YoshiState:
         """Replace the matrix by rows of letters (``rules.CELL_LETTERS``) and send a fresh incoming unit,
         held back ``delay`` frames (default: the stage-start delay). For tests, examples and puzzles."""
         board = parse_board(list(rows), "set_matrix")
-        check_board(board, int(self.config["min_line"]), "set_matrix")
+        check_board(board, int(self.rules.min_line), "set_matrix")
         if not (0 <= cursor[0] < len(board) and 0 <= cursor[1] < len(board[0])):
             raise InputError(f"set_matrix: cursor {cursor} is outside the {len(board)} x {len(board[0])} matrix")
         self._grid[:] = 0
         self.R, self.C = len(board), len(board[0])
         self._grid[: self.R, : self.C] = np.array(board, dtype=np.int8)
         self.cr, self.cc = cursor
-        self._spawn(int(self.config["start_delay"]) if delay is None else delay)
+        self._spawn(int(self.rules.start_delay) if delay is None else delay)
 
     # ------------------------------------------------------------- protocol
     def clone(self) -> YoshiState:
@@ -292,15 +307,15 @@ class YoshiState:
             self.counters.stages.append(StageRecord(round_, stage))
         board = self.boards.get((round_, stage)) if self.boards else None
         if board is None:
-            n = stage_size(self.config, stage)
-            board = random_board(self.rng, n, n, stage_types(self.config, round_), round_ > LAST_NORMAL_ROUND,
-                                 self.config)
+            n = stage_size(self.rules, stage)
+            board = random_board(self.rng, n, n, stage_types(self.rules, round_), round_ > LAST_NORMAL_ROUND,
+                                 self.rules)
         R, C = len(board), len(board[0])
         self._grid[:] = 0
         self._grid[:R, :C] = np.array(board, dtype=np.int8)
         self.R, self.C = R, C
         self.cr, self.cc = 0, 0
-        self._spawn(delay=int(self.config["start_delay"]))
+        self._spawn(delay=int(self.rules.start_delay))
 
     def _stage_cleared(self) -> None:
         self.counters.stages[-1].cleared = True
@@ -320,7 +335,7 @@ class YoshiState:
         self.meters = [0] * 8
         self.pending_yoshis = 0
         self._changed = True
-        if record.continues >= self.config["max_continues"]:
+        if record.continues >= self.rules.max_continues:
             self.done = True
             self.stuck = True
             return
@@ -328,14 +343,14 @@ class YoshiState:
 
     # ------------------------------------------------------------- incoming
     def _spawn(self, delay: int) -> None:
-        types = stage_types(self.config, self.round)
+        types = stage_types(self.rules, self.round)
         draw = self.rng.randrange
         row_arm = [1 + draw(types) for _ in range(self.C)]
         col_arm = [1 + draw(types) for _ in range(self.R)]
         corner = 1 + draw(types)
         start = AREA * UNITS_PER_CELL
         self.incoming = Incoming(row_arm, col_arm, corner, start, start, delay)
-        if self.pending_yoshis and self.config["yoshi_delivery"] == "next_incoming":
+        if self.pending_yoshis and self.rules.yoshi_delivery == "next_incoming":
             n_cells = len(row_arm) + len(col_arm) + 1
             put = min(self.pending_yoshis, n_cells)
             for cell in self.rng.sample(range(n_cells), put):
@@ -428,7 +443,7 @@ class YoshiState:
                 inc.row_arm.append(inc.corner)
         inc.corner = 0
         self._changed = True
-        self._animate(int(self.config["frames_contact"]))
+        self._animate(int(self.rules.frames_contact))
         if self.R >= AREA or self.C >= AREA:
             self._game_over()
             return
@@ -449,12 +464,12 @@ class YoshiState:
             self.cc = (self.cc - 1) % self.C
         else:
             self.cc = (self.cc + 1) % self.C
-        self._elapse(int(self.config["frames_cursor"]))
+        self._elapse(int(self.rules.frames_cursor))
 
     def _rotation_run(self, letters: str) -> None:
-        button = int(self.config["frames_button"])
-        shift = int(self.config["frames_rotate"])
-        follows = self.config["cursor_follows"]
+        button = int(self.rules.frames_button)
+        shift = int(self.rules.frames_rotate)
+        follows = self.rules.cursor_follows
         self._elapse(button)  # press A
         for letter in letters:
             if self._changed or self.done:
@@ -481,17 +496,17 @@ class YoshiState:
 
     def _resolve(self) -> None:
         """Q11: clear every complete line at once, contract, repeat; score, meters, aligned incoming cells."""
-        cfg = self.config
+        cfg = self.rules
         chain = 0
         inc = self.incoming
         while self.R > 0 and self.C > 0:
             rc, cc = self._row_code, self._col_code
-            n = K.find_complete(self._grid, self.R, self.C, cfg["min_line"], rc, cc)
+            n = K.find_complete(self._grid, self.R, self.C, cfg.min_line, rc, cc)
             if n == 0:
                 break
             chain += 1
             cells, yoshis = K.count_removed(self._grid, self.R, self.C, rc, cc)
-            self.counters.score += cfg["score_cookie"] * cells * n * chain + cfg["score_yoshi"] * yoshis
+            self.counters.score += cfg.score_cookie * cells * n * chain + cfg.score_yoshi * yoshis
             self.counters.lines += n
             self.counters.max_chain = max(self.counters.max_chain, chain)
             rows = [i for i in range(self.R) if rc[i] >= 0]
@@ -500,7 +515,7 @@ class YoshiState:
                 self._credit(code)
             if self.on_clear is not None:
                 self.on_clear(self, rows, cols)
-            if cfg["clear_incoming_aligned"]:
+            if cfg.clear_incoming_aligned:
                 if inc.col_arm is not None:
                     inc.col_arm = [v for i, v in enumerate(inc.col_arm) if i not in rows]
                 if inc.row_arm is not None:
@@ -514,7 +529,7 @@ class YoshiState:
             self.cr = max(0, R - 1 - min(from_bottom, R - 1))
             self.cc = min(self.cc, max(C - 1, 0))
             self._changed = True
-            self._animate(int(cfg["frames_clear"]))
+            self._animate(int(cfg.frames_clear))
 
     def _credit(self, code: int) -> None:
         """Q9: one bulb per cleared line of a normal type; 5 bulbs earn a Yoshi cookie for the next unit."""
@@ -524,7 +539,7 @@ class YoshiState:
         if code == 0:
             return
         self.meters[code] += 1
-        if self.meters[code] >= self.config["meter_target"]:
+        if self.meters[code] >= self.rules.meter_target:
             self.meters[code] = 0
             self.pending_yoshis += 1
             self.counters.yoshis_earned += 1

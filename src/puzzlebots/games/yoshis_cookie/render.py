@@ -49,7 +49,7 @@ def render_state(state: YoshiState, bot: Any = None) -> RenderableType:
 
     A finished run has no matrix left to draw (the last stage ends at 0 x 0): its screen is the run's outcome.
     """
-    title = f"Yoshi's Cookie - {state.config['speed']} speed"
+    title = f"Yoshi's Cookie - {state.rules.speed} speed"
     if state.is_terminal():
         return game_panel(_final(state), title, "stuck" if state.stuck else "run complete")
     layout = Table.grid(padding=(0, 3))
@@ -91,7 +91,7 @@ def _side(state: YoshiState, bot: Any) -> Table:
     side.add_row("continues", str(state.counters.continues))
     names = EXPERT_NAMES if state.expert else NORMAL_NAMES
     for t in NORMAL_TYPES:
-        unlit = max(0, int(state.config["meter_target"]) - state.meters[t])
+        unlit = max(0, int(state.rules.meter_target) - state.meters[t])
         side.add_row(names[t], Text("●" * state.meters[t], style="red") + Text("○" * unlit))
     if target is not None:
         side.add_row("building", f"{AXES[target.axis]} {target.number} of {names.get(target.type, 'shell')}")

@@ -5,8 +5,6 @@ Pure data: cell codes, move letters and the per-stage tables (the configuration 
 
 from __future__ import annotations
 
-from typing import Any
-
 # Cell codes (reference 2.1: $10..$18 normal types, $1A Yoshi, $08 Shell); 0 is an empty cell.
 HEART, FLOWER, DIAMOND, CHECK, CIRCLE = 1, 2, 3, 4, 5
 YOSHI = 6
@@ -41,17 +39,3 @@ SPEEDS = ("low", "medium", "high")
 LAST_NORMAL_ROUND = 10
 LAST_ROUND = 99
 STAGES_PER_ROUND = 10
-
-
-def stage_size(config: dict[str, Any], stage: int) -> int:
-    """Q1: the square starting size of stage 1..10 (the same in every round)."""
-    if config["size"]:
-        return int(config["size"])
-    return int(config["start_size"][stage - 1])
-
-
-def stage_types(config: dict[str, Any], round_: int) -> int:
-    """Q2/Q24: how many normal types are in play in a round."""
-    if round_ > LAST_NORMAL_ROUND:
-        return int(config["expert_types"])
-    return int(config["types_per_round"][round_ - 1])

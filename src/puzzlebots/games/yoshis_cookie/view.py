@@ -32,7 +32,7 @@ def board(state: State) -> dict[str, Any]:
     s: Any = state
     grid = [[int(v) for v in row] for row in s.grid]
     cr, cc = s.cursor
-    target = s.config["meter_target"]
+    target = s.rules.meter_target
     return {
         "kind": "cookies",
         "area": AREA,
@@ -67,7 +67,7 @@ def animation(state: State, action: Any) -> list[dict[str, Any]]:
         cells = {(r, c) for r in rows for c in range(C)} | {(r, c) for c in cols for r in range(R)}
         view["clearing"] = [{"r": r, "c": c} for r, c in sorted(cells)]
         inc = view["incoming"]
-        if inc is not None and now.config["clear_incoming_aligned"]:
+        if inc is not None and now.rules.clear_incoming_aligned:
             view["clearing_incoming"] = {"row_arm": [c for c in cols if inc["row_arm"] and c < len(inc["row_arm"])],
                                          "col_arm": [r for r in rows if inc["col_arm"] and r < len(inc["col_arm"])]}
         view["lines"] = len(rows) + len(cols)

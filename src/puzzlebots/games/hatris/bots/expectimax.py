@@ -52,7 +52,7 @@ class Expectimax(Searcher):
 
     def __init__(self, rules: Rules, weights: Sequence[float], keep: int = KEEP) -> None:
         super().__init__(rules, weights)
-        self.repick = rules["pair_source"] == "nes"
+        self.repick = rules.pair_source == "nes"
         self.keep = keep
         self.config = rules
 
@@ -73,6 +73,6 @@ class Expectimax(Searcher):
         stage = state.level % STAGES_PER_SHOP
         next_shop = state.level - stage + STAGES_PER_SHOP
         refill = shop_of(next_shop) > 0 and (r.endless or next_shop < LEVELS)
-        if not refill or stage < r["hoard_stage"] or max(state.heights()) >= r["hoard_below_px"]:
+        if not refill or stage < r.hoard_stage or max(state.heights()) >= r.hoard_below_px:
             return 0.0
-        return float(r["hoard_value"])
+        return float(r.hoard_value)

@@ -95,10 +95,10 @@ def _rule_numbers(rules: Rules) -> np.ndarray:
     """The search kernel's rules array (``kernels.params`` R_*)."""
     out = np.zeros(R_SIZE, np.int64)
     out[R_TOP_PX] = rules.top_px
-    out[R_MIN_RUN] = rules["min_run"]
-    out[R_M7_ABS] = rules["m7"] == "abs"
-    out[R_MIRROR] = rules["sort_dir"] == "asc_lr"
-    out[R_BONUS] = rules["hatris_bonus"]
+    out[R_MIN_RUN] = rules.min_run
+    out[R_M7_ABS] = rules.m7 == "abs"
+    out[R_MIRROR] = rules.sort_dir == "asc_lr"
+    out[R_BONUS] = rules.hatris_bonus
     return out
 
 
@@ -112,7 +112,7 @@ class Searcher:
             raise ConfigError(f"hatris/searcher needs {len(METRIC_NAMES)} weights, got {len(weights)}")
         self.weights = _kernel_weights(weights, rules.top_px)
         self.rules = _rule_numbers(rules)
-        pats, sums, split = pattern_tables(rules["alexey"])
+        pats, sums, split = pattern_tables(rules.alexey)
         self.tables = Tables(
             nest=np.array(rules.nest, np.int64), height=np.array(HEIGHT, np.int64), cash=np.array(CASH, np.int64),
             group=np.array(rules.groups, np.int64), pdt=perm_distance_table(), pats=pats, sums=sums, split=split,

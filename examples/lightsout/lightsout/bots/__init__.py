@@ -1,0 +1,1 @@
+"""The bots, one module each: ``solver`` (linear algebra over GF(2)) and ``random``."""
