@@ -1,4 +1,4 @@
-"""Issue 11 with a real process: ``cargobot solve --all`` killed (``kill -9``) in its second pass leaves a
+"""With a real process: ``cargobot solve --all`` killed (``kill -9``) in its second pass leaves a
 progress file that holds what both passes did, and ``--resume`` goes on from it without redoing a finished
 size. Genetic Code (best known 12) is not solved in seconds, so its passes end by their time; Cargo 101,
 solved at once, leaves the first pass's rest of the total for the second. One job: the search runs in the

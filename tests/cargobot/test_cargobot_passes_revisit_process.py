@@ -1,4 +1,4 @@
-"""Issue 11 with a real process: a sketch program above the level's best known size is in the progress file the
+"""With a real process: a sketch program above the level's best known size is in the progress file the
 moment it is taken, with the exhaustive search's frontier beside it, so ``kill -9`` right then loses neither;
 ``--resume`` (a plain run, nothing stubbed) goes on from that frontier and finds the smaller program.
 
@@ -27,12 +27,12 @@ STARTUP = 600.0  # seconds a run may take (a fresh copy compiles the kernels fir
 DRIVER = f"""
 import os, signal, sys
 import puzzlebots.games.cargobot.bots.solve as solver
-import puzzlebots.games.cargobot.cli as solve_cli
+import puzzlebots.games.cargobot.campaign as campaign
 from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult
 from puzzlebots.games.cargobot.language import parse_registers, register_count
 
-real_task, real_adopt, started = solver.run_task, solve_cli.adopt, [0]
+real_task, real_adopt, started = solver.run_task, campaign.adopt, [0]
 
 def run_task(*args, **kwargs):
     started[0] += 1
@@ -49,8 +49,8 @@ def adopt(*args, **kwargs):
     real_adopt(*args, **kwargs)
     os.kill(os.getpid(), signal.SIGKILL)
 
-solver.run_task, solve_cli.run_sketch, solve_cli.adopt = run_task, run_sketch, adopt
-solve_cli.board_hints = lambda level: None  # the search under board rules, which would come first, is off
+solver.run_task, campaign.run_sketch, campaign.adopt = run_task, run_sketch, adopt
+campaign.board_hints = lambda level: None  # the search under board rules, which would come first, is off
 cli(sys.argv[1:])
 """
 

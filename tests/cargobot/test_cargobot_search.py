@@ -42,7 +42,7 @@ def test_solve_time_limit_reports_unsolved() -> None:
 
 
 def test_redundant_pair_table() -> None:
-    setup = solver.prepare(find_level("Clarity"))  # conditions: always, red, green, none, any
+    setup = solver.setup_search(find_level("Clarity"))  # conditions: always, red, green, none, any
     red = setup.problem.toolbox.red
     always, r, g, none, any_ = range(5)
     assert red[1, always, 2, always] and red[2, always, 1, always]  # R L, L R
@@ -59,7 +59,7 @@ def test_needed_ops() -> None:
 
 
 def test_decode_relabels_functions_to_fit_the_slots() -> None:
-    setup = solver.prepare(find_level("Inverter"))
+    setup = solver.setup_search(find_level("Inverter"))
     op = np.zeros((4, 8), np.int8)
     mask = np.zeros((4, 8), np.int32)
     lengths = np.array([2, 2, 7, 3], np.int32)  # F4 would hold 3, but F3's 7 cannot go after F4 ...
