@@ -15,7 +15,7 @@ from solving import SOLUTIONS
 from puzzlebots.cli.app import cli
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.hints import Hints, parse_hints
-from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.engine import GAME_RULES, run_level
 from puzzlebots.games.cargobot.kernels import solve as kernel
 from puzzlebots.games.cargobot.language import format_registers, parse_registers, register_count
 from puzzlebots.games.cargobot.levels import Level, find_level
@@ -29,7 +29,8 @@ def _obeys(level: Level, program: str, rules: tuple[int, ...]) -> bool:
     """The program's run (the oracle's board before each step, then the goal it wins) never takes from a pile
     marked NO_TAKE, never puts on one marked NO_PUT, and leaves every KEEP pile a bottom part of its start or goal."""
     start, goal = [list(p) for p in level.stacks], [list(p) for p in level.goal]
-    frames = [f.piles for f in trace_run(program, "game", start, goal, level.claw, functions=tuple(level.functions))]
+    trace = trace_run(program, GAME_RULES, start, goal, level.claw, functions=tuple(level.functions))
+    frames = [f.piles for f in trace]
     frames.append([list(p) for p in level.goal])
     for before, after in zip(frames, frames[1:], strict=False):
         for p, rule in enumerate(rules):
@@ -77,7 +78,7 @@ def test_rules_that_forbid_the_only_way_leave_the_level_unsolved() -> None:
     result = solver.solve(level, jobs=1, hints=parse_hints(level, None, "+ ."), max_size=6)
     assert not result.solved and result.searched_to == 6 and result.to_json()["hints"] == {"pile_rules": "+ ."}
     setup = solver.setup_search(level, hints=Hints(pile_rules=(8, 0)))
-    status, _, counters = solver.run_task(setup, 3, (), 10**9, True)
+    status, _, counters = solver.run_task(setup, 3, (), 10**9, all_counters=True)
     assert status == kernel.EXHAUSTED and counters[kernel.PR_PILE] > 0
 
 
@@ -95,8 +96,8 @@ def test_min_ops_cut_partial_programs_and_keep_those_that_hold_them() -> None:
     hints = parse_hints(level, None, None, "right=2,pickup=2")
     plain, hinted = solver.setup_search(level), solver.setup_search(level, hints=hints)
     assert hinted.problem.need.tolist() == [2, 1, 2, plain.problem.need[3]]
-    _, _, c_plain = solver.run_task(plain, 9, (), 10**9, True)
-    status, _, c_hinted = solver.run_task(hinted, 9, (), 10**9, True)
+    _, _, c_plain = solver.run_task(plain, 9, (), 10**9, all_counters=True)
+    status, _, c_hinted = solver.run_task(hinted, 9, (), 10**9, all_counters=True)
     assert status == kernel.EXHAUSTED and c_hinted[kernel.NODES] < 0.8 * c_plain[kernel.NODES]
     found = solver.solve(level, jobs=1, hints=hints)
     assert found.size == 10 and found.method == "hinted" and found.to_json()["hints"] == {"min_ops": "right=2,pickup=2"}

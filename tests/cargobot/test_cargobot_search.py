@@ -12,7 +12,7 @@ from solving import needed_ops
 
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
-from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.engine import Rules, run_level
 from puzzlebots.games.cargobot.levels import find_level
 
 SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Go Left 2", "Go the Distance",
@@ -92,5 +92,5 @@ def test_climb_is_deterministic_and_solves_cargo_101(semantics: str) -> None:
     again = climb(find_level("Cargo 101"), seed=5, semantics=semantics, stop_after=2)
     assert first == again
     assert first.solved and first.solutions == 2
-    report = run_level(find_level("Cargo 101"), first.script, semantics, fragile=False, unstable=False)
+    report = run_level(find_level("Cargo 101"), first.script, Rules(semantics))
     assert report.solved

@@ -18,7 +18,7 @@ from typing import Any
 
 from puzzlebots.core.errors import PuzzlebotsError
 
-from ..engine import PreparedBoard, run_level
+from ..engine import PreparedBoard, Rules, run_level
 from ..language import parse_registers, parse_script
 from ..levels import Level
 from ..metrics import rebuild_distance
@@ -95,12 +95,12 @@ def score(
     """(rebuild distance, crashes, topples) after running ``script``; game mode runs it as registers."""
     if semantics == "game":
         try:
-            report = run_level(level, parse_registers(script), "game", step_limit=step_limit)
+            report = run_level(level, parse_registers(script), Rules(step_limit=step_limit))
         except PuzzlebotsError:
             return UNSCORABLE
     else:
         board = board or PreparedBoard(level.board(), level.goal_board(), level.claw)
-        report = board.run_vaguery(parse_script(script), False, False, 6, step_limit)
+        report = board.run_vaguery(parse_script(script), Rules("vaguery", step_limit=step_limit).vaguery())
     return rebuild_distance(report.stacks, level.goal_board()), report.crashes, report.topples
 
 
