@@ -79,7 +79,7 @@ def digest(*parts: bytes) -> str:
 def level_digest(level: Level) -> str:
     """What defines a level for the search (its name is the key it is filed under)."""
     fields = [level.stacks, level.goal, level.claw, level.functions, level.commands, level.conditions]
-    if level.subproblem:  # (a plain level's digest is as before, so its records still match)
+    if level.subproblem:  # (only a sub-problem has these fields: a plain level's digest leaves them out)
         fields += [level.worlds, level.poison, level.finish] + ([True] if level.home else [])
     return digest(json.dumps(fields).encode())
 
@@ -148,10 +148,11 @@ def _json(rec: LevelProgress) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def load(path: Path, tick_cap: int, levels: list[Level], subproblems: Mapping[str, Level]) -> ProgressFile:
+def load(path: Path, tick_cap: int, levels: list[Level],
+         subproblems: Mapping[str, Level] | None = None) -> ProgressFile:  # fmt: skip
     """A progress file written for ``levels`` (the levels file of this run), their sweep sub-problems and driver
-    sketches (``subproblems``, by name) and ``tick_cap``, checked field by field; any fault is one ``InputError``
-    line."""
+    sketches (``subproblems``, by name: ``campaign.load_progress`` finds them; None: none) and ``tick_cap``, checked
+    field by field; any fault is one ``InputError`` line."""
     name = f"progress file {name_of(path)}"
     doc = read_json(path, "progress file", max_bytes=MAX_FILE_BYTES)
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
@@ -168,7 +169,7 @@ def load(path: Path, tick_cap: int, levels: list[Level], subproblems: Mapping[st
     by_name = {lv.name: lv for lv in levels}
     books = []
     for section in sections:
-        records, known = {}, subproblems if section == "sweeps" else by_name
+        records, known = {}, (subproblems or {}) if section == "sweeps" else by_name
         if not isinstance(doc[section], dict):
             raise InputError(f"{name}: {section} must be an object of level records")
         for key, raw in doc[section].items():

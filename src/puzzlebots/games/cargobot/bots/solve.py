@@ -32,6 +32,7 @@ from ..language import RegisterProgram, format_registers, parse_registers, regis
 from ..levels import Level
 from ..progress import ProgressFile, digest
 from ..records import Found, Frontier, LevelProgress
+from ..report import RunReport
 from ..rules import LEFT, PICKUP, RIGHT, TOPPLE_HEIGHT
 from ..verify import play_out
 from .hints import NO_HINTS, Hints
@@ -458,17 +459,11 @@ def solve(
     """
     check_executor(executor, jobs, address)
     setup = setup_search(level, tick_cap, hints)
-    if first > 1 and not hints.given():
-        raise ValueError("only a hinted search skips sizes")
     method = hints.method if hints.given() else "exhaustive"
     book = book or ProgressFile(None, tick_cap)
-    if book.tick_cap != tick_cap:
-        raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
-    rec = book.entry(level, setup.digest)
+    rec = _record(level, setup, book, hints, first)
     if rec.result is not None and not rec.provisional(level):
         return recorded(level, rec, hints)
-    if rec.searched_to < first - 1 and rec.frontier is None and not rec.sizes:
-        rec.skip_below(first)  # the skipped sizes, which the record lists no line for
     start, counter, nodes_before, seconds_before = clock(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
     limit = max_size or sum(setup.problem.toolbox.slots)
@@ -497,14 +492,10 @@ def solve(
                 program = decode_program(setup, found)
                 report = play_out(level, program, tick_cap)
                 sync()
-                found_here, size = True, register_count(program)
-                solved = Found(format_registers(program), size, report.steps, method)
-                rec.solve(solved if report.solved else None)
-                return SolveResult(
-                    level=level.name, solved=report.solved, program=program, size=size,
-                    stars=level.stars_for(program), ticks=report.steps, seconds=rec.seconds, nodes=rec.nodes,
-                    searched_to=budget - 1, method=method, hints=hints,
-                )  # fmt: skip
+                found_here = True
+                rec.solve(Found(format_registers(program), register_count(program), report.steps, method)
+                          if report.solved else None)  # fmt: skip
+                return _found(level, rec, program, report, budget - 1, hints)
             rec.finish_size(budget)
             book.save(force=True)
     finally:
@@ -518,6 +509,32 @@ def solve(
         return recorded(level, rec, hints)
     return SolveResult(level=level.name, solved=False, seconds=rec.seconds, nodes=rec.nodes,
                        searched_to=rec.searched_to, method=method, hints=hints)  # fmt: skip
+
+
+def _record(level: Level, setup: Setup, book: ProgressFile, hints: Hints, first: int) -> LevelProgress:
+    """The level's record in ``book`` for the search of ``setup``; a hinted search from size ``first`` counts
+    the sizes below it as searched (a new record lists no line for them)."""
+    if first > 1 and not hints.given():
+        raise ValueError("only a hinted search skips sizes")
+    if book.tick_cap != setup.problem.tick_cap:
+        raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {setup.problem.tick_cap}")
+    rec = book.entry(level, setup.digest)
+    done = rec.result is not None and not rec.provisional(level)
+    if not done and rec.searched_to < first - 1 and rec.frontier is None and not rec.sizes:
+        rec.skip_below(first)
+    return rec
+
+
+def _found(level: Level, rec: LevelProgress, program: RegisterProgram, report: RunReport, searched_to: int,
+           hints: Hints) -> SolveResult:  # fmt: skip
+    """The result of the search that found ``program`` (its run ``report``) with sizes up to ``searched_to``
+    exhausted."""
+    method = hints.method if hints.given() else "exhaustive"
+    return SolveResult(
+        level=level.name, solved=report.solved, program=program, size=register_count(program),
+        stars=level.stars_for(program), ticks=report.steps, seconds=rec.seconds, nodes=rec.nodes,
+        searched_to=searched_to, method=method, hints=hints,
+    )  # fmt: skip
 
 
 def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: float, method: str,
