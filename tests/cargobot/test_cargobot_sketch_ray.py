@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from solving import SKETCH_CASES, levels_file, sketch_as_one_process
+from solving import SKETCH_CASES, campaign_clock, levels_file, sketch_as_one_process
 
 import puzzlebots.games.cargobot.campaign as campaign
 import puzzlebots.games.cargobot.cli as solve_cli
@@ -97,7 +97,8 @@ def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecuto
     path = levels_file(tmp_path, ["Transporter"], {"Transporter": {"pack": "Crazy", "functions": [8],
                                                                    "commands": ["right", "pickup", "left", "f1"]}})
     out = tmp_path / "solve.json"
-    result = solve_cli.solve.main(["--level", "Transporter", "--time-limit", "120", "--executor", "ray",
+    campaign_clock(monkeypatch)  # no share runs out: the sketch search stops at the best known size, 4
+    result = solve_cli.solve.main(["--level", "Transporter", "--executor", "ray",
                                    "--levels-file", str(path), "--json", str(out)], standalone_mode=False)  # fmt: skip
     assert result is None
     (row,) = json.loads(out.read_text())

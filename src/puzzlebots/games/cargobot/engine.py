@@ -426,6 +426,10 @@ class Semantics(Protocol):
         """The run of ``program`` on a board (``engine``: ``kernel``, or ``python`` for the oracle)."""
         ...
 
+    def conditions(self, level: Level) -> list[str]:
+        """The conditions a program may put on a register on ``level``."""
+        ...
+
     def stars(self, level: Level, program: str, report: RunReport) -> int | None:
         """The stars ``program`` earns on ``level`` for its run ``report`` (None: this semantics gives none)."""
         ...
@@ -456,6 +460,9 @@ class GameSemantics:
     def stars(self, level: Level, program: str, report: RunReport) -> int | None:
         return level.stars_for(parse_registers(program)) if report.solved else None
 
+    def conditions(self, level: Level) -> list[str]:
+        return list(level.conditions)  # the level's toolbox
+
     def trace(self, rules: Rules, program: str, stacks: Board, goal: Board | None, claw: int,
               functions: Sequence[int], most: int, on_step: Step) -> None:  # fmt: skip
         oracle.run_game(parse_registers(program), tuple(functions), [list(p) for p in stacks],
@@ -472,6 +479,9 @@ class VaguerySemantics:
 
     def stars(self, level: Level, program: str, report: RunReport) -> int | None:
         return None
+
+    def conditions(self, level: Level) -> list[str]:
+        return sorted({c for pile in level.stacks for c in pile}) + ["any", "none"]  # the board's colours
 
     def run(self, rules: Rules, program: str | RegisterProgram | Script, stacks: Board, goal: Board | None,
             claw: int, functions: Sequence[int], engine: str) -> RunReport:  # fmt: skip

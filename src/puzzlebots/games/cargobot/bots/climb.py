@@ -57,10 +57,7 @@ def token_pool(level: Level, semantics: str) -> tuple[list[str], list[str]]:
     calls = [f"call{k}" for k in range(1, 5)]
     progs = [f"prog_{k}" for k in range(1, 5)]
     base = ["R"] * 10 + ["L"] * 10 + ["claw"] * 10 + calls + progs
-    if semantics == "game":
-        return base, list(level.conditions)
-    colours = sorted({c for pile in level.stacks for c in pile})
-    return base, colours + ["any", "none"]
+    return base, Rules(semantics).model.conditions(level)
 
 
 def _random_token(rng: random.Random, base: list[str], suffixes: list[str]) -> str:
