@@ -35,6 +35,7 @@ import hashlib
 import json
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +218,7 @@ def _record(raw: Any, level: Level, where: str, version: int, tick_cap: int, ski
         what = "1" if not skipped else "the size its search started at"
         raise InputError(f"{where}: sizes must list sizes {what} to searched_to ({top}) in order")
     if raw["result"] is not None:
-        record.result = _result(raw["result"], level, record.searched_to, f"{where}: result", tick_cap)
+        record = replace(record, result=_result(raw["result"], level, record.searched_to, f"{where}: result", tick_cap))
         # not ``provisional``: the level's best known size is no part of its digest, and may have changed
         if record.frontier is not None and not (version >= 3 and record.open_below()):
             raise InputError(f"{where}: a solved level has no frontier (only a sketch result above the sizes "
