@@ -315,11 +315,11 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
     forced = np.array(prefix[1:], np.int32)
     total = np.zeros(kernel.NCOUNTERS, np.int64)
     status, payload = kernel.EXHAUSTED, None
-    for k, nfun in enumerate(counts):
+    for k, functions in enumerate(counts):
         left = max(1, max_nodes - int(total[kernel.NODES]))
-        status, payload = _run_pass(setup, kernel.Task(budget, forced, left, nfun), total)
+        status, payload = _run_pass(setup, kernel.Task(budget, forced, left, functions), total)
         if status == kernel.TOO_BIG:
-            payload = [(nfun, *child) for child in payload] + [(m,) for m in counts[k + 1 :]]
+            payload = [(functions, *child) for child in payload] + [(m,) for m in counts[k + 1 :]]
         if status != kernel.EXHAUSTED:
             break
     return status, payload, total if all_counters else int(total[kernel.NODES])
