@@ -2,7 +2,7 @@
 ``--resume`` go on with its exhaustive search from its record (sizes and frontier), up to the sketch
 program's size: a smaller program replaces it (method exhaustive, proven minimal), every smaller size
 exhausted proves it minimal, and until then the table shows it, not proven. A program at or below the best
-known size, or on a level with none, ends the level as before.
+known size, or on a level with none, ends the level.
 
 The first pass's exhaustive search stops at a chosen task (its time running out there), on a clock that never
 moves (``solving.campaign_clock``), and its sketch search is stubbed to hand back a chosen winning program (the
