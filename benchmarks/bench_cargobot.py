@@ -189,7 +189,7 @@ def solver_tables(quick: bool) -> tuple[Table, Table]:
     rows = [[name] for name in (*kernel.PRUNE_NAMES, "tick cap")]
     for name, budget in cases:
         cuts.add_column(f"{name} ({budget})", justify="right")
-        setup = solver.prepare(find_level(name))
+        setup = solver.setup_search(find_level(name))
         solver.run_task(setup, 2, (), 10**12)  # compile outside the timing
         start = time.perf_counter()
         _, _, counters = solver.run_task(setup, budget, (), 10**12, all_counters=True)
@@ -210,7 +210,7 @@ def sizes_table(name: str, top: int, bottom: int = 1, hints: Hints = NO_HINTS) -
     table = Table(title=f"Cargo-Bot solve on {name}: one search per budget, one core {hints.describe() or ''}")
     for col in ("budget", "result", "options tried", "CPU s", *kernel.PRUNE_NAMES):
         table.add_column(col, justify="right")
-    setup = solver.prepare(find_level(name), hints=hints)
+    setup = solver.setup_search(find_level(name), hints=hints)
     solver.run_task(setup, 2, (), 10**12)  # compile outside the timing
     for budget in range(bottom, top + 1):
         start = time.process_time()

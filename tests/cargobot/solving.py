@@ -1,10 +1,12 @@
 """Helpers the solve tests share: the best known programs of the Tutorial-Hard levels, `_needed_ops` of a plain level, a
-levels file of a few packaged levels (and of a level with no sweep), `cargobot solve` through click, a search stopped
-at a chosen task, and the check that a sketch search on workers finds what one process finds."""
+levels file of a few packaged levels (and of a level with no sweep), `cargobot solve` through click, clocks for the
+solve campaign (one that never moves, one that moves as it is read), a search stopped at a chosen task, and the check
+that a sketch search on workers finds what one process finds."""
 
 from __future__ import annotations
 
 import json
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import puzzlebots.games.cargobot.bots.solve as solver
+import puzzlebots.games.cargobot.campaign as campaign
 from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
 from puzzlebots.games.cargobot.engine import run_level
@@ -56,6 +59,27 @@ def solve_cmd(*args: object) -> tuple[int, str, str]:
     """`puzzlebots cargobot solve ARGS`: (exit code, stdout, stderr)."""
     result = CliRunner().invoke(cli, ["cargobot", "solve", *map(str, args)])
     return result.exit_code, result.stdout, result.stderr
+
+
+class Ticks:
+    """A clock for the solve campaign that moves ``step`` seconds each time it is read (0: never moves). With one
+    job the searches read it a fixed number of times per task, so time runs out after the same tasks on any
+    machine."""
+
+    def __init__(self, step: float = 0.0) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def campaign_clock(monkeypatch: pytest.MonkeyPatch, clock: Ticks | None = None) -> Ticks:
+    """Every solve campaign of the test (the CLI's too) on ``clock`` (default one that never moves: no time limit
+    runs out, so a search ends only where the test stops it, ``stop_task``, or where it is done)."""
+    clock = clock or Ticks()
+    monkeypatch.setattr(campaign, "Plan", partial(campaign.Plan, clock=clock))
+    return clock
 
 
 def stop_task(monkeypatch: pytest.MonkeyPatch, level: str, *stops: tuple[int, type[BaseException]]) -> list[int]:

@@ -114,16 +114,16 @@ def test_adapter_points_to_the_commands() -> None:
 
 
 def test_total_time_schedule() -> None:
-    from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, _level_time
+    from puzzlebots.games.cargobot.campaign import LEVEL_OVERHEAD, level_time
     from puzzlebots.games.cargobot.levels import load_levels
 
     levels = load_levels()
-    assert _level_time(levels[0], levels, 600, None, 0) == 600
+    assert level_time(levels[0], levels, 600, None, 0) == 600
     # a core level keeps its limit, capped by the total less what every level still to run keeps back
-    assert _level_time(levels[0], levels, 600, 1000, 800) == 200 - 40 * LEVEL_OVERHEAD
+    assert level_time(levels[0], levels, 600, 1000, 800) == 200 - 40 * LEVEL_OVERHEAD
     extras = levels[24:]  # Crazy, Impossible, Bonus: 16 levels
     weights = sum(1.0 if lv.best_known and lv.best_known <= 10 else 0.25 for lv in extras)
-    divide_by_two = _level_time(extras[0], extras, 600, 1000, 0)  # best known 10: a full share
-    genetic_code = _level_time(extras[3], extras[3:], 600, 1000, 0)  # best known 12: a quarter share
+    divide_by_two = level_time(extras[0], extras, 600, 1000, 0)  # best known 10: a full share
+    genetic_code = level_time(extras[3], extras[3:], 600, 1000, 0)  # best known 12: a quarter share
     assert divide_by_two == pytest.approx((1000 - 16 * LEVEL_OVERHEAD) / weights)
     assert genetic_code is not None and divide_by_two is not None and genetic_code < divide_by_two

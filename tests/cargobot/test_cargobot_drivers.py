@@ -5,19 +5,20 @@ no search had solved, at their best known sizes."""
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 
-from solving import levels_file, solve_cmd
+from solving import Ticks, levels_file, solve_cmd
 
-from puzzlebots.games.cargobot import cli as cargobot_cli
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.drivers import DriverSketch, driver_sketches, sub_searches
 from puzzlebots.games.cargobot.bots.sweep import Sweep
+from puzzlebots.games.cargobot.campaign import SWEEP_TURN, Campaign, Plan
+from puzzlebots.games.cargobot.campaign import load_progress as load
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import format_registers, parse_registers, register_count
 from puzzlebots.games.cargobot.levels import find_level, load_levels
-from puzzlebots.games.cargobot.progress import ProgressFile, load
+from puzzlebots.games.cargobot.progress import ProgressFile
+from puzzlebots.games.cargobot.records import Found
 
 WORK = "work, step, touch neighbours"
 LIFT = "lift, work when holding, step, touch neighbours"
@@ -25,6 +26,10 @@ STEP = "lift and step, work when holding"
 #: Palette Swap's program from its "lift and step" sketch (``solve --sweeps``, docs/cargobot.md)
 PALETTE_SWAP_14 = ("call4 call2_any call1 prog_2 claw call2_none call3 call3 call4 call4 call2_red prog_3 claw L "
                    "prog_4 claw R")
+#: Vertical Sort cut to two piles to sort, with a best known size of 15: its "lift" sketch finds a 15 in well under
+#: a second, where the whole level's 18 takes minutes of two cores
+SMALL_SORT = {"Vertical Sort": {"stacks": [[], ["blue", "green"], ["green", "blue"], []],
+                                "goal": [[], ["green", "blue"], ["green", "blue"], []], "best_known": 15}}
 
 
 def _sketch(level_name: str, name: str, levels: Path | None = None) -> DriverSketch:
@@ -89,35 +94,35 @@ def test_the_program_found_behind_the_step_sketch_wins_palette_swap_at_its_best_
 
 
 def test_solve_goes_through_a_driver_sketch_and_resumes_from_its_record(tmp_path: Path) -> None:
-    """Vertical Sort's exhaustive search stopped at size 2: the phase after it, given the second sketch only (to
-    keep the test short), searches it from size 1 and finds 18, the best known size; the program wins the level on
-    the game interpreter, the touches as given (exchanged, it loses), and becomes the level's (method driver, not
-    proven smallest). ``--resume`` reads both records back."""
-    progress = tmp_path / "run.progress"
+    """A small Vertical Sort (``SMALL_SORT``) with its exhaustive search stopped at size 2: the phase after it,
+    given the second sketch only, searches it from size 1 and finds 15, the best known size; the program wins the
+    level on the game interpreter, the touches as given (exchanged, it loses), and becomes the level's (method
+    driver, not proven smallest). ``--resume`` reads both records back. The campaign's clock never moves, so the
+    search ends where it finds the program, on any machine."""
+    levels, progress = levels_file(tmp_path, ["Vertical Sort"], SMALL_SORT), tmp_path / "run.progress"
     book = ProgressFile(progress, solver.DEFAULT_TICK_CAP)
-    sketch = _sketch("Vertical Sort", LIFT)
-    level = find_level("Vertical Sort")
+    sketch = _sketch("Vertical Sort", LIFT, levels)
+    level = load_levels(levels)[0]
     stopped = solver.solve(level, jobs=1, max_size=2, book=book)
     shown: list[str] = []
-    search = partial(solver.solve, jobs=2)
-    result = cargobot_cli._sweep_after(level, stopped, 600.0, [sketch], search, book, shown.append)
-    assert result.solved and result.method == "driver" and result.size == 18 and result.searched_to == 2
+    result = Campaign(Plan(jobs=1, clock=Ticks()), book).sweep_after(level, stopped, 600.0, [sketch], shown.append)
+    assert result.solved and result.method == "driver" and result.size == 15 and result.searched_to == 2
     assert not result.proven_minimal and shown[0].startswith(": driver 1 of 1, size")
     program = result.program
     assert program is not None and run_level(level, program).solved, format_registers(program)
     given = sketch.hints.fixed
     assert given is not None and all(not g or g == f for g, f in zip(given, program, strict=True))
     assert not run_level(level, (program[0], program[1], program[3], program[2])).solved
-    again = load(progress, solver.DEFAULT_TICK_CAP, load_levels())
-    assert again.levels["Vertical Sort"].result == {"program": format_registers(program), "size": 18,
-                                                    "ticks": result.ticks, "method": "driver"}  # fmt: skip
+    again = load(progress, solver.DEFAULT_TICK_CAP, load_levels(levels))
+    assert again.levels["Vertical Sort"].result == Found(format_registers(program), 15, result.ticks, "driver")
     assert again.sweeps[sketch.level.name].result is not None
     out = tmp_path / "out.json"
-    code, _, err = solve_cmd("--level", "Vertical Sort", "--jobs", 1, "--progress", progress, "--resume", "--json", out)
+    code, _, err = solve_cmd("--level", "Vertical Sort", "--levels-file", levels, "--jobs", 1, "--progress", progress,
+                             "--resume", "--json", out)  # fmt: skip
     assert code == 0, err
     assert "resuming Vertical Sort: solved" in err and f"resuming {sketch.level.name}: solved" in err
     (row,) = json.loads(out.read_text())
-    assert (row["size"], row["method"], row["proven_minimal"], row["program"]) == (18, "driver", False,
+    assert (row["size"], row["method"], row["proven_minimal"], row["program"]) == (15, "driver", False,
                                                                                   format_registers(program))
 
 
@@ -128,26 +133,27 @@ def test_the_turns_go_on_doubling_from_what_the_open_searches_had(tmp_path: Path
     level = find_level("Restoring Order")
     subs = sub_searches(level)
     book = ProgressFile(None, solver.DEFAULT_TICK_CAP)
-    assert cargobot_cli._first_turn(subs, book) == cargobot_cli.SWEEP_TURN
+    phases = Campaign(Plan(), book)
+    assert phases.first_turn(subs) == SWEEP_TURN
     for sub, (searched, seconds) in zip(subs, [(13, 3.0), (13, 3.0), (12, 180.0), (9, 132.0), (9, 100.0)],
                                         strict=True):  # fmt: skip
         hints = sub.hints if isinstance(sub, DriverSketch) else solver.NO_HINTS
-        rec = book.sweep_book().entry(sub.level, solver.prepare(sub.level, solver.DEFAULT_TICK_CAP, hints))
+        rec = book.sweep_book().entry(sub.level, solver.setup_search(sub.level, solver.DEFAULT_TICK_CAP, hints).digest)
         rec.searched_to, rec.seconds = searched, seconds
-    todo = [sub for sub in subs if not cargobot_cli._exhausted(level, sub, book)]
+    todo = [sub for sub in subs if not phases.exhausted(level, sub)]
     assert [type(sub) for sub in todo] == [DriverSketch, Sweep, Sweep]
-    assert cargobot_cli._first_turn(todo, book) == 100.0
+    assert phases.first_turn(todo) == 100.0
 
 
 def test_a_later_pass_gives_the_sweeps_the_whole_share(tmp_path: Path) -> None:
     """Mirror (a sweep, no driver sketch: 6 is too small for one) with its exhaustive search stopped at size 2:
     in pass 1 the level's exhaustive search goes on first and proves the 6; in a later pass its share goes to the
-    sweep, which finds its 8 (3 + 5) while the exhaustive record stays at size 2."""
+    sweep, which finds its 8 (3 + 5) while the exhaustive record stays at size 2. The clock never moves: each
+    search ends where it finds its program."""
     level = find_level("Mirror")
     for later, expected in [(False, ("exhaustive", 6, 5)), (True, ("sweep", 8, 2))]:
         book = ProgressFile(tmp_path / f"{later}.progress", solver.DEFAULT_TICK_CAP)
         solver.solve(level, jobs=1, max_size=2, book=book)
-        result = cargobot_cli._search_level(level, 60.0, 0.5, partial(solver.solve, jobs=1), lambda _: None, book,
-                                            later=later)  # fmt: skip
+        result = Campaign(Plan(jobs=1, clock=Ticks()), book).search_level(level, 60.0, 0.5, later=later)
         assert result.solved and (result.method, result.size, result.searched_to) == expected
         assert result.program is not None and run_level(level, result.program).solved

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from puzzlebots.core.errors import InputError
-from puzzlebots.games.cargobot.engine import run_game, run_level, run_vaguery
+from puzzlebots.games.cargobot.engine import Rules, run_game, run_level, run_vaguery
 from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level, load_levels, stars
 
@@ -50,7 +50,7 @@ VAGUERY_STEPS = {"From Beneath": 33, "Double Flip": 40, "Go Left 2": 81, "Go the
 def test_hinted_solution_in_vaguery(name: str, program: str, ticks: int, moves: int, rating: int) -> None:
     """Reference §4: the board history and the moves are the same in both semantics."""
     level = find_level(name)
-    report = run_level(level, program, "vaguery", fragile=True, unstable=True, step_limit=10_000)
+    report = run_level(level, program, Rules("vaguery", fragile=True, unstable=True, step_limit=10_000))
     assert (report.outcome, report.moves, report.crashes, report.topples) == ("solved", moves, 0, 0)
     assert report.steps == VAGUERY_STEPS.get(name, ticks)
 
@@ -130,9 +130,9 @@ def test_semantics_chosen_by_name() -> None:
     from puzzlebots.games.cargobot.engine import run
 
     board, goal = [["y"], [], []], [[], [], ["y"]]
-    assert run("game", "claw R R claw", board, goal).steps == 4
-    assert run("vaguery", "claw R_y R claw", board, goal).steps == 4
+    assert run(Rules("game"), "claw R R claw", board, goal).steps == 4
+    assert run(Rules("vaguery"), "claw R_y R claw", board, goal).steps == 4
     with pytest.raises(InputError, match="unknown semantics"):
-        run("ruby", "R", board, goal)
+        run(Rules("ruby"), "R", board, goal)
     with pytest.raises(InputError, match="needs a goal"):
-        run("game", "R", board, None)
+        run(Rules("game"), "R", board, None)

@@ -10,6 +10,7 @@ import pytest
 
 from puzzlebots.games.cargobot.bots.climb import climb
 from puzzlebots.games.cargobot.bots.solve import solve
+from puzzlebots.games.cargobot.engine import Rules
 from puzzlebots.games.cargobot.language import format_registers
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.render import trace_run
@@ -40,7 +41,8 @@ TRACES = [
 def test_trace(level: str, program: str, semantics: str) -> None:
     lv = find_level(level)
     lines = [f"{level} [{semantics}] {program}"]
-    for frame in trace_run(program, semantics, lv.board(), lv.goal_board(), lv.claw, fragile=True, unstable=True):
+    rules = Rules(semantics, fragile=True, unstable=True)
+    for frame in trace_run(program, rules, lv.board(), lv.goal_board(), lv.claw):
         lines.append(f"{frame.step:4d} claw {frame.claw} holding {frame.holding or '-':6} {_piles(frame.piles)}")
     _check(f"trace_{level.lower().replace(' ', '_')}_{semantics}.txt", "\n".join(lines) + "\n")
 

@@ -15,7 +15,7 @@ from solving import SOLUTIONS
 from puzzlebots.cli.app import cli
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.hints import Hints, parse_hints
-from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.engine import GAME_RULES, run_level
 from puzzlebots.games.cargobot.kernels import solve as kernel
 from puzzlebots.games.cargobot.language import format_registers, parse_registers, register_count
 from puzzlebots.games.cargobot.levels import Level, find_level
@@ -29,7 +29,8 @@ def _obeys(level: Level, program: str, rules: tuple[int, ...]) -> bool:
     """The program's run (the oracle's board before each step, then the goal it wins) never takes from a pile
     marked NO_TAKE, never puts on one marked NO_PUT, and leaves every KEEP pile a bottom part of its start or goal."""
     start, goal = [list(p) for p in level.stacks], [list(p) for p in level.goal]
-    frames = [f.piles for f in trace_run(program, "game", start, goal, level.claw, functions=tuple(level.functions))]
+    trace = trace_run(program, GAME_RULES, start, goal, level.claw, functions=tuple(level.functions))
+    frames = [f.piles for f in trace]
     frames.append([list(p) for p in level.goal])
     for before, after in zip(frames, frames[1:], strict=False):
         for p, rule in enumerate(rules):
@@ -76,7 +77,8 @@ def test_rules_that_forbid_the_only_way_leave_the_level_unsolved() -> None:
     level = find_level("Cargo 101")  # one crate to carry right: pile 1 may not be taken from
     result = solver.solve(level, jobs=1, hints=parse_hints(level, None, "+ ."), max_size=6)
     assert not result.solved and result.searched_to == 6 and result.to_json()["hints"] == {"pile_rules": "+ ."}
-    status, _, counters = solver.run_task(solver.prepare(level, hints=Hints(pile_rules=(8, 0))), 3, (), 10**9, True)
+    setup = solver.setup_search(level, hints=Hints(pile_rules=(8, 0)))
+    status, _, counters = solver.run_task(setup, 3, (), 10**9, all_counters=True)
     assert status == kernel.EXHAUSTED and counters[kernel.PR_PILE] > 0
 
 
@@ -92,10 +94,10 @@ def test_min_ops_cut_partial_programs_and_keep_those_that_hold_them() -> None:
     """Inverter's 10 holds 2 right, 1 left, 2 pickup: asked for that much, the search finds it on fewer options."""
     level = find_level("Inverter")
     hints = parse_hints(level, None, None, "right=2,pickup=2")
-    plain, hinted = solver.prepare(level), solver.prepare(level, hints=hints)
+    plain, hinted = solver.setup_search(level), solver.setup_search(level, hints=hints)
     assert hinted.problem.need.tolist() == [2, 1, 2, plain.problem.need[3]]
-    _, _, c_plain = solver.run_task(plain, 9, (), 10**9, True)
-    status, _, c_hinted = solver.run_task(hinted, 9, (), 10**9, True)
+    _, _, c_plain = solver.run_task(plain, 9, (), 10**9, all_counters=True)
+    status, _, c_hinted = solver.run_task(hinted, 9, (), 10**9, all_counters=True)
     assert status == kernel.EXHAUSTED and c_hinted[kernel.NODES] < 0.8 * c_plain[kernel.NODES]
     found = solver.solve(level, jobs=1, hints=hints)
     assert found.size == 10 and found.method == "hinted" and found.to_json()["hints"] == {"min_ops": "right=2,pickup=2"}
@@ -131,13 +133,11 @@ def test_a_fixed_helper_finds_genetic_code_below_its_best_known_size() -> None:
 
 
 def test_hints_change_the_search_digest() -> None:
-    from puzzlebots.games.cargobot.progress import search_digest
-
     level = find_level("Genetic Code")
-    plain = search_digest(solver.prepare(level))
+    plain = solver.setup_search(level).digest
     fixed = parse_hints(level, None, None, None, "prog_2 claw L_none claw R")
     for hints in (Hints(shape=(8, 4)), Hints(pile_rules=(1, 2, 5, 10, 5)), Hints(min_ops=(2, 2, 2)), fixed):
-        assert search_digest(solver.prepare(level, hints=hints)) != plain
+        assert solver.setup_search(level, hints=hints).digest != plain
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,12 @@
-"""Issue 11: a level the sketch search solved above its best known size stays open. Later passes and
+"""A level the sketch search solved above its best known size stays open. Later passes and
 ``--resume`` go on with its exhaustive search from its record (sizes and frontier), up to the sketch
 program's size: a smaller program replaces it (method exhaustive, proven minimal), every smaller size
 exhausted proves it minimal, and until then the table shows it, not proven. A program at or below the best
-known size, or on a level with none, ends the level as before.
+known size, or on a level with none, ends the level.
 
-The first pass's exhaustive search stops at a chosen task (its time running out there) and its sketch search
-is stubbed to hand back a chosen winning program (the search under board rules, which would come first, is
-off); every other search runs for real. Come Together 2 (best
+The first pass's exhaustive search stops at a chosen task (its time running out there), on a clock that never
+moves (``solving.campaign_clock``), and its sketch search is stubbed to hand back a chosen winning program (the
+search under board rules, which would come first, is off); every other search runs for real. Come Together 2 (best
 known 7) is moved to the Crazy pack so the sketch search runs on it."""
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from solving import levels_file, solve_cmd, stop_task
+from solving import campaign_clock, levels_file, solve_cmd, stop_task
 
-import puzzlebots.games.cargobot.cli as solve_cli
+import puzzlebots.games.cargobot.campaign as campaign
 from puzzlebots.games.cargobot.bots.sketch import SketchResult
 from puzzlebots.games.cargobot.bots.solve import SolveResult, solve
+from puzzlebots.games.cargobot.campaign import load_progress as load
 from puzzlebots.games.cargobot.language import parse_registers, register_count
 from puzzlebots.games.cargobot.levels import Level, find_level, load_levels
-from puzzlebots.games.cargobot.progress import ProgressFile, load
+from puzzlebots.games.cargobot.progress import ProgressFile
 
 LEVEL = "Come Together 2"  # size 7; sizes 1-6 are one task each, size 7 splits into about 90 tasks
 IN_SIZE_7 = 10  # a task of size 7, after its first split
@@ -51,8 +52,9 @@ def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, program: str, best_k
         return SketchResult(lv.name, seed, True, found, register_count(found), register_count(found), None, None,
                             0.5, 1, 100, None)  # fmt: skip
 
-    monkeypatch.setattr(solve_cli, "run_sketch", sketching)
-    monkeypatch.setattr(solve_cli, "board_hints", lambda lv: None)  # its board has rules: no search under them here
+    monkeypatch.setattr(campaign, "run_sketch", sketching)
+    monkeypatch.setattr(campaign, "board_hints", lambda lv: None)  # its board has rules: no search under them here
+    campaign_clock(monkeypatch)  # no time runs out: the searches stop at ``stops`` or where they are done
     return levels, budgets, seeds
 
 
@@ -75,7 +77,7 @@ def test_a_sketch_program_above_the_best_known_is_replaced_in_pass_2(
             limits.append(kwargs["time_limit"])
         return solve(level, **kwargs)
 
-    monkeypatch.setattr(solve_cli, "run_solve", recording)
+    monkeypatch.setattr(campaign, "run_solve", recording)
     out = tmp_path / "s.json"
     code, _, err = _run(levels, out)
     assert code == 0, err
@@ -101,7 +103,7 @@ def test_the_sketch_program_survives_ctrl_c_and_resume(
     assert code == 130 and "pass 2: 1 level solved above its best known size" in err
     monkeypatch.undo()
     rec = load(tmp_path / "s.json.progress", 5000, load_levels(levels)).levels[LEVEL]
-    assert rec.result is not None and (rec.result["program"], rec.result["method"]) == (NINE, "sketch")
+    assert rec.result is not None and (rec.result.program, rec.result.method) == (NINE, "sketch")
     assert rec.searched_to == 6 and rec.frontier is not None and rec.frontier.unfinished()
     # no time for the sizes below it (--max-size 6): the sketch program, not proven minimal
     code, _, err = _run(levels, out, "--resume", "--max-size", 6)
@@ -150,4 +152,4 @@ def test_a_sketch_program_at_or_below_the_best_known_ends_the_level(
         (1, 7, "sketch", False, 2)  # fmt: skip
     assert budgets == [1, 2] and seeds == [0]
     rec = load(tmp_path / "s.json.progress", 5000, load_levels(levels)).levels[LEVEL]
-    assert rec.frontier is None and rec.result is not None and rec.result["method"] == "sketch"
+    assert rec.frontier is None and rec.result is not None and rec.result.method == "sketch"

@@ -1,11 +1,12 @@
-"""Issue 11 with a real process: a sketch program above the level's best known size is in the progress file the
+"""With a real process: a sketch program above the level's best known size is in the progress file the
 moment it is taken, with the exhaustive search's frontier beside it, so ``kill -9`` right then loses neither;
 ``--resume`` (a plain run, nothing stubbed) goes on from that frontier and finds the smaller program.
 
-The killed run is the real command in a process of its own, with four things changed by a small driver: the
-exhaustive search of Come Together 2 (best known 7, moved to the Crazy pack so the sketch search runs) stops
-at its 10th task as if its time ran out, the search under board rules is off, the sketch search hands back a
-9-register winning program at once, and the process sends itself SIGKILL as soon as that program is adopted."""
+The killed run is the real command in a process of its own, with five things changed by a small driver: its
+campaign runs on a clock that never moves, the exhaustive search of Come Together 2 (best known 7, moved to the
+Crazy pack so the sketch search runs) stops at its 10th task as if its time ran out, the search under board rules
+is off, the sketch search hands back a 9-register winning program at once, and the process sends itself SIGKILL as
+soon as that program is adopted."""
 
 from __future__ import annotations
 
@@ -26,13 +27,14 @@ NINE = "call2 call1 prog_2 claw R claw call2_yellow L R_none L_none"
 STARTUP = 600.0  # seconds a run may take (a fresh copy compiles the kernels first)
 DRIVER = f"""
 import os, signal, sys
+from functools import partial
 import puzzlebots.games.cargobot.bots.solve as solver
-import puzzlebots.games.cargobot.cli as solve_cli
+import puzzlebots.games.cargobot.campaign as campaign
 from puzzlebots.cli import cli
 from puzzlebots.games.cargobot.bots.sketch import SketchResult
 from puzzlebots.games.cargobot.language import parse_registers, register_count
 
-real_task, real_adopt, started = solver.run_task, solve_cli.adopt, [0]
+real_task, real_adopt, started = solver.run_task, campaign.adopt, [0]
 
 def run_task(*args, **kwargs):
     started[0] += 1
@@ -49,8 +51,9 @@ def adopt(*args, **kwargs):
     real_adopt(*args, **kwargs)
     os.kill(os.getpid(), signal.SIGKILL)
 
-solver.run_task, solve_cli.run_sketch, solve_cli.adopt = run_task, run_sketch, adopt
-solve_cli.board_hints = lambda level: None  # the search under board rules, which would come first, is off
+solver.run_task, campaign.run_sketch, campaign.adopt = run_task, run_sketch, adopt
+campaign.board_hints = lambda level: None  # the search under board rules, which would come first, is off
+campaign.Plan = partial(campaign.Plan, clock=lambda: 0.0)  # no time runs out: the search stops at its 10th task
 cli(sys.argv[1:])
 """
 

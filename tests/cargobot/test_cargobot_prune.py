@@ -67,7 +67,7 @@ def test_one_way_refuses_what_needs_the_claw_to_come_back() -> None:
 
 def test_needing_both_moves_cuts_options_and_keeps_the_smallest_size() -> None:
     level = find_level("Lay it out")  # six crates leave pile 1 one by one: the claw must come back
-    setup = solver.prepare(level)
+    setup = solver.setup_search(level)
     need = setup.problem.need
     assert need[0] == need[1] == 1
     weaker = setup._replace(problem=setup.problem._replace(need=np.array([1, 0, *need[2:]], np.int32)))
@@ -79,41 +79,41 @@ def test_needing_both_moves_cuts_options_and_keeps_the_smallest_size() -> None:
     assert run_level(level, solver.decode_program(setup, arrays)).solved
 
 
-def _search(setup: solver.Setup, budget: int, nfun: int) -> tuple[int, kernel.Output]:
-    nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
+def _search(setup: solver.Setup, budget: int, functions: int) -> tuple[int, kernel.Output]:
+    shape = (setup.functions, int(setup.problem.toolbox.slots.max()))
     out = kernel.Output(
-        np.zeros((nf, smax), np.int8), np.zeros((nf, smax), np.int32), np.zeros(nf, np.int32),
+        np.zeros(shape, np.int8), np.zeros(shape, np.int32), np.zeros(setup.functions, np.int32),
         np.zeros(kernel.frontier_shape(setup.problem, budget), np.int32), np.zeros(kernel.NCOUNTERS, np.int64),
     )  # fmt: skip
-    task = kernel.Task(budget, np.zeros(0, np.int32), 10**12, nfun)
+    task = kernel.Task(budget, np.zeros(0, np.int32), 10**12, functions)
     return int(kernel.search(setup.problem, task, out)), out
 
 
 def test_function_count_passes_partition_the_programs() -> None:
     level = find_level("Walking Piles")  # 8 registers in two functions
-    setup = solver.prepare(level)
+    setup = solver.setup_search(level)
     for budget in range(1, level.best_known):
-        assert all(_search(setup, budget, n)[0] == kernel.EXHAUSTED for n in range(1, setup.nf + 1))
+        assert all(_search(setup, budget, n)[0] == kernel.EXHAUSTED for n in range(1, setup.functions + 1))
     assert _search(setup, level.best_known, 1)[0] == kernel.EXHAUSTED
     status, out = _search(setup, level.best_known, 2)
     assert status == kernel.FOUND
     program = solver.decode_program(setup, (out.op, out.mask, out.length))
     assert len(program) == 2 and run_level(level, program).solved
     # the passes together try about what one search over any function count does (little is repeated)
-    passes = sum(int(_search(setup, 7, n)[1].counters[kernel.NODES]) for n in range(1, setup.nf + 1))
+    passes = sum(int(_search(setup, 7, n)[1].counters[kernel.NODES]) for n in range(1, setup.functions + 1))
     single = int(_search(setup, 7, 0)[1].counters[kernel.NODES])
     assert single <= passes < 1.1 * single
 
 
 def test_complete_programs_below_the_budget_are_cut() -> None:
-    setup = solver.prepare(find_level("Come Together"))  # 7 registers
+    setup = solver.setup_search(find_level("Come Together"))  # 7 registers
     status, out = _search(setup, 6, 0)
     assert status == kernel.EXHAUSTED and out.counters[kernel.PR_SHORT] > 0
     assert _deepen(setup, 8)[0] == 7
 
 
 def test_a_task_split_at_its_node_limit_continues_without_repeating() -> None:
-    setup = solver.prepare(find_level("Walking Piles"))
+    setup = solver.setup_search(find_level("Walking Piles"))
     whole = solver.run_task(setup, 7, (), 10**12, all_counters=True)[2]
     pending, nodes, splits, replayed = [()], 0, 0, 0
     while pending:

@@ -1,4 +1,4 @@
-"""Issue 11: ``cargobot solve``'s progress record and ``--resume`` (in this process; the real-process kill tests
+"""``cargobot solve``'s progress record and ``--resume`` (in this process; the real-process kill tests
 are in ``test_cargobot_resume_process.py``), the lower bound and method of every result, and the ``--all``
 schedule that ends within ``--total-time``."""
 
@@ -8,13 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-from solving import levels_file, solve_cmd, unswept
+from solving import Ticks, campaign_clock, levels_file, solve_cmd, unswept
 
 from puzzlebots.games.cargobot.bots.solve import solve
-from puzzlebots.games.cargobot.cli import LEVEL_OVERHEAD, _level_time, _sketch_after
+from puzzlebots.games.cargobot.campaign import LEVEL_OVERHEAD, Campaign, Plan, level_time
+from puzzlebots.games.cargobot.campaign import load_progress as load
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.levels import find_level, load_levels
-from puzzlebots.games.cargobot.progress import ProgressFile, load
+from puzzlebots.games.cargobot.progress import ProgressFile
 
 LEVEL = "Come Together 2"  # size 7 after about 1.6 M nodes, most of them at size 7
 
@@ -136,7 +137,7 @@ def test_the_all_levels_schedule_ends_within_the_total(total: float) -> None:
     """Every level running to its limit and overrunning by half its kept-back time still ends in time."""
     levels, elapsed = load_levels(), 0.0
     for k, lv in enumerate(levels):
-        limit = _level_time(lv, levels[k:], 600.0, total, elapsed)
+        limit = level_time(lv, levels[k:], 600.0, total, elapsed)
         assert limit is not None and limit > 0
         elapsed += limit + LEVEL_OVERHEAD / 2
     assert elapsed <= total + LEVEL_OVERHEAD / 2
@@ -149,7 +150,7 @@ def test_sketches_solve_what_the_exhaustive_search_left_and_the_record_says_so(t
     book = ProgressFile(path, 5000)
     stopped = solve(level, jobs=1, max_size=3, book=book)
     assert (stopped.solved, stopped.searched_to) == (False, 3)
-    found = _sketch_after(level, stopped, 120.0, 5000, book)
+    found = Campaign(Plan(jobs=1), book).sketch_after(level, stopped, 120.0)
     assert (found.solved, found.method, found.size, found.searched_to) == (True, "sketch", 5, 3)
     assert not found.proven_minimal and found.to_json()["proven_minimal"] is False
     assert run_level(level, found.program).solved
@@ -157,10 +158,12 @@ def test_sketches_solve_what_the_exhaustive_search_left_and_the_record_says_so(t
     assert (again.method, again.program, again.nodes) == ("sketch", found.program, stopped.nodes)
 
 
-def test_solve_gives_the_sketches_the_rest_of_the_level_time(tmp_path: Path) -> None:
+def test_solve_gives_the_sketches_the_rest_of_the_level_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Vertical Sort (Impossible, 18 registers; here with no sweep) in 6 s: the exhaustive search has the first
-    half and records only its own seconds; the result counts the sketch search's too."""
+    half and records only its own seconds; the result counts the sketch search's too. The campaign's clock moves
+    a quarter second each time it is read, so the exhaustive search stops after the same tasks on any machine."""
     out, (path, level) = tmp_path / "s.json", unswept(tmp_path)
+    campaign_clock(monkeypatch, Ticks(0.25))
     code, _, err = solve_cmd("--levels-file", path, "--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6",
                              "--json", out)  # fmt: skip
     assert code == 0, err

@@ -1,4 +1,4 @@
-"""Issue 11 item 4 with a real process: ``cargobot solve`` killed (Ctrl-C, ``kill``, or ``kill -9``) after its
+"""With a real process: ``cargobot solve`` killed (Ctrl-C, ``kill``, or ``kill -9``) after its
 progress file shows a finished size goes on with ``--resume`` without redoing those sizes, and finds the program
 an uninterrupted run finds; no worker outlives a killed run."""
 

@@ -12,7 +12,7 @@ from solving import needed_ops
 
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
-from puzzlebots.games.cargobot.engine import run_level
+from puzzlebots.games.cargobot.engine import Rules, run_level
 from puzzlebots.games.cargobot.levels import find_level
 
 SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Go Left 2", "Go the Distance",
@@ -42,7 +42,7 @@ def test_solve_time_limit_reports_unsolved() -> None:
 
 
 def test_redundant_pair_table() -> None:
-    setup = solver.prepare(find_level("Clarity"))  # conditions: always, red, green, none, any
+    setup = solver.setup_search(find_level("Clarity"))  # conditions: always, red, green, none, any
     red = setup.problem.toolbox.red
     always, r, g, none, any_ = range(5)
     assert red[1, always, 2, always] and red[2, always, 1, always]  # R L, L R
@@ -59,7 +59,7 @@ def test_needed_ops() -> None:
 
 
 def test_decode_relabels_functions_to_fit_the_slots() -> None:
-    setup = solver.prepare(find_level("Inverter"))
+    setup = solver.setup_search(find_level("Inverter"))
     op = np.zeros((4, 8), np.int8)
     mask = np.zeros((4, 8), np.int32)
     lengths = np.array([2, 2, 7, 3], np.int32)  # F4 would hold 3, but F3's 7 cannot go after F4 ...
@@ -92,5 +92,5 @@ def test_climb_is_deterministic_and_solves_cargo_101(semantics: str) -> None:
     again = climb(find_level("Cargo 101"), seed=5, semantics=semantics, stop_after=2)
     assert first == again
     assert first.solved and first.solutions == 2
-    report = run_level(find_level("Cargo 101"), first.script, semantics, fragile=False, unstable=False)
+    report = run_level(find_level("Cargo 101"), first.script, Rules(semantics))
     assert report.solved

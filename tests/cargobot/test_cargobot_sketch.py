@@ -17,7 +17,7 @@ from solving import SOLUTIONS
 from puzzlebots.cli.app import cli
 from puzzlebots.core.errors import InputError
 from puzzlebots.games.cargobot.bots.sketch import encode, prepare, shrink_program, sketch
-from puzzlebots.games.cargobot.engine import run_game, run_level
+from puzzlebots.games.cargobot.engine import Rules, run_game, run_level
 from puzzlebots.games.cargobot.kernels.interpreter import OUT_SIZE
 from puzzlebots.games.cargobot.kernels.sketch import FIRST_CHECK, score
 from puzzlebots.games.cargobot.language import parse_registers, register_count
@@ -75,7 +75,7 @@ def test_shrink_never_returns_a_losing_program(case: dict, junk: list) -> None:
         if command in level.commands and (cond is None or cond in level.conditions):
             functions[f].insert(min(i, len(functions[f])), (command, cond))
     padded = tuple(tuple(f[: level.functions[k]]) for k, f in enumerate(functions))
-    if not run_level(level, padded, step_limit=400).solved:
+    if not run_level(level, padded, Rules(step_limit=400)).solved:
         with pytest.raises(ValueError, match="winning"):
             shrink_program(level, padded, time_limit=30, repair_runs=500)
         return

@@ -17,18 +17,19 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from solving import SKETCH_CASES, sketch_as_one_process, unswept
+from solving import SKETCH_CASES, campaign_clock, sketch_as_one_process, unswept
 
-import puzzlebots.games.cargobot.cli as solve_cli
+import puzzlebots.games.cargobot.campaign as campaign
 from puzzlebots.cli import cli
 from puzzlebots.core.batch import WorkerPool, default_jobs
 from puzzlebots.games.cargobot.bots import sketch as sketch_module
 from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
-from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare
-from puzzlebots.games.cargobot.cli import _sketch_after
+from puzzlebots.games.cargobot.bots.solve import SolveResult, setup_search
+from puzzlebots.games.cargobot.campaign import Campaign, Plan
 from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level
-from puzzlebots.games.cargobot.progress import LevelProgress, ProgressFile, level_digest
+from puzzlebots.games.cargobot.progress import ProgressFile, level_digest
+from puzzlebots.games.cargobot.records import LevelProgress
 
 STARTUP = 600.0  # seconds to wait for a fresh process (a fresh copy compiles the kernels first)
 
@@ -82,10 +83,10 @@ def test_a_later_sketch_search_of_solve_replays_no_restart_with_two_workers(
     record's count gives them seeds 0 and 1, and no restart of the second draws what one of the first drew."""
     draws = _Draws(tmp_path / "draws", monkeypatch)
     level, book = find_level("Vertical Sort"), ProgressFile(tmp_path / "p.json", 5000)
-    stopped = SolveResult(level.name, False, None, None, None, None, 1.0, 7, 0)
+    stopped = SolveResult(level=level.name, solved=False, seconds=1.0, nodes=7, searched_to=0)
     book.levels[level.name] = LevelProgress(level.name, level_digest(level), "0" * 32)
     for _ in range(2):
-        assert not _sketch_after(level, stopped, 4.0, 5000, book, jobs=2).solved
+        assert not Campaign(Plan(jobs=2), book).sketch_after(level, stopped, 4.0).solved
     assert book.levels[level.name].sketches == 2
     rows = draws.read()
     by_seed = {seed: {draw for _, s, draw in rows if s == seed} for seed in (0, 1)}
@@ -161,15 +162,16 @@ def test_solve_hands_its_jobs_to_the_sketch_phase(monkeypatch: pytest.MonkeyPatc
     seen: list[int] = []
 
     def exhaustive(lv: Any, jobs: int | None, book: ProgressFile, **kwargs: Any) -> SolveResult:
-        book.entry(lv, prepare(lv))
-        return SolveResult(lv.name, False, None, None, None, None, 0.1, 7, 8)
+        book.entry(lv, setup_search(lv).digest)
+        return SolveResult(level=lv.name, solved=False, seconds=0.1, nodes=7, searched_to=8)
 
     def sketching(lv: Any, seed: int, time_limit: float, jobs: int, **kwargs: Any) -> SketchResult:
         seen.append(jobs)
         return SketchResult(lv.name, seed, False, None, None, None, None, None, 0.1, 1, 9, None)
 
-    monkeypatch.setattr(solve_cli, "run_solve", exhaustive)
-    monkeypatch.setattr(solve_cli, "run_sketch", sketching)
+    monkeypatch.setattr(campaign, "run_solve", exhaustive)
+    monkeypatch.setattr(campaign, "run_sketch", sketching)
+    campaign_clock(monkeypatch)
     args = ["cargobot", "solve", "--levels-file", str(unswept(tmp_path)[0]), "--level", "Vertical Sort"]
     result = CliRunner().invoke(cli, [*args, "--time-limit", "4", *given])
     assert result.exit_code == 0, result.stderr

@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from solving import SKETCH_CASES, levels_file, sketch_as_one_process
+from solving import SKETCH_CASES, campaign_clock, levels_file, sketch_as_one_process
 
+import puzzlebots.games.cargobot.campaign as campaign
 import puzzlebots.games.cargobot.cli as solve_cli
 from puzzlebots.core.ray_executor import RayExecutor
 from puzzlebots.games.cargobot.bots import sketch as sketch_module
-from puzzlebots.games.cargobot.bots.solve import SolveResult, prepare
+from puzzlebots.games.cargobot.bots.solve import SolveResult, setup_search
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level
@@ -78,8 +79,8 @@ def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecuto
     log = tmp_path / "restarts.log"
 
     def exhaustive(lv: Any, book: ProgressFile, **kwargs: Any) -> SolveResult:
-        book.entry(lv, prepare(lv))
-        return SolveResult(lv.name, False, None, None, None, None, 0.1, 7, 0)
+        book.entry(lv, setup_search(lv).digest)
+        return SolveResult(level=lv.name, solved=False, seconds=0.1, nodes=7, searched_to=0)
 
     def logged(*args: Any) -> Any:
         import importlib
@@ -91,12 +92,13 @@ def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecuto
             out.write(f"{os.getpid()} {ray.is_initialized() and ray.get_runtime_context().get_task_id()}\n")
         return importlib.import_module("puzzlebots.games.cargobot.bots.sketch")._pooled_restart(*args)
 
-    monkeypatch.setattr(solve_cli, "run_solve", exhaustive)
+    monkeypatch.setattr(campaign, "run_solve", exhaustive)
     monkeypatch.setattr(sketch_module, "_pooled_restart", logged)
     path = levels_file(tmp_path, ["Transporter"], {"Transporter": {"pack": "Crazy", "functions": [8],
                                                                    "commands": ["right", "pickup", "left", "f1"]}})
     out = tmp_path / "solve.json"
-    result = solve_cli.solve.main(["--level", "Transporter", "--time-limit", "120", "--executor", "ray",
+    campaign_clock(monkeypatch)  # no share runs out: the sketch search stops at the best known size, 4
+    result = solve_cli.solve.main(["--level", "Transporter", "--executor", "ray",
                                    "--levels-file", str(path), "--json", str(out)], standalone_mode=False)  # fmt: skip
     assert result is None
     (row,) = json.loads(out.read_text())

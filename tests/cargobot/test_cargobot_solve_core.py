@@ -67,7 +67,7 @@ def test_solve_finds_the_best_known_size_and_it_wins(name: str) -> None:
 
 
 def _counters(name: str, budget: int) -> tuple[int, list[int]]:
-    status, _, counters = solver.run_task(solver.prepare(find_level(name)), budget, (), 10**12, all_counters=True)
+    status, _, counters = solver.run_task(solver.setup_search(find_level(name)), budget, (), 10**12, all_counters=True)
     return status, [int(c) for c in counters]
 
 
@@ -80,7 +80,7 @@ def test_prune_counters_name_the_rules_that_cut() -> None:
 
 
 def test_counters_do_not_change_the_search() -> None:
-    setup = solver.prepare(find_level("Fill The Blanks"))
+    setup = solver.setup_search(find_level("Fill The Blanks"))
     nodes = solver.run_task(setup, 6, (), 10**12)[2]
     _, c = _counters("Fill The Blanks", 6)
     assert nodes == c[kernel.NODES] == 149_034  # 231,154 before the counters (149,034 with the rules since)

@@ -11,16 +11,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solving import levels_file, solve_cmd, stop_task
+from solving import Ticks, campaign_clock, levels_file, solve_cmd, stop_task
 
 from puzzlebots.core.errors import InputError
-from puzzlebots.games.cargobot import cli as cargobot_cli
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.sweep import DRIVER, POISON, compose, sweeps
+from puzzlebots.games.cargobot.campaign import Campaign, Plan
+from puzzlebots.games.cargobot.campaign import load_progress as load
 from puzzlebots.games.cargobot.engine import run_level
 from puzzlebots.games.cargobot.language import format_registers, parse_registers
 from puzzlebots.games.cargobot.levels import Level, find_level, load_levels
-from puzzlebots.games.cargobot.progress import ProgressFile, load
+from puzzlebots.games.cargobot.progress import ProgressFile
+from puzzlebots.games.cargobot.records import Found
 from puzzlebots.games.cargobot.verify import play_out
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "cargobot" / "subproblems.json"
@@ -130,17 +132,18 @@ def test_solve_goes_through_the_sweep_and_keeps_its_record(tmp_path: Path) -> No
     book = ProgressFile(path, solver.DEFAULT_TICK_CAP)
     stopped = solver.solve(level, jobs=1, max_size=2, book=book)
     shown: list[str] = []
-    result = cargobot_cli._sweep_after(level, stopped, 30.0, sweeps(level), solver.solve, book, shown.append)
+    result = Campaign(Plan(jobs=1, clock=Ticks()), book).sweep_after(level, stopped, 30.0, sweeps(level), shown.append)
     assert result.solved and result.method == "sweep" and not result.proven_minimal and result.searched_to == 2
     assert result.program is not None and result.program[0] == DRIVER and run_level(level, result.program).solved
     assert shown and shown[0].startswith(": sweep 1 of 1, size")
     again = load(path, solver.DEFAULT_TICK_CAP, load_levels())
     (name, record), = again.sweeps.items()
     assert name == "Mirror (sweep, helper starting on its pile)" and record.result is not None
-    assert again.levels["Mirror"].result == {"program": format_registers(result.program), "size": result.size,
-                                             "ticks": result.ticks, "method": "sweep"}  # fmt: skip
+    assert again.levels["Mirror"].result == Found(format_registers(result.program), result.size or 0, result.ticks or 0,
+                                                  "sweep")  # fmt: skip
     nodes = record.nodes
-    resumed = cargobot_cli._sweep_after(level, stopped, 30.0, sweeps(level), solver.solve, again, shown.append)
+    phases = Campaign(Plan(jobs=1, clock=Ticks()), again)
+    resumed = phases.sweep_after(level, stopped, 30.0, sweeps(level), shown.append)
     assert resumed.program == result.program and again.sweeps[name].nodes == nodes  # nothing searched again
 
 
@@ -153,6 +156,7 @@ def test_solve_on_a_level_its_exhaustive_search_leaves_open(tmp_path: Path, monk
     args = ["--levels-file", path, "--level", "Mirror", "--jobs", "1", "--json", out]
     with monkeypatch.context() as patch:
         stop_task(patch, "Mirror", (4, TimeoutError))
+        campaign_clock(patch)
         code, _, err = solve_cmd(*args, "--time-limit", "60")
     assert code == 0, err
     (row,) = json.loads(out.read_text())

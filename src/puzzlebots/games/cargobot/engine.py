@@ -1,15 +1,16 @@
-"""Run a Cargo-Bot program in either semantics, chosen by name: ``vaguery`` (the Ruby emulator) or
-``game`` (the original iPad game). Plain Python objects in and out; the loops run in ``kernels.interpreter``.
+"""Run a Cargo-Bot program under ``Rules``: in either semantics, ``vaguery`` (the Ruby emulator) or ``game`` (the
+original iPad game), two implementations of one interface (``Semantics``). Plain Python objects in and out; the
+loops run in ``kernels.interpreter``.
 
 ``engine="python"`` runs the slow literal interpreters of ``oracle.py`` instead (for differential tests).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -179,14 +180,11 @@ class PreparedBoard:
         self.board = encode_board(stacks, goal, self.colours)
         self.claw = claw
 
-    def run_vaguery(
-        self, script: Script, fragile: bool, unstable: bool, height_limit: int, step_limit: int
-    ) -> RunReport:
+    def run_vaguery(self, script: Script, rules: VagueryRules) -> RunReport:
         colours = Colours(dict(self.colours.ids))
         board = self.board._replace(piles=self.board.piles.copy(), heights=self.board.heights.copy())
         code = encode_script(script or [[]], colours)
         out = np.zeros(interpreter.OUT_SIZE, np.int64)
-        rules = VagueryRules(fragile, unstable, height_limit, step_limit)
         interpreter.run_vaguery(code, board, self.claw - 1, rules, out)
         return _report("vaguery", out, board, colours)
 
@@ -205,11 +203,11 @@ def run_vaguery(
 ) -> RunReport:
     """A fresh Ruby ``CargoBot`` activated once. ``goal`` None is Ruby's never-matching default. A program
     text on a board of plain lists takes the cached path (``CachedBoard``)."""
+    rules = VagueryRules(fragile, unstable, height_limit, step_limit)
     key = _board_key(stacks, goal, claw) if engine == "kernel" and type(program) is str else None
     if key is not None:
         assert isinstance(program, str)
         cached = _cached_board(*key)
-        rules = VagueryRules(fragile, unstable, height_limit, step_limit)
         return cached.run_vaguery(_script_code(program, cached.key), rules)
     script = parse_script(program) if isinstance(program, str) else [list(s) for s in program]
     if not script:
@@ -220,7 +218,7 @@ def run_vaguery(
             script, [list(p) for p in stacks], None if goal is None else [list(p) for p in goal],
             claw, fragile, unstable, height_limit, step_limit,
         )  # fmt: skip
-    return PreparedBoard(stacks, goal, claw).run_vaguery(script, fragile, unstable, height_limit, step_limit)
+    return PreparedBoard(stacks, goal, claw).run_vaguery(script, rules)
 
 
 class RegisterCode(NamedTuple):
@@ -372,53 +370,152 @@ def run_game(
     return _report("game", out, board, colours)
 
 
+@dataclass(frozen=True)
+class Rules:
+    """The rules a program runs under: the semantics by name (``SEMANTICS``), and the switches and limits of the
+    Ruby emulator's (``vaguery``): a wall crash ends the run (``fragile``), a topple ends it (``unstable``), a
+    pile taller than ``height_limit`` topples. ``step_limit``: most steps (vaguery) or ticks (game), None for
+    the semantics' default (``Semantics.step_limit``)."""
+
+    semantics: str = "game"
+    fragile: bool = False
+    unstable: bool = False
+    height_limit: int = HEIGHT_LIMIT
+    step_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.semantics not in SEMANTICS:
+            raise InputError(f"unknown semantics {self.semantics!r} (game, vaguery)")
+
+    @property
+    def model(self) -> Semantics:
+        """The semantics that runs programs under these rules."""
+        return SEMANTICS_BY_NAME[self.semantics]
+
+    @property
+    def steps(self) -> int:
+        """The step (or tick) limit, the semantics' default where none is given."""
+        return self.step_limit or self.model.step_limit
+
+    def vaguery(self) -> VagueryRules:
+        """The emulator's switches as its kernel takes them."""
+        return VagueryRules(self.fragile, self.unstable, self.height_limit, self.steps)
+
+
+#: the original game's rules (the switches are the emulator's: the game has neither)
+GAME_RULES = Rules()
+
+Step = Callable[[list[list[str]], int, str | None], None]
+
+
+class Semantics(Protocol):
+    """How programs run: the original game (``GameSemantics``) or the Ruby emulator (``VagueryRules``'s,
+    ``VaguerySemantics``)."""
+
+    #: its name in ``SEMANTICS``, what the run counts (``ticks`` or ``steps``) and the default limit of them
+    name: str
+    count: str
+    step_limit: int
+
+    def program(self, level: Level, program: str | RegisterProgram | Script) -> str | RegisterProgram | Script:
+        """``program`` as this semantics runs it on ``level`` (checked against the level where it has limits)."""
+        ...
+
+    def run(self, rules: Rules, program: str | RegisterProgram | Script, stacks: Board, goal: Board | None,
+            claw: int, functions: Sequence[int], engine: str) -> RunReport:  # fmt: skip
+        """The run of ``program`` on a board (``engine``: ``kernel``, or ``python`` for the oracle)."""
+        ...
+
+    def conditions(self, level: Level) -> list[str]:
+        """The conditions a program may put on a register on ``level``."""
+        ...
+
+    def stars(self, level: Level, program: str, report: RunReport) -> int | None:
+        """The stars ``program`` earns on ``level`` for its run ``report`` (None: this semantics gives none)."""
+        ...
+
+    def trace(self, rules: Rules, program: str, stacks: Board, goal: Board | None, claw: int,
+              functions: Sequence[int], most: int, on_step: Step) -> None:  # fmt: skip
+        """The oracle's run of ``program`` for at most ``most`` steps, ``on_step`` seeing the board before each."""
+        ...
+
+
+class GameSemantics:
+    """The original iPad game: register programs, ticks, a level's toolbox and register limits."""
+
+    name, count, step_limit = "game", "ticks", GAME_TICK_LIMIT
+
+    def program(self, level: Level, program: str | RegisterProgram | Script) -> RegisterProgram:
+        registers = parse_registers(program) if isinstance(program, str) else program
+        level.check_program(registers)  # type: ignore[arg-type]
+        return registers  # type: ignore[return-value]
+
+    def run(self, rules: Rules, program: str | RegisterProgram | Script, stacks: Board, goal: Board | None,
+            claw: int, functions: Sequence[int], engine: str) -> RunReport:  # fmt: skip
+        if goal is None:
+            raise InputError("game semantics needs a goal board")
+        return run_game(program, stacks, goal, claw, functions=functions, tick_limit=rules.steps,  # type: ignore[arg-type]
+                        engine=engine)  # fmt: skip
+
+    def stars(self, level: Level, program: str, report: RunReport) -> int | None:
+        return level.stars_for(parse_registers(program)) if report.solved else None
+
+    def conditions(self, level: Level) -> list[str]:
+        return list(level.conditions)  # the level's toolbox
+
+    def trace(self, rules: Rules, program: str, stacks: Board, goal: Board | None, claw: int,
+              functions: Sequence[int], most: int, on_step: Step) -> None:  # fmt: skip
+        oracle.run_game(parse_registers(program), tuple(functions), [list(p) for p in stacks],
+                        [list(p) for p in goal or []], claw, min(rules.step_limit or most, most), on_step=on_step)
+
+
+class VaguerySemantics:
+    """Bill Tozier's Ruby emulator (the article's): scripts, steps, and the switches of ``Rules``."""
+
+    name, count, step_limit = "vaguery", "steps", VAGUERY_STEP_LIMIT
+
+    def program(self, level: Level, program: str | RegisterProgram | Script) -> str | RegisterProgram | Script:
+        return program
+
+    def stars(self, level: Level, program: str, report: RunReport) -> int | None:
+        return None
+
+    def conditions(self, level: Level) -> list[str]:
+        return sorted({c for pile in level.stacks for c in pile}) + ["any", "none"]  # the board's colours
+
+    def run(self, rules: Rules, program: str | RegisterProgram | Script, stacks: Board, goal: Board | None,
+            claw: int, functions: Sequence[int], engine: str) -> RunReport:  # fmt: skip
+        return run_vaguery(program, stacks, goal, claw, fragile=rules.fragile, unstable=rules.unstable,  # type: ignore[arg-type]
+                           height_limit=rules.height_limit, step_limit=rules.steps, engine=engine)  # fmt: skip
+
+    def trace(self, rules: Rules, program: str, stacks: Board, goal: Board | None, claw: int,
+              functions: Sequence[int], most: int, on_step: Step) -> None:  # fmt: skip
+        oracle.run_vaguery(parse_script(program), [list(p) for p in stacks],
+                           None if goal is None else [list(p) for p in goal], claw, rules.fragile, rules.unstable,
+                           rules.height_limit, min(rules.steps, most), on_step=on_step)  # fmt: skip
+
+
+SEMANTICS_BY_NAME: dict[str, Semantics] = {"game": GameSemantics(), "vaguery": VaguerySemantics()}
+
+
 def run(
-    semantics: str,
+    rules: Rules,
     program: str | RegisterProgram | Script,
     stacks: Board,
     goal: Board | None,
     claw: int = 1,
     *,
-    fragile: bool = False,
-    unstable: bool = False,
-    height_limit: int = HEIGHT_LIMIT,
-    step_limit: int | None = None,
     functions: Sequence[int] = DEFAULT_FUNCTIONS,
     engine: str = "kernel",
 ) -> RunReport:
-    """Run on a board in the semantics named ``game`` or ``vaguery`` (``step_limit`` None: its default)."""
-    if semantics == "game":
-        if goal is None:
-            raise InputError("game semantics needs a goal board")
-        return run_game(
-            program, stacks, goal, claw, functions=functions,  # type: ignore[arg-type]
-            tick_limit=step_limit or GAME_TICK_LIMIT, engine=engine,
-        )  # fmt: skip
-    if semantics == "vaguery":
-        return run_vaguery(
-            program, stacks, goal, claw, fragile=fragile, unstable=unstable,  # type: ignore[arg-type]
-            height_limit=height_limit, step_limit=step_limit or VAGUERY_STEP_LIMIT, engine=engine,
-        )  # fmt: skip
-    raise InputError(f"unknown semantics {semantics!r} (game, vaguery)")
+    """Run on a board under ``rules``."""
+    return rules.model.run(rules, program, stacks, goal, claw, functions, engine)
 
 
 def run_level(
-    level: Level,
-    program: str | RegisterProgram | Script,
-    semantics: str = "game",
-    *,
-    fragile: bool = True,
-    unstable: bool = True,
-    height_limit: int = HEIGHT_LIMIT,
-    step_limit: int | None = None,
-    engine: str = "kernel",
+    level: Level, program: str | RegisterProgram | Script, rules: Rules = GAME_RULES, *, engine: str = "kernel"
 ) -> RunReport:
-    """Run on a level. Game mode enforces the toolbox and register limits; vaguery mode reads a script."""
-    if semantics == "game":
-        registers = parse_registers(program) if isinstance(program, str) else program
-        level.check_program(registers)  # type: ignore[arg-type]
-        program = registers
-    return run(
-        semantics, program, level.board(), level.goal_board(), level.claw, fragile=fragile, unstable=unstable,
-        height_limit=height_limit, step_limit=step_limit, functions=level.functions, engine=engine,
-    )  # fmt: skip
+    """Run on a level under ``rules``: the game checks the toolbox and register limits, the emulator reads a
+    script."""
+    return run(rules, rules.model.program(level, program), level.board(), level.goal_board(), level.claw,
+               functions=level.functions, engine=engine)  # fmt: skip

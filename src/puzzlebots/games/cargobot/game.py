@@ -49,7 +49,7 @@ class CargoBotGame(GameBase):
 
     def web_ops(self) -> Sequence[str]:
         """The program editor: ``levels`` lists them, ``level`` draws one, ``run`` animates a program on it,
-        ``solve`` runs the synthesizer with a time limit."""
+        ``solve`` runs the solve campaign (``campaign``) with a time limit."""
         return ("levels", "level", "run", "solve")
 
     def web_session(self) -> CargoPage:

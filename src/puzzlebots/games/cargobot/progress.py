@@ -1,24 +1,32 @@
 """The progress file of ``cargobot solve``: what a long search has done, so that ``--resume`` goes on from there.
 
-Per level it keeps the sizes exhausted (``searched_to``), the option prefixes of the size in progress that no task
-has finished yet (``frontier``: the tasks running when the file was written are in it, so a resumed search redoes at
-most those), the nodes counted and seconds spent, one line per exhausted size, the number of sketch searches started
-(``sketches``: the next one draws that seed, so no session replays another's restarts), and the result once the
-level is solved. A result of the sketch or sweep search above the level's best known size, with smaller sizes left
-to search, is provisional (``provisional``): the level stays open, and its record keeps the frontier the exhaustive
-search had beside the program (format 3). Beside the levels' records, ``ruled`` keeps those of the search under
-board rules (``bots.hints.board_hints``; format 4): it starts at the level's best known size, so its sizes list
-starts there too. ``sweeps`` (format 6) keeps the records of the searches on a level's sweep sub-problems
-(``bots.sweep``) and of its driver sketches (``bots.drivers``), filed under the sub-problem's or the sketch's
-name. The file is JSON, written atomically (a kill leaves the
-previous version whole). A frontier is front-coded (format 5): each prefix is written as the number of options it
-shares with the one before, then the rest, since consecutive prefixes (the children of one task) share most of
-theirs: the file an hour of ``solve --all`` wrote, 32 MB as plain lists, is 6.9 MB this way.
+The file is one JSON object, written atomically (a kill leaves the previous version whole)::
+
+    {"format": 6, "kind": "puzzlebots cargobot solve progress", "tick_cap": N,
+     "levels": {NAME: RECORD}, "ruled": {NAME: RECORD}, "sweeps": {SUB-PROBLEM NAME: RECORD}}
+
+``levels`` holds each level's exhaustive search, ``ruled`` the search under board rules
+(``bots.hints.board_hints``; it starts at the level's best known size, so its sizes list starts there too),
+``sweeps`` the searches on a level's sweep sub-problems (``bots.sweep``) and driver sketches (``bots.drivers``),
+filed under the sub-problem's or the sketch's name. A RECORD (``records.LevelProgress``) is::
+
+    {"level": digest, "search": digest, "searched_to": n, "frontier": null or [[k, option, ...], ...],
+     "nodes": n, "seconds": s, "sizes": [{"size": n, "nodes": n, "seconds": s}, ...], "sketches": n,
+     "result": null or {"program": text, "size": n, "ticks": n, "method": METHOD}}
+
+``frontier`` lists the option prefixes of the size in progress that no task has finished (the tasks running when
+the file was written are in it, so a resumed search redoes at most those), front-coded: each prefix is the number
+``k`` of options it shares with the prefix before it, then the rest of its options (consecutive prefixes, the
+children of one task, share most of theirs). A result of a search after the exhaustive one above the level's best
+known size, with smaller sizes left to search, is provisional (``LevelProgress.provisional``): the level stays
+open, and its record keeps the frontier beside the program. Older formats read: 1 (no ``sketches``: none started),
+2 (a provisional result has no frontier), 3 (no ``ruled``), 4 (frontiers as plain lists of options), 5 (no
+``sweeps``).
 
 It is hostile input when read back: every field is checked, and it must match this run: the same definition of each
-level it names (same levels file), the same tick cap, and the same search (the kernel's source and the toolbox
-arrays it branches over: a prefix only means something to the search that listed it). A planted "solved" result is
-replayed on the game interpreter before it is believed.
+level it names (same levels file), the same tick cap, and the same search (``search`` is the digest of the kernel's
+source and the toolbox arrays it branches over: a prefix only means something to the search that listed it). A
+planted "solved" result is replayed on the game interpreter before it is believed.
 """
 
 from __future__ import annotations
@@ -26,42 +34,33 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 
-from .bots.drivers import sub_searches
-from .kernels import prune as prune_kernel
-from .kernels import solve as solve_kernel
 from .language import format_registers, parse_registers, register_count
 from .levels import Level
+from .records import METHODS, Found, Frontier, LevelProgress
 from .verify import play_out
 
-if TYPE_CHECKING:
-    from .bots.solve import Setup
-
 FORMAT = 6
-#: formats read: 1 is 2 without ``sketches`` (read as none started); 3 is 2 where a provisional result may
-#: have a frontier beside it (2 never wrote one: its provisional results start their next size afresh); 4 is 3
-#: with ``ruled`` (read as none before); 5 is 4 with front-coded frontiers (``front_code``); 6 is 5 with
-#: ``sweeps`` (read as none before)
+#: formats read (the module's docstring says how each differs from ``FORMAT``)
 READS = (1, 2, 3, 4, 5, 6)
 KIND = "puzzlebots cargobot solve progress"
 #: seconds between two writes while a size is searched (every finished size and level is written at once) ...
 SAVE_EVERY = 2.0
 #: ... or more: at least this many times the last write took, so that writing a big frontier (10 MB of JSON on
-#: the open levels) costs the search at most 2% of the parent's time instead of a third of a core
+#: the open levels) costs the search at most 2% of the parent's time
 SAVE_SPACING = 50.0
 #: bounds of the numbers a progress file may hold: far beyond any search this code can run
 MAX_SIZE = 1_000
 #: the largest progress file ``--resume`` reads, past the 32 MiB other files may have: an hour of ``solve --all``
-#: wrote 32 MB of plain prefix lists, 6.9 MB front-coded (the board-rules frontier of Multi Sort 2 alone holds
-#: 418,000 prefixes), so this is many hours' worth
+#: writes about 7 MB (the board-rules frontier of Multi Sort 2 alone holds 418,000 prefixes), so this is many
+#: hours' worth
 MAX_FILE_BYTES = 128 * 2**20
 #: the most prefixes one frontier may hold: about what a file of ``MAX_FILE_BYTES`` can (a prefix takes at least
 #: six bytes: ``[k,o],``), so a search that wrote its file can read it back
@@ -71,18 +70,6 @@ MAX_SECONDS = 10**9
 MAX_SKETCHES = 2**31 - 1  # a sketch seed
 LEVEL_KEYS = {"level", "search", "searched_to", "frontier", "nodes", "seconds", "sizes", "sketches", "result"}
 RESULT_KEYS = {"program", "size", "ticks", "method"}
-#: how a recorded program was found: "exhaustive" (smallest in the model: its size is searched_to + 1),
-#: "sketch" (``bots.sketch``, after the exhaustive search ran out of time: only sizes to searched_to are done)
-#: "hinted" (the exhaustive search under a user's hints, ``bots.hints``: smallest among what they allow) or
-#: "ruled" (under the board rules ``solve --all`` gives itself, at the best known size: not smallest), or
-#: "stations" (the same with a station pass as F1, ``bots.stations``: not smallest) or "sweep" (a helper found on
-#: a sweep sub-problem behind its driver, ``bots.sweep``: not smallest) or "driver" (the level searched behind a
-#: driver sketch, ``bots.drivers``: not smallest)
-METHODS = ("exhaustive", "sketch", "hinted", "ruled", "stations", "sweep", "driver")
-#: the methods that run after the exhaustive search stopped, and leave the sizes below their program open
-AFTER_EXHAUSTIVE = ("sketch", "sweep", "driver")
-
-
 def digest(*parts: bytes) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -93,66 +80,9 @@ def digest(*parts: bytes) -> str:
 def level_digest(level: Level) -> str:
     """What defines a level for the search (its name is the key it is filed under)."""
     fields = [level.stacks, level.goal, level.claw, level.functions, level.commands, level.conditions]
-    if level.subproblem:  # (a plain level's digest is as before, so its records still match)
+    if level.subproblem:  # (only a sub-problem has these fields: a plain level's digest leaves them out)
         fields += [level.worlds, level.poison, level.finish] + ([True] if level.home else [])
     return digest(json.dumps(fields).encode())
-
-
-def search_digest(setup: Setup) -> str:
-    """What makes an option prefix mean the same subtree: the kernel's code and the arrays it branches over."""
-    tb = setup.problem.toolbox
-    code = [Path(m.__file__).read_bytes() for m in (solve_kernel, prune_kernel) if m.__file__]
-    pr = setup.problem
-    arrays = [a.tobytes() for a in (tb.slots, tb.oplist, tb.firemask, tb.red, pr.need, pr.pile_rules, pr.fixed_op,
-                                    pr.fixed_mask, pr.fixed_len, pr.worlds, pr.world_goal)]  # fmt: skip
-    return digest(*code, *arrays, bytes([tb.ncond, tb.allmask & 255, pr.poison & 255, pr.finish]))
-
-
-class Frontier:
-    """The unfinished prefixes of one size: ``running`` (task handle -> prefix, in start order) and ``pending``."""
-
-    def __init__(self, prefixes: Iterable[tuple[int, ...]]) -> None:
-        self.pending: deque[tuple[int, ...]] = deque(prefixes)
-        self.running: dict[Any, tuple[int, ...]] = {}
-
-    def unfinished(self) -> list[list[int]]:
-        return [list(p) for p in (*self.running.values(), *self.pending)]
-
-
-@dataclass
-class LevelProgress:
-    """One level's record; ``frontier`` is live while its size is searched (None: start the next size afresh)."""
-
-    name: str
-    level: str
-    search: str
-    searched_to: int = 0
-    frontier: Frontier | None = None
-    nodes: int = 0
-    seconds: float = 0.0
-    sizes: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] | None = None
-    sketches: int = 0
-
-    def open_below(self) -> bool:
-        """True if the result is a search's after the exhaustive one (``AFTER_EXHAUSTIVE``) and sizes below it are
-        left to search."""
-        found = self.result
-        return found is not None and found["method"] in AFTER_EXHAUSTIVE and self.searched_to < found["size"] - 1
-
-    def provisional(self, level: Level) -> bool:
-        """True if the result is open below (``open_below``) and above ``level``'s best known size: the level
-        stays open, its exhaustive search goes on up to that size."""
-        best = level.best_known
-        return self.open_below() and best is not None and self.result is not None and self.result["size"] > best
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "level": self.level, "search": self.search, "searched_to": self.searched_to,
-            "frontier": None if self.frontier is None else front_code(self.frontier.unfinished()),
-            "nodes": self.nodes, "seconds": self.seconds, "sizes": self.sizes, "sketches": self.sketches,
-            "result": self.result,
-        }  # fmt: skip
 
 
 class ProgressFile:
@@ -176,12 +106,13 @@ class ProgressFile:
         """The sweep sub-problems' records as a book of their own, saved with this one."""
         return _Section(self, self.sweeps)
 
-    def entry(self, level: Level, setup: Setup) -> LevelProgress:
-        """The level's record (a new one if the file has none); a record made by another search is refused."""
+    def entry(self, level: Level, search: str) -> LevelProgress:
+        """The level's record (a new one if the file has none) for the search of digest ``search``
+        (``bots.solve.Setup.digest``); a record made by another search is refused."""
         record = self.levels.get(level.name)
         if record is None:
-            record = self.levels[level.name] = LevelProgress(level.name, level_digest(level), search_digest(setup))
-        elif record.search != search_digest(setup):
+            record = self.levels[level.name] = LevelProgress(level.name, level_digest(level), search)
+        elif record.search != search:
             raise InputError(
                 f"progress file {name_of(self.path or '-')}: level {level.name!r} was searched by another version of "
                 "the solver or with other hints (its prefixes mean nothing to this search); delete the file, or run "
@@ -189,22 +120,40 @@ class ProgressFile:
             )
         return record
 
+    def start_sketch(self, name: str) -> int:
+        """A sketch search of level ``name`` starts: its seed (``LevelProgress.start_sketch``), saved before it
+        runs."""
+        seed = self.levels[name].start_sketch()
+        self.save(force=True)
+        return seed
+
     def save(self, force: bool = False) -> None:
         now = time.monotonic()
         if self.path is None or (not force and now - self.saved < max(SAVE_EVERY, SAVE_SPACING * self.cost)):
             return
         doc = {"format": FORMAT, "kind": KIND, "tick_cap": self.tick_cap,
-               "levels": {name: rec.to_json() for name, rec in self.levels.items()},
-               "ruled": {name: rec.to_json() for name, rec in self.ruled.items()},
-               "sweeps": {name: rec.to_json() for name, rec in self.sweeps.items()}}  # fmt: skip
+               "levels": {name: _json(rec) for name, rec in self.levels.items()},
+               "ruled": {name: _json(rec) for name, rec in self.ruled.items()},
+               "sweeps": {name: _json(rec) for name, rec in self.sweeps.items()}}  # fmt: skip
         write_text_atomic(self.path, json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
         self.saved = time.monotonic()
         self.cost = self.saved - now
 
 
-def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
-    """A progress file written for ``levels`` (the levels file of this run) and ``tick_cap``, checked field by
-    field; any fault is one ``InputError`` line."""
+def _json(rec: LevelProgress) -> dict[str, Any]:
+    return {
+        "level": rec.level, "search": rec.search, "searched_to": rec.searched_to,
+        "frontier": None if rec.frontier is None else front_code(rec.frontier.unfinished()),
+        "nodes": rec.nodes, "seconds": rec.seconds, "sizes": rec.sizes, "sketches": rec.sketches,
+        "result": None if rec.result is None else rec.result.to_json(),
+    }  # fmt: skip
+
+
+def load(path: Path, tick_cap: int, levels: list[Level],
+         subproblems: Mapping[str, Level] | None = None) -> ProgressFile:  # fmt: skip
+    """A progress file written for ``levels`` (the levels file of this run), their sweep sub-problems and driver
+    sketches (``subproblems``, by name: ``campaign.load_progress`` finds them; None: none) and ``tick_cap``, checked
+    field by field; any fault is one ``InputError`` line."""
     name = f"progress file {name_of(path)}"
     doc = read_json(path, "progress file", max_bytes=MAX_FILE_BYTES)
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
@@ -219,10 +168,9 @@ def load(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:
     if doc["tick_cap"] != tick_cap:
         raise InputError(f"{name} was made with --tick-cap {show(doc['tick_cap'])}, this run has {tick_cap}")
     by_name = {lv.name: lv for lv in levels}
-    subs = {sub.level.name: sub.level for lv in levels for sub in sub_searches(lv)}
     books = []
     for section in sections:
-        records, known = {}, subs if section == "sweeps" else by_name
+        records, known = {}, (subproblems or {}) if section == "sweeps" else by_name
         if not isinstance(doc[section], dict):
             raise InputError(f"{name}: {section} must be an object of level records")
         for key, raw in doc[section].items():
@@ -270,7 +218,7 @@ def _record(raw: Any, level: Level, where: str, version: int, tick_cap: int, ski
         what = "1" if not skipped else "the size its search started at"
         raise InputError(f"{where}: sizes must list sizes {what} to searched_to ({top}) in order")
     if raw["result"] is not None:
-        record.result = _result(raw["result"], level, record.searched_to, f"{where}: result", tick_cap)
+        record = replace(record, result=_result(raw["result"], level, record.searched_to, f"{where}: result", tick_cap))
         # not ``provisional``: the level's best known size is no part of its digest, and may have changed
         if record.frontier is not None and not (version >= 3 and record.open_below()):
             raise InputError(f"{where}: a solved level has no frontier (only a sketch result above the sizes "
@@ -335,7 +283,7 @@ def _sizes(value: Any, where: str, limit: int) -> list[dict[str, Any]]:
     return out
 
 
-def _result(value: Any, level: Level, searched_to: int, where: str, tick_cap: int) -> dict[str, Any]:
+def _result(value: Any, level: Level, searched_to: int, where: str, tick_cap: int) -> Found:
     """A solved level's program, believed only if it wins the level at the size it claims (a sub-problem's within
     the file's tick cap, as its search found it: the readable interpreter is slow)."""
     if not isinstance(value, dict) or set(value) != RESULT_KEYS:
@@ -354,4 +302,4 @@ def _result(value: Any, level: Level, searched_to: int, where: str, tick_cap: in
     smaller = size <= searched_to and value["method"] != "sketch"  # below a size it proved empty
     if not report.solved or value["size"] != size or value["ticks"] != report.steps or smaller:
         raise InputError(f"{where}: program {show(value['program'])} does not win the level as recorded")
-    return {"program": format_registers(program), "size": size, "ticks": report.steps, "method": value["method"]}
+    return Found(format_registers(program), size, report.steps, value["method"])

@@ -10,8 +10,7 @@ from rich.text import Text
 
 from puzzlebots.core.panel import game_panel
 
-from . import oracle
-from .language import parse_registers, parse_script
+from .engine import Rules
 from .rules import DEFAULT_FUNCTIONS
 
 MAX_FRAMES = 5_000
@@ -28,34 +27,21 @@ class Frame:
 
 def trace_run(
     program: str,
-    semantics: str,
+    rules: Rules,
     stacks: list[list[str]],
     goal: list[list[str]] | None,
     claw: int,
     *,
-    fragile: bool = False,
-    unstable: bool = False,
-    height_limit: int = 6,
-    step_limit: int | None = None,
     functions: tuple[int, ...] = DEFAULT_FUNCTIONS,
 ) -> Iterator[Frame]:
-    """The board before every step (at most ``MAX_FRAMES``), from the oracle interpreter."""
+    """The board before every step under ``rules`` (at most ``MAX_FRAMES``), from the oracle interpreter."""
     frames: list[Frame] = []
 
     def record(piles: list[list[str]], pos: int, holding: str | None) -> None:
         if len(frames) < MAX_FRAMES:
             frames.append(Frame([list(p) for p in piles], pos, holding, len(frames)))
 
-    if semantics == "game":
-        oracle.run_game(
-            parse_registers(program), functions, stacks, goal or [], claw,
-            min(step_limit or MAX_FRAMES, MAX_FRAMES), on_step=record,
-        )  # fmt: skip
-    else:
-        oracle.run_vaguery(
-            parse_script(program), stacks, goal, claw, fragile, unstable, height_limit,
-            min(step_limit or 200, MAX_FRAMES), on_step=record,
-        )  # fmt: skip
+    rules.model.trace(rules, program, stacks, goal, claw, functions, MAX_FRAMES, record)
     yield from frames
 
 

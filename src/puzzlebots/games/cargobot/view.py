@@ -5,7 +5,7 @@ the program earns.
 Cargo-Bot has no seeded episodes, so what the page draws is a :class:`Snapshot`: a level's board at one tick.
 The engine (numba) reports only the end of a run, so the frames, each with the register that tick executes,
 come from the readable oracle (``oracle.run_game``, tested tick for tick against the engine); the outcome,
-ticks and stars the page shows are the engine's. ``solve`` runs the synthesizer with a time limit.
+ticks and stars the page shows are the engine's. ``solve`` runs the solve campaign with a time limit.
 """
 
 from __future__ import annotations
@@ -138,11 +138,12 @@ def run(name: str, program_text: str) -> dict[str, Any]:
 
 
 def solve_level(name: str, seconds: int) -> dict[str, Any]:
-    """The synthesizer on level ``name`` for at most ``seconds``: the smallest program it finds, if any."""
-    from .bots.solve import solve
+    """The solve campaign (``campaign``, as ``cargobot solve --level``) on level ``name`` for at most
+    ``seconds`` in this process: the program it finds, if any."""
+    from .campaign import Plan, solve_levels
 
     level = find_level(name)
-    found = solve(level, jobs=1, time_limit=seconds)
+    found = solve_levels([level], Plan(time_limit=seconds, jobs=1))[level.name].result
     if not found.solved or found.program is None:
         return {"solved": False, "program": "", "message": f"no program found in {seconds} s "
                 f"(every program of up to {found.searched_to} registers was tried)"}

@@ -18,7 +18,7 @@ from typing import Any
 
 from puzzlebots.core.errors import PuzzlebotsError
 
-from ..engine import PreparedBoard, run_level
+from ..engine import PreparedBoard, Rules, run_level
 from ..language import parse_registers, parse_script
 from ..levels import Level
 from ..metrics import rebuild_distance
@@ -57,10 +57,7 @@ def token_pool(level: Level, semantics: str) -> tuple[list[str], list[str]]:
     calls = [f"call{k}" for k in range(1, 5)]
     progs = [f"prog_{k}" for k in range(1, 5)]
     base = ["R"] * 10 + ["L"] * 10 + ["claw"] * 10 + calls + progs
-    if semantics == "game":
-        return base, list(level.conditions)
-    colours = sorted({c for pile in level.stacks for c in pile})
-    return base, colours + ["any", "none"]
+    return base, Rules(semantics).model.conditions(level)
 
 
 def _random_token(rng: random.Random, base: list[str], suffixes: list[str]) -> str:
@@ -95,12 +92,12 @@ def score(
     """(rebuild distance, crashes, topples) after running ``script``; game mode runs it as registers."""
     if semantics == "game":
         try:
-            report = run_level(level, parse_registers(script), "game", step_limit=step_limit)
+            report = run_level(level, parse_registers(script), Rules(step_limit=step_limit))
         except PuzzlebotsError:
             return UNSCORABLE
     else:
         board = board or PreparedBoard(level.board(), level.goal_board(), level.claw)
-        report = board.run_vaguery(parse_script(script), False, False, 6, step_limit)
+        report = board.run_vaguery(parse_script(script), Rules("vaguery", step_limit=step_limit).vaguery())
     return rebuild_distance(report.stacks, level.goal_board()), report.crashes, report.topples
 
 

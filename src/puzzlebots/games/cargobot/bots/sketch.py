@@ -169,23 +169,25 @@ def _oplist(prep: Prepared, functions: int) -> np.ndarray:
     return np.array(list(prep.moves) + [4 + k for k in prep.calls if k < functions], np.int8)
 
 
-class Program(NamedTuple):
+class Candidate(NamedTuple):
+    """A program of the search as the kernels hold it: per function and register slot, an op and a condition."""
+
     op: np.ndarray
     cond: np.ndarray
 
-    def copy(self) -> Program:
-        return Program(self.op.copy(), self.cond.copy())
+    def copy(self) -> Candidate:
+        return Candidate(self.op.copy(), self.cond.copy())
 
     def size(self) -> int:
         return int(np.count_nonzero(self.op))
 
 
-def wins(prep: Prepared, program: Program, tick_cap: int) -> bool:
+def wins(prep: Prepared, program: Candidate, tick_cap: int) -> bool:
     out = np.zeros(OUT_SIZE, np.int64)
     return int(kernel.score(program.op, program.cond, prep.slots, prep.board, prep.claw, tick_cap, out)) == 0
 
 
-def decode(prep: Prepared, program: Program) -> RegisterProgram:
+def decode(prep: Prepared, program: Candidate) -> RegisterProgram:
     """Registers in the language's form, empty registers dropped (they are free skips) and trailing empty
     functions left out."""
     functions = []
@@ -200,10 +202,10 @@ def decode(prep: Prepared, program: Program) -> RegisterProgram:
     return tuple(functions)
 
 
-def encode(prep: Prepared, registers: RegisterProgram) -> Program:
+def encode(prep: Prepared, registers: RegisterProgram) -> Candidate:
     """A program of the level's toolbox as the kernel's arrays (``InputError`` if it breaks the toolbox)."""
     prep.level.check_program(registers)
-    program = Program(*_empty(prep))
+    program = Candidate(*_empty(prep))
     codes = {name: code for code, name in prep.cond_names.items()}
     for f, function in enumerate(registers):
         for i, (command, cond) in enumerate(function):
@@ -224,12 +226,12 @@ class _Search:
         self.restarts = 0
         self.stopped: Callable[[], bool] = lambda: False  # a pool worker's restart stopped by the parent
         #: a round of the shrink's repairs (``_repairs_here``, or on the pool: ``_repairs_on_pool``)
-        self.repairs: Callable[[Program, int], tuple[Program | None, int]] = lambda p, a: _repairs_here(self, p, a)
-        self.best: Program | None = None
+        self.repairs: Callable[[Candidate, int], tuple[Candidate | None, int]] = lambda p, a: _repairs_here(self, p, a)
+        self.best: Candidate | None = None
         self.found_size: int | None = None
         self.shape: tuple[int, ...] | None = None
 
-    def improve(self, program: Program, free: np.ndarray, functions: int, seed: int, total: int) -> Program | None:
+    def improve(self, program: Candidate, free: np.ndarray, functions: int, seed: int, total: int) -> Candidate | None:
         """Tabu search on ``program`` (changed in place) for about ``total`` runs, in chunks so the deadline
         and Ctrl-C are honoured between them; the winning program, or None."""
         best_op, best_cond = _empty(self.prep)
@@ -248,16 +250,16 @@ class _Search:
             self.evaluations += int(runs)
             done += int(runs)
             if score == 0:
-                return Program(best_op.copy(), best_cond.copy())
+                return Candidate(best_op.copy(), best_cond.copy())
         return None
 
-    def restart(self, index: int, totals: list[int]) -> tuple[Program | None, tuple[int, ...] | None]:
+    def restart(self, index: int, totals: list[int]) -> tuple[Candidate | None, tuple[int, ...] | None]:
         """Restart ``index``: its sketch and random filling come from (seed, index) alone."""
         rng = random.Random(self.seed * 1_000_003 + index)
         shape = _draw_shape(self.prep, totals, rng)
         if shape is None:
             return None, None
-        program = Program(*_empty(self.prep))
+        program = Candidate(*_empty(self.prep))
         free = np.zeros(program.op.shape, np.bool_)
         oplist = _oplist(self.prep, len(shape))
         for f, length in enumerate(shape):
@@ -271,18 +273,18 @@ class _Search:
         return self.improve(program, free, len(shape), rng.randrange(2**31), self.iterations), shape
 
 
-def _registers(program: Program) -> list[tuple[int, int]]:
+def _registers(program: Candidate) -> list[tuple[int, int]]:
     return [(int(f), int(i)) for f, i in zip(*np.nonzero(program.op), strict=True)]
 
 
-def _without(program: Program, *where: tuple[int, int]) -> Program:
+def _without(program: Candidate, *where: tuple[int, int]) -> Candidate:
     trial = program.copy()
     for f, i in where:
         trial.op[f, i], trial.cond[f, i] = 0, 0
     return trial
 
 
-def _remove(search: _Search, program: Program) -> Program:
+def _remove(search: _Search, program: Candidate) -> Candidate:
     """Drop single registers, then pairs, while the program still wins (each trial on a copy)."""
     prep, cap = search.prep, search.tick_cap
     changed = True
@@ -301,7 +303,7 @@ def _remove(search: _Search, program: Program) -> Program:
     return program
 
 
-def _merge(search: _Search, program: Program) -> Program:
+def _merge(search: _Search, program: Candidate) -> Candidate:
     """Redirect every call of a helper to another function and clear the helper, while the program wins."""
     for g, f in itertools.permutations(range(1, program.op.shape[0]), 2):
         if not program.op[g].any():
@@ -314,7 +316,7 @@ def _merge(search: _Search, program: Program) -> Program:
     return program
 
 
-def _inline(search: _Search, program: Program) -> Program:
+def _inline(search: _Search, program: Candidate) -> Candidate:
     """Replace the one unconditional call of a helper called from one register by the helper's registers (one
     register fewer), while the program wins and the caller's slots hold them."""
     for g in range(1, program.op.shape[0]):
@@ -337,11 +339,11 @@ def _inline(search: _Search, program: Program) -> Program:
     return program
 
 
-def _tidy(search: _Search, program: Program) -> Program:
+def _tidy(search: _Search, program: Candidate) -> Candidate:
     return _inline(search, _merge(search, _remove(search, program)))
 
 
-def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], None]) -> Program:
+def shrink(search: _Search, program: Candidate, on_smaller: Callable[[Candidate], None]) -> Candidate:
     """A smaller program that still wins: removal, merging and inlining, then removal with repair (a short tabu search
     over the registers left) until no register can go or the deadline passes. ``on_smaller`` sees each step."""
     if not wins(search.prep, program, search.tick_cap):
@@ -359,10 +361,10 @@ def shrink(search: _Search, program: Program, on_smaller: Callable[[Program], No
     return program
 
 
-RepairTask = tuple[Program, np.ndarray, int, int, int]  # ``_Search.improve``'s arguments
+RepairTask = tuple[Candidate, np.ndarray, int, int, int]  # ``_Search.improve``'s arguments
 
 
-def _repair_tasks(search: _Search, program: Program, attempt: int) -> list[RepairTask]:
+def _repair_tasks(search: _Search, program: Candidate, attempt: int) -> list[RepairTask]:
     """One round of repairs: each register of ``program`` removed in turn, the others free, numbered on from
     ``attempt`` (the number seeds the search)."""
     tasks = []
@@ -373,7 +375,7 @@ def _repair_tasks(search: _Search, program: Program, attempt: int) -> list[Repai
     return tasks
 
 
-def _repairs_here(search: _Search, program: Program, attempt: int) -> tuple[Program | None, int]:
+def _repairs_here(search: _Search, program: Candidate, attempt: int) -> tuple[Candidate | None, int]:
     """The repairs of one round in order, up to the first that leaves a smaller winning program: that program
     (None if no repair does) and the attempts counted."""
     tasks = _repair_tasks(search, program, attempt)
@@ -429,12 +431,12 @@ def sketch(
     goal = stop_at if stop_at is not None else (level.best_known or 0)
     interrupted = False
 
-    def keep(program: Program) -> None:
+    def keep(program: Candidate) -> None:
         smaller = search.best is None or program.size() < search.best.size()
         if smaller and run_level(level, decode(search.prep, program)).solved:  # verified on the game interpreter
             search.best = program
 
-    def take(found: Program, shape: tuple[int, ...]) -> None:
+    def take(found: Candidate, shape: tuple[int, ...]) -> None:
         """A restart's win: shrunk and kept if it is smaller than the best so far."""
         if search.best is None or found.size() < search.best.size():
             search.found_size = search.found_size or found.size()
@@ -463,7 +465,7 @@ def _best_size(search: _Search) -> int | None:
 
 
 def _in_turn(search: _Search, goal: int, show: Callable[[int | None], None],
-             take: Callable[[Program, tuple[int, ...]], None]) -> None:  # fmt: skip
+             take: Callable[[Candidate, tuple[int, ...]], None]) -> None:  # fmt: skip
     """The restarts one after another in this process, until the goal size, the deadline, or no sketch left."""
     while time.monotonic() < search.deadline:
         best = _best_size(search)
@@ -517,7 +519,7 @@ _STOP_ABOVE: Any = _Mark()  # in a pool worker: the parent's stop mark (a shared
 
 
 def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, seconds: float, index: int,
-                    totals: list[int]) -> tuple[Program | None, tuple[int, ...] | None, int]:  # fmt: skip
+                    totals: list[int]) -> tuple[Candidate | None, tuple[int, ...] | None, int]:  # fmt: skip
     """Restart ``index`` in a worker for at most ``seconds`` (a Ray node's clock is not the parent's), stopped
     between two kernel calls once the mark falls below it."""
     search = _Search(prep, seed, tick_cap, iterations, time.monotonic() + seconds)
@@ -527,7 +529,7 @@ def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, s
 
 
 def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, seconds: float, ticket: int,
-                   task: RepairTask) -> tuple[Program | None, int]:  # fmt: skip
+                   task: RepairTask) -> tuple[Candidate | None, int]:  # fmt: skip
     """Repair ``ticket`` of a round in a worker for at most ``seconds``, stopped between two kernel calls once
     the mark falls below it."""
     search = _Search(prep, seed, tick_cap, 1, time.monotonic() + seconds)
@@ -536,13 +538,13 @@ def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, seconds: float, tic
     return search.improve(program.copy(), free, functions, start, runs), search.evaluations
 
 
-def _repairs_on_pool(search: _Search, pool: WorkerPool | RayExecutor, stop_above: Any, program: Program,
-                     attempt: int) -> tuple[Program | None, int]:  # fmt: skip
+def _repairs_on_pool(search: _Search, pool: WorkerPool | RayExecutor, stop_above: Any, program: Candidate,
+                     attempt: int) -> tuple[Candidate | None, int]:  # fmt: skip
     """``_repairs_here`` on the pool (no restart runs meanwhile): the round's repairs handed out in order; a
     success at k stops those above k, those below run on, and the lowest success counts, as in one process."""
     tasks = _repair_tasks(search, program, attempt)
     running: dict[Future[Any], int] = {}
-    found: dict[int, Program] = {}
+    found: dict[int, Candidate] = {}
     handed = 0
     while True:
         while handed < min(len(tasks), stop_above.value) and len(running) < pool.workers:
@@ -576,7 +578,8 @@ def _has_sketch(prep: Prepared, totals: list[int]) -> bool:
 
 
 def _on_pool(search: _Search, goal: int, workers: tuple[WorkerPool | RayExecutor, Any],
-             show: Callable[[int | None], None], take: Callable[[Program, tuple[int, ...]], None]) -> None:  # fmt: skip
+             show: Callable[[int | None], None],
+             take: Callable[[Candidate, tuple[int, ...]], None]) -> None:  # fmt: skip
     """The restarts on the pool's workers, numbered and handed out in order (one per worker, so none waits
     with a stale sketch size). A win at k lowers the stop mark to k: restarts above it stop (on Ray: are
     cancelled) and are dropped (their numbers are handed out again, as one process would run them after the
@@ -585,7 +588,7 @@ def _on_pool(search: _Search, goal: int, workers: tuple[WorkerPool | RayExecutor
     pool, stop_above = workers
     search.repairs = lambda program, attempt: _repairs_on_pool(search, pool, stop_above, program, attempt)
     running: dict[Future[Any], int] = {}
-    wins: list[tuple[int, Program, tuple[int, ...]]] = []
+    wins: list[tuple[int, Candidate, tuple[int, ...]]] = []
     counted: list[int] = []  # restarts counted since the last win taken
     index = 0
     try:

@@ -17,7 +17,8 @@ import itertools
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -25,10 +26,13 @@ import numpy as np
 from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
 
 from ..engine import Colours, EncodedBoard, encode_board
+from ..kernels import prune as prune_kernel
 from ..kernels import solve as kernel
 from ..language import RegisterProgram, format_registers, parse_registers, register_count
 from ..levels import Level
-from ..progress import Frontier, LevelProgress, ProgressFile
+from ..progress import ProgressFile, digest
+from ..records import Found, Frontier, LevelProgress
+from ..report import RunReport
 from ..rules import LEFT, PICKUP, RIGHT, TOPPLE_HEIGHT
 from ..verify import play_out
 from .hints import NO_HINTS, Hints
@@ -44,19 +48,24 @@ _CODES: dict[str | None, int] = {None: 0, "any": -1, "none": -2}
 WALL = "none"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SolveResult:
+    """A level's search: the program found (None: not solved) with its registers, stars and ticks; the seconds
+    and nodes of every session of the level; ``searched_to``, the largest size searched exhaustively
+    (minimality holds up to it); how the program was found (``records.METHODS``: "exhaustive" is proven
+    smallest in the model) and what the search was told (``bots.hints``: with any, nothing is proven minimal)."""
+
     level: str
     solved: bool
-    program: RegisterProgram | None
-    size: int | None
-    stars: int | None
-    ticks: int | None
+    program: RegisterProgram | None = None
+    size: int | None = None
+    stars: int | None = None
+    ticks: int | None = None
     seconds: float
     nodes: int
-    searched_to: int  # largest budget searched exhaustively (minimality holds up to it)
-    method: str = "exhaustive"  # how the program was found ("exhaustive": proven smallest in the model)
-    hints: Hints = NO_HINTS  # what the search was told (``bots.hints``): with any, nothing is proven minimal
+    searched_to: int
+    method: str = "exhaustive"
+    hints: Hints = NO_HINTS
 
     @property
     def proven_minimal(self) -> bool:
@@ -89,11 +98,23 @@ class Setup(NamedTuple):
 
     name: str
     cond_names: tuple[str | None, ...]
-    nf: int
+    functions: int
     problem: kernel.Problem
 
+    @property
+    def digest(self) -> str:
+        """What makes an option prefix mean the same subtree (the ``search`` of its progress record): the
+        kernels' code and the arrays the search branches over."""
+        toolbox, problem = self.problem.toolbox, self.problem
+        code = [Path(m.__file__).read_bytes() for m in (kernel, prune_kernel) if m.__file__]
+        arrays = [a.tobytes() for a in (toolbox.slots, toolbox.oplist, toolbox.firemask, toolbox.red, problem.need,
+                                        problem.pile_rules, problem.fixed_op, problem.fixed_mask, problem.fixed_len,
+                                        problem.worlds, problem.world_goal)]  # fmt: skip
+        flags = bytes([toolbox.ncond, toolbox.allmask & 255, problem.poison & 255, problem.finish])
+        return digest(*code, *arrays, flags)
 
-def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HINTS) -> Setup:
+
+def setup_search(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HINTS) -> Setup:
     """Everything the kernel needs about a level, as small numpy arrays; ``hints`` narrow the search (a
     ``shape`` drops the functions past it and caps the others, ``min_ops`` raise the ops needed; pile rules go
     to the kernel as they are)."""
@@ -107,18 +128,19 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
     firemask = np.zeros(ncolours + 1, np.int32)
     for held in range(ncolours + 1):
         firemask[held] = sum(1 << k for k, code in enumerate(codes) if _holds(code, held))
-    nf = level.callable_functions
-    slots = np.array(level.functions[:nf] if hints.shape is None else hints.shape, np.int32)
-    nf = len(slots)
+    functions = level.callable_functions
+    slots = np.array(level.functions[:functions] if hints.shape is None else hints.shape, np.int32)
+    functions = len(slots)
     oplist = [COMMAND_OPS[c] for c in ("pickup", "right", "left") if c in level.commands]
-    oplist += [4 + k for k in range(nf)]
-    red = _redundant_pairs(codes, held_values)
-    need = np.max([_needed_ops(start, end, claw - 1) for claw, start, end in level.boards()], axis=0).astype(np.int32)
-    need[:3] = np.maximum(need[:3], hints.min_ops)
+    oplist += [4 + k for k in range(functions)]
+    redundant = _redundant_pairs(codes, held_values)
+    needed = np.max([_needed_ops(start, end, claw - 1) for claw, start, end in level.boards()], axis=0)
+    needed = needed.astype(np.int32)
+    needed[:3] = np.maximum(needed[:3], hints.min_ops)
     rng = np.random.default_rng(0xCA460)
-    cap = board.piles.shape[1]
+    height = board.piles.shape[1]
 
-    def z(*shape: int) -> np.ndarray:
+    def random_keys(*shape: int) -> np.ndarray:
         return rng.integers(1, 2**63, size=shape, dtype=np.int64).astype(np.uint64)
 
     toolbox = kernel.Toolbox(
@@ -127,24 +149,25 @@ def prepare(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = NO_HI
         oplist=np.array(oplist, np.int32),
         firemask=firemask,
         allmask=(1 << len(codes)) - 1,
-        red=red,
+        red=redundant,
         ncond=len(codes),
     )
     keys = kernel.Keys(
-        board=z(len(board.heights), cap, ncolours + 1),
-        claw=z(len(board.heights)),
-        held=z(ncolours + 1),
-        site=z(nf, int(slots.max())),
+        board=random_keys(len(board.heights), height, ncolours + 1),
+        claw=random_keys(len(board.heights)),
+        held=random_keys(ncolours + 1),
+        site=random_keys(functions, int(slots.max())),
     )
     rules = np.array(pile_rules, np.int8)
-    fixed_op, fixed_mask, fixed_len = _encode_fixed(hints.fixed, nf, int(slots.max()), cond_names)
+    fixed_op, fixed_mask, fixed_len = _encode_fixed(hints.fixed, functions, int(slots.max()), cond_names)
     # the functions every program has: up to the last one given whole, or called by one given
-    nfun = max([1] + [k + 1 for k in range(nf) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat])
+    given = [k + 1 for k in range(functions) if fixed_len[k] >= 0] + [int(o) - 3 for o in fixed_op.flat]
+    first_functions = max([1, *given])
     world_goal = _world_goals(worlds, board, keys.board)
     poison = colours.ids.get(level.poison, 0) if level.poison else 0  # (none on the boards: nothing to lift)
-    problem = kernel.Problem(board, need, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask, fixed_len, nfun, worlds,
-                             world_goal, poison, int(level.finish))  # fmt: skip
-    return Setup(level.name, tuple(cond_names), nf, problem)
+    problem = kernel.Problem(board, needed, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask, fixed_len,
+                             first_functions, worlds, world_goal, poison, int(level.finish))  # fmt: skip
+    return Setup(level.name, tuple(cond_names), functions, problem)
 
 
 def _side_by_side(level: Level, given: tuple[int, ...] | None) -> tuple[list, list, list[int], np.ndarray]:
@@ -169,22 +192,24 @@ def _side_by_side(level: Level, given: tuple[int, ...] | None) -> tuple[list, li
     return stacks, goal, rules, np.array(rows, np.int32)
 
 
-def _world_goals(rows: np.ndarray, board: EncodedBoard, zob: np.ndarray) -> np.ndarray:
+def _world_goals(rows: np.ndarray, board: EncodedBoard, board_keys: np.ndarray) -> np.ndarray:
     """``Problem.world_goal``: the board's hash once boards 0..w are at their goals and the others as they start."""
     piles, heights = board.piles.copy(), board.heights.copy()
     goals = []
     for first, last, *_ in rows:
         done = slice(first, last + 1)
         piles[done], heights[done] = board.goal[done], board.goal_heights[done]
-        goals.append(kernel.board_hash(piles, heights, zob))
+        goals.append(kernel.board_hash(piles, heights, board_keys))
     return np.array(goals, np.uint64)
 
 
 def _encode_fixed(
-    fixed: RegisterProgram | None, nf: int, smax: int, cond_names: list[str | None]
+    fixed: RegisterProgram | None, functions: int, most_slots: int, cond_names: list[str | None]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The kernel's arrays for the functions given whole (``Hints.fixed``, checked against the level)."""
-    op, mask, length = np.zeros((nf, smax), np.int8), np.zeros((nf, smax), np.int32), np.full(nf, -1, np.int32)
+    """The kernel's arrays for the functions given whole (``Hints.fixed``, checked against the level), for
+    ``functions`` functions of at most ``most_slots`` registers."""
+    shape = (functions, most_slots)
+    op, mask, length = np.zeros(shape, np.int8), np.zeros(shape, np.int32), np.full(functions, -1, np.int32)
     for f, registers in enumerate(fixed or ()):
         if registers:
             length[f] = len(registers)
@@ -195,7 +220,7 @@ def _encode_fixed(
 
 
 def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
-    """red[o1, c1, o2, c2]: two adjacent moves (or two pickups) that act like one register or none,
+    """redundant[o1, c1, o2, c2]: two adjacent moves (or two pickups) that act like one register or none,
     or two moves that commute and are out of canonical order (the swapped pair is searched instead).
 
     Moves are compared by the displacement for every held crate (walls and topples only get more
@@ -203,14 +228,14 @@ def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
     the two (as Elizarov's table does).
     """
     n = len(codes)
-    red = np.zeros((4, n, 4, n), np.int8)
+    redundant = np.zeros((4, n, 4, n), np.int8)
     sign = {1: 1, 2: -1}
     for o1, c1, o2, c2 in itertools.product((1, 2), range(n), (1, 2), range(n)):
         d = [sign[o1] * _holds(codes[c1], h) + sign[o2] * _holds(codes[c2], h) for h in held_values]
         singles = [[sign[o] * _holds(codes[c], h) for h in held_values] for o in (1, 2) for c in range(n)]
         both = any(_holds(codes[c1], h) and _holds(codes[c2], h) for h in held_values)
         out_of_order = (o1 == o2 or not both) and (o1, c1) > (o2, c2)  # the swapped pair acts the same
-        red[o1, c1, o2, c2] = all(x == 0 for x in d) or d in singles or out_of_order
+        redundant[o1, c1, o2, c2] = all(x == 0 for x in d) or d in singles or out_of_order
     cases = [(h, t) for h in held_values for t in held_values]  # t = 0: empty pile
 
     def pick(c: int, state: tuple[int, tuple[int, ...]]) -> tuple[int, tuple[int, ...]]:
@@ -232,8 +257,8 @@ def _redundant_pairs(codes: list[int], held_values: list[int]) -> np.ndarray:
 
     singles_p = [effect()] + [effect(c) for c in range(n)]
     for c1, c2 in itertools.product(range(n), range(n)):
-        red[3, c1, 3, c2] = effect(c1, c2) in singles_p
-    return red
+        redundant[3, c1, 3, c2] = effect(c1, c2) in singles_p
+    return redundant
 
 
 def _one_way(start: list[list[str]], goal: list[list[str]], claw: int) -> bool:
@@ -286,15 +311,15 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
     counts the functions still to introduce, so a pass repeats little of the one before), and programs with
     few functions, where most solutions are, come first.
     """
-    counts = [prefix[0]] if prefix else list(range(setup.problem.fixed_nfun, setup.nf + 1))
+    counts = [prefix[0]] if prefix else list(range(setup.problem.fixed_nfun, setup.functions + 1))
     forced = np.array(prefix[1:], np.int32)
     total = np.zeros(kernel.NCOUNTERS, np.int64)
     status, payload = kernel.EXHAUSTED, None
-    for k, nfun in enumerate(counts):
+    for k, functions in enumerate(counts):
         left = max(1, max_nodes - int(total[kernel.NODES]))
-        status, payload = _run_pass(setup, kernel.Task(budget, forced, left, nfun), total)
+        status, payload = _run_pass(setup, kernel.Task(budget, forced, left, functions), total)
         if status == kernel.TOO_BIG:
-            payload = [(nfun, *child) for child in payload] + [(m,) for m in counts[k + 1 :]]
+            payload = [(functions, *child) for child in payload] + [(m,) for m in counts[k + 1 :]]
         if status != kernel.EXHAUSTED:
             break
     return status, payload, total if all_counters else int(total[kernel.NODES])
@@ -303,11 +328,11 @@ def run_task(setup: Setup, budget: int, prefix: tuple[int, ...], max_nodes: int,
 def _run_pass(setup: Setup, task: kernel.Task, total: np.ndarray) -> tuple[int, Any]:
     """One kernel search (its counters added to ``total``); past ``task.max_nodes`` it returns what is left
     of its subtree as child prefixes (running them in order continues the search, repeating nothing)."""
-    nf, smax = setup.nf, int(setup.problem.toolbox.slots.max())
+    shape = (setup.functions, int(setup.problem.toolbox.slots.max()))
     out = kernel.Output(
-        op=np.zeros((nf, smax), np.int8),
-        mask=np.zeros((nf, smax), np.int32),
-        length=np.zeros(nf, np.int32),
+        op=np.zeros(shape, np.int8),
+        mask=np.zeros(shape, np.int32),
+        length=np.zeros(setup.functions, np.int32),
         prefixes=np.zeros(kernel.frontier_shape(setup.problem, task.budget), np.int32),
         counters=np.zeros(kernel.NCOUNTERS, np.int64),
     )
@@ -353,17 +378,19 @@ def _tasks(
     budget: int,
     pool: WorkerPool | RayExecutor | None,
     deadline: float,
+    clock: Callable[[], float],
     counter: list[int],
     frontier: Frontier,
     on_task: Callable[[], None],
 ) -> Iterator[tuple]:
-    """Run every task of one budget on ``pool`` (None: here), taking prefixes from ``frontier``; yields FOUND
-    results (stops early when the consumer stops, cancelling what has not started). ``on_task`` runs after
-    each finished task. A prefix leaves ``frontier`` only after its children are in it, so whenever an
-    interrupt lands the frontier still covers every unfinished subtree (at worst one twice)."""
+    """Run every task of one budget on ``pool`` (None: here), taking prefixes from ``frontier``, until ``clock``
+    reaches ``deadline``; yields FOUND results (stops early when the consumer stops, cancelling what has not
+    started). ``on_task`` runs after each finished task. A prefix leaves ``frontier`` only after its children are
+    in it, so whenever an interrupt lands the frontier still covers every unfinished subtree (at worst one
+    twice)."""
     pending, running = frontier.pending, frontier.running
     if pool is None:
-        while pending and time.monotonic() < deadline:
+        while pending and clock() < deadline:
             running[0] = pending[0]
             pending.popleft()
             status, payload, nodes = run_task(setup, budget, running[0], TASK_NODES)
@@ -380,12 +407,12 @@ def _tasks(
         return
     try:
         while pending or running:
-            if time.monotonic() >= deadline:
+            if clock() >= deadline:
                 raise TimeoutError
             while pending and len(running) < 2 * pool.workers:
                 running[pool.submit(run_task, setup, budget, pending[0], TASK_NODES)] = pending[0]
                 pending.popleft()
-            timeout = None if deadline == float("inf") else max(0.01, deadline - time.monotonic())
+            timeout = None if deadline == float("inf") else max(0.01, deadline - clock())
             done, _ = wait(list(running), timeout=timeout, return_when=FIRST_COMPLETED)
             for future in done:
                 status, payload, nodes = future.result()
@@ -414,6 +441,7 @@ def solve(
     book: ProgressFile | None = None,
     hints: Hints = NO_HINTS,
     first: int = 1,
+    clock: Callable[[], float] = time.monotonic,
 ) -> SolveResult:
     """A smallest program (within the search model) that wins ``level`` in the game semantics.
 
@@ -425,32 +453,27 @@ def solve(
     that program's size: a smaller program found replaces it, and once every smaller size is exhausted it is
     proven minimal; until then the result is the sketch program. Under ``hints`` (``bots.hints``) the program is
     smallest among those they allow (method ``hinted``, or the hints' own: ``ruled``); the record is that
-    search's (``search_digest``). From ``first`` > 1 the search starts at that size, the sizes below skipped
+    search's (``Setup.digest``). From ``first`` > 1 the search starts at that size, the sizes below skipped
     (counted in ``searched_to``, so it proves nothing: only for hints, whose results make no such claim).
+    ``time_limit`` is in seconds of ``clock``, which also times the record.
     """
     check_executor(executor, jobs, address)
-    setup = prepare(level, tick_cap, hints)
-    if first > 1 and not hints.given():
-        raise ValueError("only a hinted search skips sizes")
+    setup = setup_search(level, tick_cap, hints)
     method = hints.method if hints.given() else "exhaustive"
     book = book or ProgressFile(None, tick_cap)
-    if book.tick_cap != tick_cap:
-        raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {tick_cap}")
-    rec = book.entry(level, setup)
+    rec = _record(level, setup, book, hints, first)
     if rec.result is not None and not rec.provisional(level):
         return recorded(level, rec, hints)
-    if rec.searched_to < first - 1 and rec.frontier is None and not rec.sizes:
-        rec.searched_to = first - 1  # one statement: the skipped sizes, which the record lists no line for
-    start, counter, nodes0, seconds0 = time.monotonic(), [0], rec.nodes, rec.seconds
+    start, counter, nodes_before, seconds_before = clock(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
     limit = max_size or sum(setup.problem.toolbox.slots)
     if rec.result is not None:  # provisional: only a smaller program is worth finding
-        limit = min(limit, rec.result["size"] - 1)
+        limit = min(limit, rec.result.size - 1)
     here = executor == "process" and (jobs or default_jobs()) == 1
     pool = None if here or rec.searched_to >= limit else make_executor(executor, jobs, address)
 
     def sync(force: bool = False) -> None:
-        rec.nodes, rec.seconds = nodes0 + counter[0], seconds0 + time.monotonic() - start
+        rec.count(nodes_before + counter[0], seconds_before + clock() - start)
         book.save(force)
 
     found_here = False  # the record holds this session's result: its nodes and seconds are final
@@ -459,27 +482,21 @@ def solve(
             if progress:
                 progress(budget)
             left = [()] if rec.frontier is None else [tuple(p) for p in rec.frontier.unfinished()]
-            rec.frontier = Frontier(left)
+            frontier = rec.start_size(left)
             try:
-                found = next(_tasks(setup, budget, pool, deadline, counter, rec.frontier, sync), None)
+                found = next(_tasks(setup, budget, pool, deadline, clock, counter, frontier, sync), None)
             except TimeoutError:
                 break
             sync()
-            # each change of the record below is one statement with no call in it, so no interrupt splits it
             if found is not None:
                 program = decode_program(setup, found)
                 report = play_out(level, program, tick_cap)
                 sync()
-                found_here, size = True, register_count(program)
-                solved = {"program": format_registers(program), "size": size, "ticks": report.steps, "method": method}
-                rec.frontier, rec.result = None, solved if report.solved else rec.result
-                return SolveResult(
-                    level.name, report.solved, program, size, level.stars_for(program), report.steps, rec.seconds,
-                    rec.nodes, budget - 1, method, hints,
-                )  # fmt: skip
-            sizes = [*rec.sizes, {"size": budget, "nodes": rec.nodes - sum(s["nodes"] for s in rec.sizes),
-                                  "seconds": round(rec.seconds - sum(s["seconds"] for s in rec.sizes), 3)}]  # fmt: skip
-            rec.searched_to, rec.frontier, rec.sizes = budget, None, sizes
+                found_here = True
+                rec.solve(Found(format_registers(program), register_count(program), report.steps, method)
+                          if report.solved else None)  # fmt: skip
+                return _found(level, rec, program, report, budget - 1, hints)
+            rec.finish_size(budget)
             book.save(force=True)
     finally:
         if pool is not None:
@@ -490,8 +507,34 @@ def solve(
             book.save(force=True)
     if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
         return recorded(level, rec, hints)
-    return SolveResult(level.name, False, None, None, None, None, rec.seconds, rec.nodes, rec.searched_to, method,
-                       hints)  # fmt: skip
+    return SolveResult(level=level.name, solved=False, seconds=rec.seconds, nodes=rec.nodes,
+                       searched_to=rec.searched_to, method=method, hints=hints)  # fmt: skip
+
+
+def _record(level: Level, setup: Setup, book: ProgressFile, hints: Hints, first: int) -> LevelProgress:
+    """The level's record in ``book`` for the search of ``setup``; a hinted search from size ``first`` counts
+    the sizes below it as searched (a new record lists no line for them)."""
+    if first > 1 and not hints.given():
+        raise ValueError("only a hinted search skips sizes")
+    if book.tick_cap != setup.problem.tick_cap:
+        raise ValueError(f"the progress record is for tick cap {book.tick_cap}, not {setup.problem.tick_cap}")
+    rec = book.entry(level, setup.digest)
+    done = rec.result is not None and not rec.provisional(level)
+    if not done and rec.searched_to < first - 1 and rec.frontier is None and not rec.sizes:
+        rec.skip_below(first)
+    return rec
+
+
+def _found(level: Level, rec: LevelProgress, program: RegisterProgram, report: RunReport, searched_to: int,
+           hints: Hints) -> SolveResult:  # fmt: skip
+    """The result of the search that found ``program`` (its run ``report``) with sizes up to ``searched_to``
+    exhausted."""
+    method = hints.method if hints.given() else "exhaustive"
+    return SolveResult(
+        level=level.name, solved=report.solved, program=program, size=register_count(program),
+        stars=level.stars_for(program), ticks=report.steps, seconds=rec.seconds, nodes=rec.nodes,
+        searched_to=searched_to, method=method, hints=hints,
+    )  # fmt: skip
 
 
 def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: float, method: str,
@@ -505,20 +548,31 @@ def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: f
         raise ValueError(f"{method} handed back a program that does not win {level.name}")
     rec = book.levels[level.name]
     size = register_count(program)
-    result = {"program": format_registers(program), "size": size, "ticks": report.steps, "method": method}
-    kept = rec.frontier if replace(rec, result=result).provisional(level) else None
-    # one statement with no call in it, so no interrupt splits the record
-    rec.seconds, rec.frontier, rec.result = rec.seconds + seconds, kept, result
+    found = Found(format_registers(program), size, report.steps, method)
+    keep = LevelProgress(rec.name, rec.level, rec.search, rec.searched_to, result=found).provisional(level)
+    rec.adopt(found, seconds, keep_frontier=keep)
     book.save(force=True)
-    return SolveResult(level.name, True, program, size, level.stars_for(program), report.steps, rec.seconds,
-                       rec.nodes, after.searched_to, method)  # fmt: skip
+    return SolveResult(level=level.name, solved=True, program=program, size=size, stars=level.stars_for(program),
+                       ticks=report.steps, seconds=rec.seconds, nodes=rec.nodes, searched_to=after.searched_to,
+                       method=method)  # fmt: skip
 
 
 def recorded(level: Level, rec: LevelProgress, hints: Hints = NO_HINTS) -> SolveResult:
     """The result of a level its record says is solved (``progress.load`` replayed the program)."""
     assert rec.result is not None
-    program = parse_registers(rec.result["program"])
+    program = parse_registers(rec.result.program)
     return SolveResult(
-        level.name, True, program, rec.result["size"], level.stars_for(program), rec.result["ticks"], rec.seconds,
-        rec.nodes, rec.searched_to, rec.result["method"], hints,
+        level=level.name, solved=True, program=program, size=rec.result.size, stars=level.stars_for(program),
+        ticks=rec.result.ticks, seconds=rec.seconds, nodes=rec.nodes, searched_to=rec.searched_to,
+        method=rec.result.method, hints=hints,
     )  # fmt: skip
+
+
+def as_recorded(level: Level, book: ProgressFile) -> SolveResult:
+    """The level's exhaustive search as its record in ``book`` stands (a new record: nothing searched), searching
+    nothing."""
+    rec = book.entry(level, setup_search(level, book.tick_cap).digest)
+    if rec.result is not None and not rec.provisional(level):
+        return recorded(level, rec)
+    return SolveResult(level=level.name, solved=False, seconds=rec.seconds, nodes=rec.nodes,
+                       searched_to=rec.searched_to)

@@ -1,0 +1,181 @@
+"""The ``cargobot`` commands that run programs and search scripts: ``run`` (a program in either semantics, on a
+level or a board of one's own), ``climb`` and ``evolve`` (the searches over Ruby scripts). ``cli`` mounts them with
+the others.
+
+Bad input raises ``PuzzlebotsError``; the top-level ``puzzlebots`` group turns it into one ``error: ...`` line on
+stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.live import Live
+from rich.progress import Progress
+
+from puzzlebots.cli.options import DELAY, FiniteFloat, refuse_given
+from puzzlebots.core.errors import InputError
+
+from . import engine
+from .bots.climb import climb as run_climb
+from .bots.evolve import check_options as check_evolve_options
+from .bots.evolve import evolve as run_evolve
+from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, Rules, run_level
+from .levels import Level, board_from_json, find_level, load_levels
+from .render import board_panel, trace_run
+from .rules import DEFAULT_FUNCTIONS
+
+#: bounds of ``run``'s numbers: far beyond any level, and within what the kernels' integers hold
+MAX_PILES = 1_000
+MAX_HEIGHT = 1_000_000
+LEVELS_FILE = click.option(
+    "--levels-file", type=click.Path(dir_okay=False), default=None, help="A levels JSON file (default: packaged)."
+)
+
+
+def search_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options climb and evolve share: the length of one run of a script, JSON output, the levels file."""
+    command = LEVELS_FILE(command)
+    command = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)
+    return click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
+                        help="Most steps (vaguery) or ticks (game) of one run of a script.")(command)
+
+
+@click.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
+@click.option("--level", "level_name", default=None, help="Level name, e.g. 'Inverter' or 'easy 3'.")
+@click.option("--program", required=True, help="Script syntax (R L claw callN[_cond], prog_N) or JSON list form.")
+@click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True,
+              help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
+              "(the article's).")  # fmt: skip
+@click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
+@click.option("--goal", default=None, help="Goal board as JSON (without --level).")
+@click.option("--claw", type=click.IntRange(1, MAX_PILES), default=1, show_default=True,
+              help="1-based start pile (without --level).")  # fmt: skip
+@click.option("--fragile", is_flag=True, help="With --semantics vaguery: a wall crash ends the run.")
+@click.option("--unstable", is_flag=True, help="With --semantics vaguery: a topple ends the run.")
+@click.option("--height-limit", type=click.IntRange(0, MAX_HEIGHT), default=HEIGHT_LIMIT, show_default=True,
+              help="With --semantics vaguery: a pile taller than this topples.")  # fmt: skip
+@click.option("--step-limit", type=click.IntRange(0, GAME_TICK_LIMIT), default=None,
+              help="Most steps (--semantics vaguery, default 200) or ticks (game, default and most 10^7); "
+              "0: the default.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--watch", is_flag=True, help="Animate the claw in the terminal.")
+@click.option("--delay", type=DELAY, default=0.15, show_default=True, help="--watch: seconds per step (0-60).")
+@LEVELS_FILE
+def run(
+    level_name: str | None, program: str, semantics: str, stacks: str | None, goal: str | None, claw: int,
+    fragile: bool, unstable: bool, height_limit: int, step_limit: int | None, as_json: bool, watch: bool,
+    delay: float, levels_file: str | None,
+) -> None:  # fmt: skip
+    ctx = click.get_current_context()
+    if semantics == "game":
+        refuse_given(ctx, ["fragile", "unstable", "height_limit"], "is for --semantics vaguery only")
+    if not watch:
+        refuse_given(ctx, ["delay"], "is for --watch only")
+    if level_name:
+        refuse_given(ctx, ["stacks", "goal", "claw"], "sets up a board of your own: leave out --level")
+    rules = Rules(semantics, fragile=fragile, unstable=unstable, height_limit=height_limit, step_limit=step_limit)
+    level = find_level(level_name, load_levels(levels_file)) if level_name else None
+    target: list[list[str]] | None
+    if level is not None:
+        report = run_level(level, program, rules)
+        start, target, claw = level.board(), level.goal_board(), level.claw
+    else:
+        if stacks is None:
+            raise InputError("give --level NAME, or a board with --stacks (and --goal)")
+        start = board_from_json(stacks, "--stacks")
+        target = board_from_json(goal, "--goal") if goal else None
+        report = engine.run(rules, program, start, target, claw)
+    stars = None if level is None else rules.model.stars(level, program, report)
+    if watch:
+        functions = level.functions if level else DEFAULT_FUNCTIONS
+        _watch(program, rules, start, target, claw, functions, delay)
+    data = report.to_json() | {"stars": stars}
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    click.echo(
+        f"{report.outcome}: {report.steps} {rules.model.count}, {report.moves} moves, {report.crashes} crashes, "
+        f"{report.topples} topples, claw {report.claw}, holding {report.holding or '-'}"
+        + (f", {stars} stars" if stars else "")
+    )
+    click.echo(f"final stacks: {json.dumps(report.stacks)}")
+
+
+def _watch(program: str, rules: Rules, start: list[list[str]], target: list[list[str]] | None, claw: int,
+           functions: tuple[int, ...], delay: float) -> None:  # fmt: skip
+    console = Console()
+    with Live(console=console, refresh_per_second=30, transient=False) as live:
+        for frame in trace_run(program, rules, start, target, claw, functions=functions):
+            live.update(board_panel(frame, target))
+            time.sleep(delay)
+    console.print()
+
+
+@click.command(help="The Ruby example's hill climber on a level.")
+@click.option("--level", "level_name", required=True, help="Level name.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the climber's random changes.")  # fmt: skip
+@click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True,
+              help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
+              "(the article's).")  # fmt: skip
+@click.option("--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Most scripts to try.")  # fmt: skip
+@click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
+              help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
+@search_run_options
+def climb(
+    level_name: str, seed: int, semantics: str, max_iterations: int, stop_after: int, step_limit: int,
+    as_json: bool, levels_file: str | None,
+) -> None:  # fmt: skip
+    level = find_level(level_name, load_levels(levels_file))
+    _report_search(
+        "climbing", level, max_iterations, as_json,
+        lambda tick: run_climb(level, seed, semantics, max_iterations, stop_after, step_limit, progress=tick),
+        lambda r: f"{r.iterations} iterations ({r.solutions} solving scripts)",
+    )  # fmt: skip
+
+
+def _report_search(what: str, level: Level, total: int, as_json: bool, search: Callable[[Callable[[int], None]], Any],
+                   done: Callable[[Any], str]) -> None:
+    """Run a script search (climb, evolve) under a progress bar; print its result, or one JSON object."""
+    with Progress(transient=True) as progress:
+        task = progress.add_task(f"{what} {level.name}", total=total)
+        result = search(lambda k: progress.advance(task, k))
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    state = "solved" if result.solved else "not solved"
+    click.echo(f"{level.name}: {state} after {done(result)}")
+    click.echo(f"script: {result.script}")
+    click.echo(f"score (rebuild, crashes, topples): {list(result.score)}")
+
+
+@click.command(help="A genetic program over Ruby scripts on a level (climb's tokens and mutation, plus crossover).")
+@click.option("--level", "level_name", required=True, help="Level name.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the search.")
+@click.option("--population", type=click.IntRange(min=2, max=100_000), default=200, show_default=True,
+              help="Scripts per generation.")  # fmt: skip
+@click.option("--evaluations", type=click.IntRange(min=2, max=10**9), default=100_000, show_default=True,
+              help="Budget: most scripts to run (as climb's --max-iterations).")  # fmt: skip
+@click.option("--elite", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Best scripts kept unchanged each generation.")  # fmt: skip
+@click.option("--crossover", type=FiniteFloat(0.0, 1.0), default=0.7, show_default=True,
+              help="Share of children made by crossover (the rest are mutated copies).")  # fmt: skip
+@search_run_options
+def evolve(
+    level_name: str, seed: int, population: int, evaluations: int, elite: int, crossover: float, step_limit: int,
+    as_json: bool, levels_file: str | None,
+) -> None:  # fmt: skip
+    check_evolve_options(population, evaluations, elite, crossover)
+    level = find_level(level_name, load_levels(levels_file))
+    _report_search(
+        "evolving", level, evaluations, as_json,
+        lambda tick: run_evolve(level, seed, population, evaluations, elite, crossover, step_limit, progress=tick),
+        lambda r: f"{r.evaluations} evaluations ({r.generations} generations)",
+    )  # fmt: skip
