@@ -22,7 +22,9 @@ from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.seeds import bot_seed
 
+from .frame_versus import play_frames
 from .game import GAME
+from .upi import PREFIX, EngineBot, close_bot, serve
 from .versus import VERSUS_FIRE_LINKS, play_versus
 
 
@@ -31,21 +33,45 @@ def _bot_pair(spec: str) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         raise ConfigError(f"puyo versus: --bots takes two bot names like beam,krieg, got {spec!r}")
     for n in names:
-        GAME.bot_info(n)
+        check_bot(n)
     return names[0], names[1]
 
 
-def versus_config(pairs_visible: int) -> dict[str, Any]:
-    return GAME.check_config({"visible": pairs_visible, "beam_fire_links": VERSUS_FIRE_LINKS})
+def check_bot(spec: str) -> None:
+    """A bot name, or ``upi:COMMAND`` (an external UPI engine) with a command."""
+    if spec.startswith(PREFIX):
+        if not spec[len(PREFIX):].strip():
+            raise ConfigError("puyo: upi:COMMAND needs a command, like upi:./nova-upi")
+    else:
+        GAME.bot_info(spec)
+
+
+def versus_config(pairs_visible: int, **keys: Any) -> dict[str, Any]:
+    return GAME.check_config({"visible": pairs_visible, "beam_fire_links": VERSUS_FIRE_LINKS, **keys})
+
+
+def versus_bot(spec: str, config: Mapping[str, Any], seed: int) -> Any:
+    """A bot by name, or an external engine for ``upi:COMMAND``."""
+    if spec.startswith(PREFIX):
+        return EngineBot(spec[len(PREFIX):], config, spec)
+    return GAME.make_bot(spec, config, None, seed)
 
 
 def versus_game(bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], max_turns: int) -> dict[str, Any]:
-    """One seeded versus game's result; a top-level function so that it pickles into worker processes."""
-    bots = (
-        GAME.make_bot(bot_a, config, None, bot_seed(seed, 0)),
-        GAME.make_bot(bot_b, config, None, bot_seed(seed, 1)),
-    )
-    r = play_versus(bots, seed, config, max_turns).as_dict()
+    """One seeded versus game's result on the clock ``config["versus_clock"]`` (frames unless given); a
+    top-level function so that it pickles into worker processes. An external engine that fails loses the game
+    (``reason`` says why); its process is ended when the game ends, however it ends."""
+    bots = (versus_bot(bot_a, config, bot_seed(seed, 0)), versus_bot(bot_b, config, bot_seed(seed, 1)))
+    r: dict[str, Any] = {}
+    try:
+        if config.get("versus_clock", "frames") == "frames":
+            r = play_frames(bots, seed, config, max_turns)
+        else:
+            r = play_versus(bots, seed, config, max_turns).as_dict()
+    finally:
+        for side, bot in enumerate(bots):
+            won = r.get("winner")
+            close_bot(bot, None if won is None else ("win" if won == side else "lose"))
     r["seed"] = seed
     return r
 
@@ -118,3 +144,15 @@ def play_command(ai: str, seed: int, visible: int) -> None:
     config = versus_config(visible)
     match = HumanMatch(seed, config, GAME.make_bot(ai, config, None, bot_seed(seed)))
     run_match(match, terminal_keys(), Console())
+
+
+@click.command("upi", context_settings=HELP)
+@click.option("--bot", "bot_name", default="builder", show_default=True, help="the bot that answers")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="the bot's seed")
+@click.option("--reach", type=click.Choice(["strict", "climb12"]), default="strict", show_default=True,
+              help="columns a pair can cross")
+def upi_command(bot_name: str, seed: int, reach: str) -> None:
+    """Speak UPI (nova's engine protocol) on stdin/stdout, so that other hosts can play our bots."""
+    GAME.bot_info(bot_name)
+    config = GAME.check_config({"beam_fire_links": VERSUS_FIRE_LINKS, "reach": reach})
+    serve(lambda: GAME.make_bot(bot_name, config, None, seed), reach, bot_name, sys.stdin, sys.stdout, sys.stderr)
