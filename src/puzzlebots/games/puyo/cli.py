@@ -78,10 +78,10 @@ def versus_game(bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], ma
 
 def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, max_turns: int = 500,
                progress: bool = True, *, jobs: int | None = None, executor: str = "process",
-               address: str | None = None) -> dict[str, Any]:
+               address: str | None = None, clock: str = "frames", upi_ms: int = 1000) -> dict[str, Any]:
     """Play ``games`` seeded versus games (seeds seed, seed+1, ...); the bots swap no sides (the sequence is
     shared, so sides are symmetric). Returns per-game results and the win counts, the same for any ``jobs``."""
-    config = versus_config(visible)
+    config = versus_config(visible, versus_clock=clock, upi_ms=upi_ms)
     results = run_tasks(versus_game, ((bot_a, bot_b, s, config, max_turns) for s in range(seed, seed + games)),
                         total=games, jobs=jobs, executor=executor, address=address,
                         description=f"{bot_a} vs {bot_b}", progress=progress)
@@ -109,13 +109,18 @@ HELP = {"help_option_names": ["-h", "--help"]}
               help="first seed (games use seed, seed+1, ...)")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 @click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this")
+@click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
+              help="real frames per placement, chain link and garbage drop, or the old turn-based versus")
+@click.option("--upi-ms", type=click.IntRange(1, 600_000), default=1000, show_default=True,
+              help="think time per move (go MS) for upi:COMMAND engines")
 @executor_options
 @click.option("--json", "json_path", type=OutputPath(), default=None, help="write the summary and every game here")
-def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, jobs: int | None,
-                   executor: str, address: str | None, json_path: Path | None) -> None:
-    """AI against AI with garbage: a summary of wins."""
+def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, clock: str, upi_ms: int,
+                   jobs: int | None, executor: str, address: str | None, json_path: Path | None) -> None:
+    """AI against AI with garbage: a summary of wins (a bot may be upi:COMMAND, an external UPI engine)."""
     a, b = _bot_pair(bots)
-    summary = run_versus(a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor, address=address)
+    summary = run_versus(a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor, address=address,
+                         clock=clock, upi_ms=upi_ms)
     table = Table(title=f"puyo versus, {games} games from seed {seed}")
     for col in ("bot", "wins", "win rate", "mean max chain"):
         table.add_column(col)

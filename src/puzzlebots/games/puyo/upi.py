@@ -33,8 +33,8 @@ from .rules import COLOUR_LETTERS, GARBAGE, ROWS, WIDTH
 
 PREFIX = "upi:"
 LETTERS = COLOUR_LETTERS[1:].lower()  # colour 1..5 -> r g b y p
-#: seconds an engine may take to start and answer ``upi`` and ``isready``
-START_SECONDS = 60.0
+#: seconds an engine may take to start and answer ``upi`` and ``isready`` (where it may compile or load)
+START_SECONDS = 300.0
 
 
 def pfen(field: Field) -> str:
@@ -227,6 +227,11 @@ class PositionState:
         return self.REMAINING
 
 
+def warm_up(bot: Any, reach: str) -> None:
+    """One move of a throwaway bot on an empty field, so that the first ``go`` does not pay for compiling."""
+    bot.act(PositionState(["//////", "rgby", "0", "0", "0", "0", "0"], reach))
+
+
 def serve(make_bot: Callable[[], Any], reach: str, name: str, stdin: IO[str], stdout: IO[str],
           stderr: IO[str]) -> None:
     """Answer UPI on ``stdin``/``stdout`` with the bot ``make_bot`` makes (a new one per ``upinewgame``);
@@ -249,6 +254,7 @@ def serve(make_bot: Callable[[], Any], reach: str, name: str, stdin: IO[str], st
                 say("id author puzzlebots")
                 say("upiok")
             elif cmd == "isready":
+                warm_up(make_bot(), reach)  # compiles the bot's kernels before the clock runs
                 say("readyok")
             elif cmd == "upinewgame":
                 bot = make_bot()
