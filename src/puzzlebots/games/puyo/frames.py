@@ -16,6 +16,7 @@ Margin time follows the reference (F17) by default; ``margin_targets = nova`` us
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .rules import CHILD_DX, TARGET_POINTS, WIDTH
 
@@ -87,7 +88,7 @@ def target_points(frame: int, source: str = "reference") -> int:
 
 
 # -- placements, links, garbage -------------------------------------------------------------------
-def needs_quick_turn(heights: Sequence[int], x: int, r: int) -> bool:
+def needs_quick_turn(heights: Any, x: int, r: int) -> bool:
     """Whether reaching rotation 2 in column ``x`` (0-based) needs a quick turn: both sides of the pair at the
     spawn rows are a wall or a column reaching row 12 (reference F9)."""
     if r != 2:
@@ -95,7 +96,7 @@ def needs_quick_turn(heights: Sequence[int], x: int, r: int) -> bool:
     return all(not 0 <= c < WIDTH or heights[c] >= 12 for c in (x - 1, x + 1))
 
 
-def placement_frames(heights: Sequence[int], x: int, r: int, source: str = "nova") -> int:
+def placement_frames(heights: Any, x: int, r: int, source: str = "nova") -> int:
     """Frames from a pair's control to the next pair's control for a placement without a chain: move, rotate
     (a quick turn when boxed in), drop with the down key, split, ground, the next pair coming in. ``heights``
     are the 6 column heights before the drop; ``x`` is 0-based, ``r`` the rotation."""
@@ -124,7 +125,7 @@ def link_frames(max_fall: int, source: str = "nova") -> int:
     return PAI_VANISH + (PAI_DROP_FAST_PER_ROW * max_fall + PAI_GROUNDING if max_fall else 0)
 
 
-def garbage_frames(heights: Sequence[int], per_column: Sequence[int], source: str = "nova") -> int:
+def garbage_frames(heights: Any, per_column: Sequence[int], source: str = "nova") -> int:
     """Frames a garbage drop takes: ``per_column`` puyos onto columns of ``heights`` (before the drop)."""
     n = int(sum(per_column))
     if n == 0:

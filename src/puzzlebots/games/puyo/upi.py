@@ -22,7 +22,9 @@ import shlex
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from puzzlebots.core.errors import InputError
@@ -35,6 +37,8 @@ PREFIX = "upi:"
 LETTERS = COLOUR_LETTERS[1:].lower()  # colour 1..5 -> r g b y p
 #: seconds an engine may take to start and answer ``upi`` and ``isready`` (where it may compile or load)
 START_SECONDS = 300.0
+#: how often a wait for the engine looks whether it is still running
+POLL_SECONDS = 0.02
 
 
 def pfen(field: Field) -> str:
@@ -147,11 +151,17 @@ class EngineBot:
 
     def expect(self, ok: Callable[[str], bool], seconds: float, what: str, skip: Sequence[str] = ()) -> str:
         """The next line that ``ok`` accepts, skipping blank, ``info`` and ``skip`` lines; a fault otherwise."""
+        deadline = time.monotonic() + seconds
         while True:
             try:
-                line = self.lines.get(timeout=seconds)
+                line = self.lines.get(timeout=POLL_SECONDS)
             except queue.Empty:
-                raise EngineFault(f"engine gave no {what} within {seconds:g} s") from None
+                # a child the engine started may hold its output open after it died: ask the process itself
+                if self.proc is not None and self.proc.poll() is not None and self.lines.empty():
+                    raise EngineFault(self._exited(f"before {what}")) from None
+                if time.monotonic() >= deadline:
+                    raise EngineFault(f"engine gave no {what} within {seconds:g} s") from None
+                continue
             if line is None:
                 raise EngineFault(self._exited(f"before {what}"))
             if not line or line.startswith("info") or line.startswith(tuple(skip)):
@@ -188,10 +198,23 @@ class EngineBot:
             os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(5)
+        deadline = time.monotonic() + 5
+        while group_alive(proc.pid) and time.monotonic() < deadline:
+            time.sleep(POLL_SECONDS)  # the engine's own children die a moment after the signal
         for stream in (proc.stdin, proc.stdout):
             with contextlib.suppress(OSError, ValueError):
                 if stream is not None:
                     stream.close()
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether a live (not zombie) process of process group ``pgid`` remains (read from /proc; False without)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                return True
+    return False
 
 
 def close_bot(bot: Any, outcome: str | None = None) -> None:

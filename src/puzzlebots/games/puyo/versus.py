@@ -96,7 +96,7 @@ class VersusResult:
     reason: str = ""  # why a side lost other than by its field (an external engine failed)
 
     def as_dict(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "winner": self.winner,
             "turns": self.turns,
             "scores": list(self.scores),
