@@ -74,3 +74,28 @@ def test_turn_and_real_modes_stay() -> None:
     session = VersusPage(PUYO, clock)
     answer = session.handle("versus", {"bot": "krieg", "seed": 3, "mode": "turn"})
     assert "sides" not in answer and session.frames is None
+
+
+def test_terminal_play_on_the_frame_clock_runs_the_ai_while_the_person_waits() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from puzzlebots.games.puyo.frame_page import FramePage
+    from puzzlebots.games.puyo.frame_terminal import run_frame_match
+
+    clock = Clock()
+    config = PUYO.check_config({})
+    page = FramePage(3, config, PUYO.make_bot("krieg", config, None, 1), "krieg", clock)
+    keys = iter(["\x1b[D", "\x1b[B"] + [None] * 600)  # left, drop, then 600 ticks of nothing
+
+    def read(timeout: float) -> str | None:
+        clock.now += 0.1  # each read is a tenth of a second: 6 frames
+        return next(keys, "q")
+
+    console = Console(file=StringIO(), width=120)
+    run_frame_match(page, read, console)
+    person, ai = page.game.players
+    assert person.index == 1 and ai.index > 20  # the AI played on while the person did nothing
+    assert person.fixed > 0  # its garbage waits for the person's next pair (it never came)
+    assert clock.now > 60 and "You quit at frame" in console.file.getvalue()  # type: ignore[attr-defined]

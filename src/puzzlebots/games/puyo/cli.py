@@ -139,16 +139,27 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="which game: the same seed deals the same pairs")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
-def play_command(ai: str, seed: int, visible: int) -> None:
+@click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
+              help="the AI plays at its frames while you think, or one pair each after yours")
+def play_command(ai: str, seed: int, visible: int, clock: str) -> None:
     """Play against an AI in the terminal (KRIEG3's keys; the AI's target chain is drawn as an overlay)."""
-    from .human import HumanMatch, run_match, terminal_keys
-
     GAME.bot_info(ai)
     if not sys.stdin.isatty():
         raise ConfigError("puyo play needs an interactive terminal")
     config = versus_config(visible)
-    match = HumanMatch(seed, config, GAME.make_bot(ai, config, None, bot_seed(seed)))
-    run_match(match, terminal_keys(), Console())
+    bot = GAME.make_bot(ai, config, None, bot_seed(seed))
+    if clock == "frames":
+        import time
+
+        from .frame_page import FramePage
+        from .frame_terminal import run_frame_match, terminal_reader
+
+        with terminal_reader() as read:
+            run_frame_match(FramePage(seed, config, bot, ai, time.monotonic), read, Console())
+        return
+    from .human import HumanMatch, run_match, terminal_keys
+
+    run_match(HumanMatch(seed, config, bot), terminal_keys(), Console())
 
 
 @click.command("upi", context_settings=HELP)
