@@ -98,3 +98,37 @@ def test_a_failing_engine_loses_with_one_line_and_leaves_no_process(tmp_path: Pa
 def test_an_engine_that_cannot_start_loses(tmp_path: Path) -> None:
     r = versus_game(f"upi:{tmp_path / 'no-such-engine'}", "krieg", 0, CONFIG, 50)
     assert r["winner"] == 1 and "could not start" in r["reason"]
+
+
+def test_an_interrupted_host_leaves_no_engine_behind(tmp_path: Path) -> None:
+    """Ctrl-C in the middle of a game: the host ends the engine's process group on its way out."""
+    import signal
+    import subprocess
+    import time
+
+    script = tmp_path / "engine.py"
+    script.write_text(FAKE.replace("ANSWER", "time.sleep(600)"))
+    pids = tmp_path / "pids"
+    spec = "upi:" + shlex.join([sys.executable, str(script), str(pids)])
+    host = subprocess.Popen([sys.executable, "-c", (
+        "import sys\n"
+        "from puzzlebots.games.puyo.cli import versus_config, versus_game\n"
+        "versus_game(sys.argv[1], 'krieg', 0, versus_config(2, upi_ms=600000), 50)\n"), spec],
+        stderr=subprocess.DEVNULL)
+    try:
+        while not (pids.exists() and len(pids.read_text().split()) == 2):  # the engine is up (counted, not timed)
+            assert host.poll() is None
+            time.sleep(0.05)
+        engine = [int(p) for p in pids.read_text().split()]
+        assert all(alive(p) for p in engine)
+        time.sleep(0.5)  # let the host reach its wait for bestmove
+        host.send_signal(signal.SIGINT)
+        host.wait(60)
+    finally:
+        if host.poll() is None:
+            host.kill()
+    for _ in range(100):
+        if not any(alive(p) for p in engine):
+            break
+        time.sleep(0.05)
+    assert not any(alive(p) for p in engine)

@@ -117,7 +117,8 @@ class EngineBot:
     def start(self) -> None:
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=True)
+                                         stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=True,
+                                         preexec_fn=die_with_parent)
         except OSError as error:
             raise EngineFault(f"engine {self.argv[0]!r} could not start: {error.strerror or error}") from None
         assert self.proc.stdout is not None
@@ -205,6 +206,15 @@ class EngineBot:
             with contextlib.suppress(OSError, ValueError):
                 if stream is not None:
                     stream.close()
+
+
+def die_with_parent() -> None:
+    """In the engine's process, before it runs: on Linux, be killed when the host dies, even by SIGKILL (where the
+    host cannot kill the group itself)."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def group_alive(pgid: int) -> bool:
