@@ -107,7 +107,8 @@ class EngineBot:
         if not self.argv:
             raise InputError("upi: the engine command is empty (use upi:COMMAND)")
         self.name = name or PREFIX + command
-        self.think_ms = int(config.get("upi_ms", 1000))
+        # ``think_ms``: the equal think time a match runner gives every bot, where it sets one
+        self.think_ms = int(config.get("think_ms") or config.get("upi_ms", 1000))
         self.grace = int(config.get("upi_grace_ms", 2000)) / 1000
         self.proc: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str | None] = queue.Queue()
