@@ -74,13 +74,13 @@ class PuyoConfig(Schema):
         range=(1, 1000))
     versus_clock: str = setting(
         "frames", "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",
-        choices=("frames", "turns"), flag="--clock", web=True)
+        choices=("frames", "turns"), flag="--clock")
     versus_frames: str = setting(
         "nova", "frame counts where the sources disagree: nova's (puyo-camp measurements) or puyoai's frame.h",
-        choices=FRAME_SOURCES, web=True)
+        choices=FRAME_SOURCES)
     margin_targets: str = setting(
         "reference", "margin-time target points: the reference's F17 sequence or nova's table",
-        choices=MARGIN_SOURCES, web=True)
+        choices=MARGIN_SOURCES)
     upi_ms: int = setting(
         1000, "think time per move (go MS) given to an external UPI engine", range=(1, 600_000), flag="--upi-ms")
     upi_grace_ms: int = setting(
