@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_JOBS ?= 2
 
-.PHONY: install demo test lint bench chromium clean
+.PHONY: install demo test lint bench chromium clean screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ lint: $(STAMP)
 
 test: lint chromium
 	$(BIN)/pytest -n $(PYTEST_JOBS) --durations=15
+
+# The frame-clock Play Puyo screenshots of docs/web.md (the browser test, told to keep them in docs/img).
+screenshots: $(STAMP) chromium
+	PUZZLEBOTS_SCREENSHOTS=$(CURDIR)/docs/img $(BIN)/pytest tests/web/test_web_puyo_frames.py -q -p no:cacheprovider
 
 bench: $(STAMP)
 	$(BIN)/puzzlebots bench

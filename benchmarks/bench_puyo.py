@@ -3,7 +3,8 @@
 Measures, on one core: placements fully resolved per second (every reachable placement of a random pair on
 5,000 mid-game fields, drop + resolve on a copy) and the 19-link chain's resolve time (175,080 points),
 each for the bitboard kernel (``kernels.bitboard``) and the grid kernel (``kernels.field``); the ratio is the
-figure. Both loops run inside numba, so no Python call overhead is timed. Then the time per bot decision.
+figure. Both loops run inside numba, so no Python call overhead is timed. Then the time per bot decision, and
+what a versus game costs on the frame clock against the turn-based one.
 Everything is timed in this process's CPU time (``time.process_time``): the machine is shared, and CPU time
 is the per-core figure the targets speak of (wall time under load is larger).
 Targets (issue 14): 19-link resolve <= 1 us, >= 10 M placements/s per core.
@@ -156,6 +157,25 @@ def main(quick: bool = False) -> None:
     console.print(bots)
     console.print(builder_table(5 if quick else 50))
     console.print(watch_table(5 if quick else 50))
+    console.print(clock_table(2 if quick else 20))
+
+
+def clock_table(games: int) -> Table:
+    """Versus on the frame clock against the turn-based versus: CPU seconds per game, ``krieg`` against
+    ``krieg`` (a cheap bot, so that the clock's own cost shows), seeds 0.. (``versus_game``)."""
+    from puzzlebots.games.puyo.cli import versus_config, versus_game
+
+    table = Table(title=f"puyo versus clocks: CPU seconds per game (krieg vs krieg, {games} games)")
+    for column in ("clock", "s / game", "placements / game (2 x turns)", "s / placement"):
+        table.add_column(column, justify="right")
+    for clock in ("turns", "frames"):
+        config = versus_config(2, versus_clock=clock)
+        start = time.process_time()
+        placed = sum(versus_game("krieg", "krieg", s, config, 500)["turns"] * 2
+                     for s in range(games))
+        spent = time.process_time() - start
+        table.add_row(clock, f"{spent / games:.3f}", f"{placed / games:.1f}", f"{spent / placed * 1e3:.2f} ms")
+    return table
 
 
 def builder_wall_times(moves: int) -> list[float]:

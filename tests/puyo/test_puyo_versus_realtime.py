@@ -149,7 +149,7 @@ def test_turn_based_the_ai_answers_each_drop_and_has_no_clock() -> None:
         ({"ai_speed": -1}, "between 0.1 and 10.0"),
         ({"ai_speed": "2"}, "must be int/float"),
         ({"ai_speed": True}, "must be int/float"),
-        ({"mode": "fast"}, "must be one of turn, real"),
+        ({"mode": "fast"}, "must be one of frames, real, turn"),
         ({"realtime_garbage": "never"}, "must be one of next_placement, next_spawn"),
     ],
 )

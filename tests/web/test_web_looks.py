@@ -184,6 +184,7 @@ def test_real_time_puyo_falls_by_gravity_and_lands_where_the_ghost_showed(page: 
     page.click("nav button[data-tab='puyo']")
     page.select_option("#versus-bot", "krieg3")
     page.select_option("#versus-gravity", "2")
+    page.select_option("#versus-mode", "real")  # pairs placed at the AI speed, not on the frame clock
     page.click("#versus-start")
     you = page.locator("#versus-board svg").first
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
@@ -210,6 +211,7 @@ def test_real_time_puyo_the_ai_plays_on_its_own_clock(page: Any) -> None:
     page.select_option("#versus-bot", "krieg3")
     page.select_option("#versus-gravity", "1")
     page.select_option("#versus-ai-speed", "4")
+    page.select_option("#versus-mode", "real")  # pairs placed at the AI speed, not on the frame clock
     page.click("#versus-start")
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
     board = page.locator("#versus-board")
@@ -330,6 +332,7 @@ def test_real_time_puyo_mid_chain(page: Any) -> None:
     page.select_option("#versus-gravity", "1")
     page.select_option("#versus-ai-speed", "1")
     page.fill("#versus-seed", str(seed))
+    page.select_option("#versus-mode", "real")  # pairs placed at the AI speed, not on the frame clock
     page.click("#versus-start")
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
     # the AI plays on its own clock meanwhile (its first 25 pairs send no garbage: quiet_ai)

@@ -91,7 +91,7 @@ def test_a_person_plays_puyo_against_an_ai() -> None:
     session = Session(None)
     answer = game_call(session, "puyo", "key", key="left")
     assert answer["type"] == "error" and "start one first" in answer["message"]
-    start = game_call(session, "puyo", "versus", bot="krieg", seed=3)
+    start = game_call(session, "puyo", "versus", bot="krieg", seed=3, mode="turn")
     assert start["type"] == "game" and start["piece"] == {"x": 3, "r": 0} and start["turn"] == 0
     person, ai = start["view"]["boards"]
     assert start["view"]["kind"] == "versus" and person["kind"] == ai["kind"] == "grid"

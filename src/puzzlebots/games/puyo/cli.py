@@ -24,7 +24,9 @@ from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.seeds import bot_seed
 
+from .frame_versus import play_frames
 from .game import GAME
+from .upi import PREFIX, EngineBot, close_bot, serve
 from .versus import VERSUS_FIRE_LINKS, play_versus
 
 
@@ -33,31 +35,55 @@ def _bot_pair(spec: str) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         raise ConfigError(f"puyo versus: --bots takes two bot names like beam,krieg, got {spec!r}")
     for n in names:
-        GAME.bot_info(n)
+        check_bot(n)
     return names[0], names[1]
 
 
-def versus_config(pairs_visible: int) -> dict[str, Any]:
-    return GAME.check_config({"visible": pairs_visible, "beam_fire_links": VERSUS_FIRE_LINKS})
+def check_bot(spec: str) -> None:
+    """A bot name, or ``upi:COMMAND`` (an external UPI engine) with a command."""
+    if spec.startswith(PREFIX):
+        if not spec[len(PREFIX):].strip():
+            raise ConfigError("puyo: upi:COMMAND needs a command, like upi:./nova-upi")
+    else:
+        GAME.bot_info(spec)
+
+
+def versus_config(pairs_visible: int, **keys: Any) -> dict[str, Any]:
+    return GAME.check_config({"visible": pairs_visible, "beam_fire_links": VERSUS_FIRE_LINKS, **keys})
+
+
+def versus_bot(spec: str, config: Mapping[str, Any], seed: int) -> Any:
+    """A bot by name, or an external engine for ``upi:COMMAND``."""
+    if spec.startswith(PREFIX):
+        return EngineBot(spec[len(PREFIX):], config, spec)
+    return GAME.make_bot(spec, config, None, seed)
 
 
 def versus_game(bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], max_turns: int) -> dict[str, Any]:
-    """One seeded versus game's result; a top-level function so that it pickles into worker processes."""
-    bots = (
-        GAME.make_bot(bot_a, config, None, bot_seed(seed, 0)),
-        GAME.make_bot(bot_b, config, None, bot_seed(seed, 1)),
-    )
-    r = play_versus(bots, seed, config, max_turns).as_dict()
+    """One seeded versus game's result on the clock ``config["versus_clock"]`` (frames unless given); a
+    top-level function so that it pickles into worker processes. An external engine that fails loses the game
+    (``reason`` says why); its process is ended when the game ends, however it ends."""
+    bots = (versus_bot(bot_a, config, bot_seed(seed, 0)), versus_bot(bot_b, config, bot_seed(seed, 1)))
+    r: dict[str, Any] = {}
+    try:
+        if config.get("versus_clock", "frames") == "frames":
+            r = play_frames(bots, seed, config, max_turns)
+        else:
+            r = play_versus(bots, seed, config, max_turns).as_dict()
+    finally:
+        for side, bot in enumerate(bots):
+            won = r.get("winner")
+            close_bot(bot, None if won is None else ("win" if won == side else "lose"))
     r["seed"] = seed
     return r
 
 
 def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, max_turns: int = 500,
                progress: bool = True, *, jobs: int | None = None, executor: str = "process",
-               address: str | None = None) -> dict[str, Any]:
+               address: str | None = None, clock: str = "frames", upi_ms: int = 1000) -> dict[str, Any]:
     """Play ``games`` seeded versus games (seeds seed, seed+1, ...); the bots swap no sides (the sequence is
     shared, so sides are symmetric). Returns per-game results and the win counts, the same for any ``jobs``."""
-    config = versus_config(visible)
+    config = versus_config(visible, versus_clock=clock, upi_ms=upi_ms)
     results = run_tasks(versus_game, ((bot_a, bot_b, s, config, max_turns) for s in range(seed, seed + games)),
                         total=games, jobs=jobs, executor=executor, address=address,
                         description=f"{bot_a} vs {bot_b}", progress=progress)
@@ -85,13 +111,18 @@ HELP = {"help_option_names": ["-h", "--help"]}
               help="first seed (games use seed, seed+1, ...)")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 @click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this")
+@click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
+              help="real frames per placement, chain link and garbage drop, or the old turn-based versus")
+@click.option("--upi-ms", type=click.IntRange(1, 600_000), default=1000, show_default=True,
+              help="think time per move (go MS) for upi:COMMAND engines")
 @executor_options
 @click.option("--json", "json_path", type=OutputPath(), default=None, help="write the summary and every game here")
-def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, jobs: int | None,
-                   executor: str, address: str | None, json_path: Path | None) -> None:
-    """AI against AI with garbage: a summary of wins."""
+def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, clock: str, upi_ms: int,
+                   jobs: int | None, executor: str, address: str | None, json_path: Path | None) -> None:
+    """AI against AI with garbage: a summary of wins (a bot may be upi:COMMAND, an external UPI engine)."""
     a, b = _bot_pair(bots)
-    summary = run_versus(a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor, address=address)
+    summary = run_versus(a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor, address=address,
+                         clock=clock, upi_ms=upi_ms)
     table = Table(title=f"puyo versus, {games} games from seed {seed}")
     for col in ("bot", "wins", "win rate", "mean max chain"):
         table.add_column(col)
@@ -110,17 +141,39 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="which game: the same seed deals the same pairs")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
-def play_command(ai: str, seed: int, visible: int) -> None:
+@click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
+              help="the AI plays at its frames while you think, or one pair each after yours")
+def play_command(ai: str, seed: int, visible: int, clock: str) -> None:
     """Play against an AI in the terminal (KRIEG3's keys; the AI's target chain is drawn as an overlay)."""
-    from .human import HumanMatch, run_match, terminal_keys
-
     GAME.bot_info(ai)
     if not sys.stdin.isatty():
         raise ConfigError("puyo play needs an interactive terminal")
     config = versus_config(visible)
-    match = HumanMatch(seed, config, GAME.make_bot(ai, config, None, bot_seed(seed)))
-    run_match(match, terminal_keys(), Console())
+    bot = GAME.make_bot(ai, config, None, bot_seed(seed))
+    if clock == "frames":
+        import time
 
+        from .frame_page import FramePage
+        from .frame_terminal import run_frame_match, terminal_reader
+
+        with terminal_reader() as read:
+            run_frame_match(FramePage(seed, config, bot, ai, time.monotonic), read, Console())
+        return
+    from .human import HumanMatch, run_match, terminal_keys
+
+    run_match(HumanMatch(seed, config, bot), terminal_keys(), Console())
+
+
+@click.command("upi", context_settings=HELP)
+@click.option("--bot", "bot_name", default="builder", show_default=True, help="the bot that answers")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="the bot's seed")
+@click.option("--reach", type=click.Choice(["strict", "climb12"]), default="strict", show_default=True,
+              help="columns a pair can cross")
+def upi_command(bot_name: str, seed: int, reach: str) -> None:
+    """Speak UPI (nova's engine protocol) on stdin/stdout, so that other hosts can play our bots."""
+    GAME.bot_info(bot_name)
+    config = GAME.check_config({"beam_fire_links": VERSUS_FIRE_LINKS, "reach": reach})
+    serve(lambda: GAME.make_bot(bot_name, config, None, seed), reach, bot_name, sys.stdin, sys.stdout, sys.stderr)
 
 
 #: game options a versus game never reads (solo only)
@@ -136,7 +189,7 @@ def match(bots: str, max_turns: int, ms: int | None, games: int, seed: int, sprt
     if len(names) != 2 or not all(names):
         raise ConfigError(f"puyo match: --bots takes two bot names like builder,krieg, got {bots!r}")
     for name in names:
-        GAME.bot_info(name)
+        check_bot(name)
     refuse_given(click.get_current_context(), SOLO_ONLY, "is for solo games: versus does not read it")
     chosen = {k[len("config__"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
     chosen = {k: v for k, v in chosen.items() if v is not None}

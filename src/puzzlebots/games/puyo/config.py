@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from puzzlebots.core.config import Schema, setting
 
 from .engine import REACH_RULES
+from .frames import FRAME_SOURCES, MARGIN_SOURCES
 from .pairs import SEQUENCES
 
 
@@ -71,3 +72,17 @@ class PuyoConfig(Schema):
     builder_discount: int = setting(
         970, "builder: per mille a searched chain loses per pair it lies ahead (the unseen pairs' risk)",
         range=(1, 1000))
+    versus_clock: str = setting(
+        "frames", "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",
+        choices=("frames", "turns"), flag="--clock")
+    versus_frames: str = setting(
+        "nova", "frame counts where the sources disagree: nova's (puyo-camp measurements) or puyoai's frame.h",
+        choices=FRAME_SOURCES)
+    margin_targets: str = setting(
+        "reference", "margin-time target points: the reference's F17 sequence or nova's table",
+        choices=MARGIN_SOURCES)
+    upi_ms: int = setting(
+        1000, "think time per move (go MS) given to an external UPI engine", range=(1, 600_000), flag="--upi-ms")
+    upi_grace_ms: int = setting(
+        2000, "how long past its think time an external UPI engine may take before it loses the game",
+        range=(0, 600_000))

@@ -161,12 +161,23 @@ class Field:
 
         Garbage that would rest in row 14 vanishes (reference Q8). Returns the number actually dropped.
         """
-        n = min(n, MAX_GARBAGE_DROP)
-        per_col = [n // WIDTH] * WIDTH
-        for x in rng.choice(WIDTH, size=n % WIDTH, replace=False):
-            per_col[int(x)] += 1
-        drop_garbage_grid(self.cells, self.heights, np.array(per_col, dtype=np.int64))
-        return n
+        per_col = garbage_layout(n, rng)
+        self.drop_columns(per_col)
+        return sum(per_col)
+
+    def drop_columns(self, per_column: Sequence[int]) -> None:
+        """Drop ``per_column[x]`` garbage puyos onto column x (what ``garbage_layout`` chose)."""
+        drop_garbage_grid(self.cells, self.heights, np.array(per_column, dtype=np.int64))
+
+
+def garbage_layout(n: int, rng: np.random.Generator) -> list[int]:
+    """How a drop of ``n`` garbage (at most 30 fall) spreads: n // 6 per column plus n % 6 in distinct random
+    columns (reference F16)."""
+    n = min(n, MAX_GARBAGE_DROP)
+    per_col = [n // WIDTH] * WIDTH
+    for x in rng.choice(WIDTH, size=n % WIDTH, replace=False):
+        per_col[int(x)] += 1
+    return per_col
 
 
 class SoloState:

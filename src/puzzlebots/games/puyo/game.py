@@ -129,10 +129,10 @@ class PuyoGame(EpisodicBase):
         return render_solo(state, bot)
 
     def extra_commands(self) -> Sequence[Any]:
-        """``puzzlebots puyo versus``, ``match`` and ``play``; imported here because ``cli`` imports this module."""
-        from .cli import match_command, play_command, versus_command
+        """``puyo versus``, ``match``, ``play`` and ``upi``; imported here because ``cli`` imports this module."""
+        from .cli import match_command, play_command, upi_command, versus_command
 
-        return (versus_command, match_command, play_command)
+        return (versus_command, match_command, play_command, upi_command)
 
     def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
         """The page's board: the generic ``grid``, with KRIEG3's target chain as dim cells (the page module is

@@ -26,6 +26,7 @@ import numpy as np
 from puzzlebots.core.errors import IllegalActionError, InputError
 
 from .engine import Field, Pair, placement_of
+from .frame_versus import EngineFault
 from .pairs import pair_sequence
 from .rules import ALL_CLEAR_BONUS, TARGET_POINTS
 
@@ -92,15 +93,19 @@ class VersusResult:
     scores: tuple[int, int]
     max_chains: tuple[int, int]
     sent: tuple[int, int]
+    reason: str = ""  # why a side lost other than by its field (an external engine failed)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "winner": self.winner,
             "turns": self.turns,
             "scores": list(self.scores),
             "max_chains": list(self.max_chains),
             "sent": list(self.sent),
         }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
 
 
 class VersusGame:
@@ -179,5 +184,13 @@ def play_versus(
     puyo config."""
     game = VersusGame(seed, config, max_turns)
     while not game.over():
-        game.step([bot.act(p) for bot, p in zip(bots, game.players, strict=True)])
+        actions = []
+        for side, (bot, p) in enumerate(zip(bots, game.players, strict=True)):
+            try:
+                actions.append(bot.act(p))
+                p.field.check_placement(p.current(), placement_of(actions[-1]))
+            except (EngineFault, IllegalActionError) as fault:
+                r = game.result()
+                return VersusResult(1 - side, r.turns, r.scores, r.max_chains, r.sent, str(fault))
+        game.step(actions)
     return game.result()

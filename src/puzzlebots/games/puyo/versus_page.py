@@ -1,4 +1,5 @@
-"""The Play Puyo tab's session: a person against an AI with the keyboard, turn-based or in real time.
+"""The Play Puyo tab's session: a person against an AI with the keyboard, on the frame clock (the default,
+``frame_page``), turn-based or in real time.
 
 The person's game is the terminal's ``HumanMatch`` (versus mode, garbage exchanged under the Tsu rules, KRIEG3's
 keys and wall kicks). Turn-based, the AI places its pair when the person's lands (``VersusGame.step``). In real
@@ -19,6 +20,7 @@ from puzzlebots.core.protocols import JSON
 from puzzlebots.core.seeds import bot_seed
 
 from .bots.base import target_overlay
+from .frame_page import FramePage
 from .human import HumanMatch, PairCursor
 from .versus import REALTIME_GARBAGE
 from .view import chain_views, field_view, landing
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
     from .game import PuyoGame
 
 KEYS = ("left", "right", "cw", "ccw", "drop")
-MODES = ("turn", "real")
+#: the frame clock (``frame_page``), each side on its own clock with placements taking no time, or turns
+MODES = ("frames", "real", "turn")
 OUTCOMES = {0: "you win!", 1: "the AI wins", None: "a draw"}
 #: the AI speed a page may ask for, in moves per second (real time)
 AI_SPEED_MIN, AI_SPEED_MAX = 0.1, 10.0
@@ -67,11 +70,14 @@ class VersusPage:
         self.ai_next = 0.0  # the clock's time from which the AI may place its next pair
         #: the person's field as their last pair dropped, link by link (views of the person's field)
         self.steps: list[dict[str, Any]] = []
+        self.frames: FramePage | None = None
 
     def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
         moved = False
         if op == "versus":
             self.start(msg)
+        elif self.frames is not None:
+            self.frame_clock(op, msg)
         elif op == "ai":
             moved = self.ai_move()
         else:
@@ -87,12 +93,28 @@ class VersusPage:
         config = self.game.check_config({})
         ai = self.game.make_bot(bot_name, config, None, bot_seed(seed))
         self.match = HumanMatch(seed, config, ai)
+        self.frames = FramePage(seed, config, ai, bot_name, self.clock) if mode == "frames" else None
         self.match.game.realtime_garbage = garbage
         self.bot_name, self.mode = bot_name, mode
         self.ai_interval = 1.0 / speed
         self.ai_next = self.clock() + self.ai_interval
         self.message = "your move"
         self.steps = []
+
+    def frame_clock(self, op: str, msg: Mapping[str, JSON]) -> None:
+        """The frame clock: ``ai`` runs the game to the current frame, ``key`` presses a key."""
+        assert self.frames is not None
+        if op == "ai":
+            self.frames.catch_up()
+            self.message = ""
+        else:
+            key = field_of(msg, "key", str)
+            if key not in KEYS:
+                raise IllegalActionError(f"unknown key {key!r} (keys: {', '.join(KEYS)})")
+            self.message = self.frames.key(key)
+        game = self.frames.game
+        if game.over():
+            self.message = OUTCOMES[game.result()["winner"]]
 
     def playing(self) -> HumanMatch:
         if self.match is None:
@@ -142,6 +164,10 @@ class VersusPage:
 
     def frame(self) -> dict[str, JSON]:
         match = self.playing()
+        if self.frames is not None:
+            done = self.frames.game.over()
+            return {**self.frames.frame(), "mode": self.mode, "done": done,
+                    "status": self.message or ("" if done else "your move")}
         done = bool(match.game.over())
         person, ai = match.game.players
         cursor = match.cursor

@@ -6,16 +6,21 @@
 // reaches the ghost it is dropped (the `drop` key). The AI plays on its own clock: a timer asks for its move
 // (`ai`) at the AI speed chosen at Start, and the server plays one only when the AI's clock allows it.
 // Turn-based: the pair hovers until ↓ or Space, and the AI places its pair when the person's lands.
+// Frame clock (the default): the game runs at 60 frames per second on the server; the page asks for the
+// current frame every FRAME_POLL_MS (`ai`), so the AI's pair takes its placement frames, each chain link pops
+// and falls at its real pace, and the garbage trays and margin time show what the clock says. The person's
+// pair comes in when the person's clock allows (`sides.you.ready`) and falls by gravity as in real time.
 const MOVES = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "cw", x: "cw", X: "cw", z: "ccw", Z: "ccw" };
 const SOFT_DROP = 10; // ↓ held: this many times the gravity
 const LINK_MS = 400; // how long each view of a chain link stays
+const FRAME_POLL_MS = 50; // the frame clock: how often the page asks for the current frame
 
 const TAB = `
   <div class="controls">
     <label>AI <select id="versus-bot"></select></label>
     <label>Seed <input id="versus-seed" type="number" value="1" min="0"></label>
-    <label>Mode <select id="versus-mode"><option value="real">real time</option>
-      <option value="turn">turn-based</option></select></label>
+    <label>Mode <select id="versus-mode"><option value="frames">frame clock</option>
+      <option value="real">real time</option><option value="turn">turn-based</option></select></label>
     <label>Gravity <select id="versus-gravity"><option value="1">1 row/s</option>
       <option value="2" selected>2 rows/s</option><option value="4">4 rows/s</option>
       <option value="8">8 rows/s</option></select></label>
@@ -28,9 +33,16 @@ const TAB = `
   </div>
   <p class="hint">Keys (KRIEG3's): ← → move, ↑ or X rotate clockwise, Z counter-clockwise, ↓ fall faster (real
     time) or drop (turn-based), Space drop at once. The dashed ghost shows where the pair lands. In real time
-    the AI places its pairs at its own speed; the mode, the AI speed and when garbage falls apply from Start.</p>
+    the AI places its pairs at its own speed; the mode, the AI speed and when garbage falls apply from Start. On
+    the frame clock every placement, chain link and garbage drop takes its frames (60 per second) on both sides,
+    the trays show the garbage coming (● falls after your next pair, ○ a chain still sending it), and from
+    96 s margin time lowers the target points.</p>
   <div id="versus-status" class="status-line"></div>
   <div id="versus-warning" class="garbage-warning hidden"></div>
+  <div id="versus-clock" class="versus-clock hidden">frame <span id="versus-frame">0</span>,
+    target points <span id="versus-margin">70</span>
+    <span class="tray">your tray: <span id="versus-tray-you"></span></span>
+    <span class="tray">AI tray: <span id="versus-tray-ai"></span></span></div>
   <div id="versus-board" class="board" tabindex="0"></div>`;
 
 function drawVersus(shell, view) {
@@ -56,7 +68,36 @@ function mountVersus(shell, section) {
   let aiAsking = false;
 
   const playing = () => answer && !answer.done;
-  const realTime = () => (answer ? answer.mode === "real" : $("versus-mode").value === "real");
+  const mode = () => (answer ? answer.mode : $("versus-mode").value);
+  const realTime = () => mode() !== "turn";
+  const frameClock = () => mode() === "frames";
+  // the garbage tray of one side: ● fixed (falls after its next pair), ○ incoming (a chain still sending it)
+  const showTray = (el, side) => {
+    el.dataset.fixed = side.fixed;
+    el.dataset.incoming = side.incoming;
+    el.dataset.received = side.received;
+    el.dataset.falling = side.garbage_falling ? "1" : "";
+    el.textContent = `${"●".repeat(Math.min(side.fixed, 30))}${"○".repeat(Math.min(side.incoming, 30))}` +
+      ` ${side.fixed + side.incoming}${side.garbage_falling ? " (falling)" : ""}`;
+  };
+  const showClock = (next) => {
+    $("versus-clock").classList.toggle("hidden", !next.sides);
+    if (!next.sides) return;
+    board.dataset.frame = next.frame;
+    $("versus-frame").textContent = next.frame;
+    $("versus-margin").textContent = next.margin.target;
+    $("versus-margin").dataset.target = next.margin.target;
+    for (const [who, side] of Object.entries(next.sides)) {
+      const key = who === "you" ? "You" : "Ai";
+      board.dataset[`link${key}`] = side.link || "";
+      board.dataset[`linkStart${key}`] = side.link_start;
+      board.dataset[`linkFrames${key}`] = side.link_frames;
+      board.dataset[`busyUntil${key}`] = side.busy_until;
+      board.dataset[`ready${key}`] = side.ready ? "1" : "";
+      showTray($(`versus-tray-${who}`), side);
+    }
+    if (next.sides.you.link) $("versus-status").textContent = `${next.sides.you.link}-chain!`;
+  };
   const hidden = () => section.classList.contains("hidden");
   // how far the pair may fall: down to its ghost (the cells of both lists are in the order axis, child)
   const maxFall = () => {
@@ -81,6 +122,7 @@ function mountVersus(shell, section) {
     board.dataset.you = next.pairs.you;
     board.dataset.ai = next.pairs.ai;
     board.dataset.link = "";
+    showClock(next);
     const coming = next.garbage ? next.garbage.you : 0;
     $("versus-warning").classList.toggle("hidden", !coming);
     $("versus-warning").dataset.garbage = coming;
@@ -137,6 +179,10 @@ function mountVersus(shell, section) {
   // gravity: one row per tick (ten with ↓ held); at the ghost the pair is dropped
   const tick = () => {
     if (!playing() || busy || queued || !realTime() || hidden()) return;
+    if (frameClock() && !(answer.sides && answer.sides.you.ready)) {
+      fall = 0; // the next pair is not in yet
+      return;
+    }
     if (fall >= maxFall()) {
       press("drop");
       return;
@@ -165,7 +211,7 @@ function mountVersus(shell, section) {
   };
   const startAiClock = () => {
     if (aiClock) clearInterval(aiClock);
-    aiClock = realTime() ? setInterval(aiTick, 1000 / aiSpeed) : null;
+    aiClock = realTime() ? setInterval(aiTick, frameClock() ? FRAME_POLL_MS : 1000 / aiSpeed) : null;
   };
 
   $("versus-start").addEventListener("click", async () => {

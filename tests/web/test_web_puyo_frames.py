@@ -1,0 +1,151 @@
+"""The Play Puyo tab on the frame clock in Chromium: a person's game against the AI where the person's chain
+animates link by link at the documented pace (read from the frame counters the page shows, not the wall
+clock), the garbage it sends waits in the AI's tray and then falls on the AI's field, and margin time shows
+the target points. Screenshots go to a temporary folder, or to the folder ``PUZZLEBOTS_SCREENSHOTS`` names
+(``make screenshots`` sets docs/img)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from puzzlebots.core.registry import get_game
+from puzzlebots.core.seeds import bot_seed
+
+TIMEOUT = 60_000
+AI = "krieg3"
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = os.environ.get("PUZZLEBOTS_SCREENSHOTS")
+    return Path(folder) if folder else tmp_path
+
+
+def quiet(seed: int, pairs: int) -> bool:
+    """Whether the AI, alone, pops nothing with its first ``pairs`` pairs (so it sends no garbage that would
+    make the person's field depend on the clocks)."""
+    from puzzlebots.games.puyo.engine import placement_of
+    from puzzlebots.games.puyo.frame_versus import FrameVersus
+
+    game = get_game("puyo")
+    config = game.check_config({})
+    side = FrameVersus(seed, config).players[1]
+    ai = game.make_bot(AI, config, None, bot_seed(seed))
+    for _ in range(pairs):
+        if side.field.play(side.current(), placement_of(ai.act(side))).links or side.field.is_dead():
+            return False
+        side.index += 1
+    return True
+
+
+def keys_to_a_chain(links: int) -> tuple[int, list[list[str]], list[int]]:
+    """A seed and the keys (per pair: rotations, moves, Space) with which a person, placing as KRIEG3 would,
+    fires a chain of ``links`` or more on the frame clock while the AI stays quiet; the chain's per-link
+    largest falls (for its documented frames)."""
+    from puzzlebots.games.puyo.engine import placement_of
+    from puzzlebots.games.puyo.frame_versus import FrameVersus, chain_links
+    from puzzlebots.games.puyo.human import PairCursor
+
+    game = get_game("puyo")
+    config = game.check_config({})
+    for seed in range(1, 40):
+        person = FrameVersus(seed, config).players[0]
+        brain = game.make_bot("krieg3", config, None, 7)
+        keys: list[list[str]] = []
+        while len(keys) < 30 and not person.field.is_dead():
+            x, r = brain.act(person)
+            cursor = PairCursor(person.field)
+            pair_keys = []
+            for _ in range(4):
+                if cursor.r != r:
+                    cursor.rotate(1)
+                    pair_keys.append("x")
+            step = -1 if cursor.x > x - 1 else 1
+            while cursor.x != x - 1 and len(pair_keys) < 12:
+                cursor.move(step)
+                pair_keys.append("ArrowLeft" if step < 0 else "ArrowRight")
+            if (cursor.x, cursor.r) != (x - 1, r):
+                break
+            keys.append([*pair_keys, " "])
+            index = person.field.check_placement(person.current(), placement_of((x, r)))
+            falls = [fall for _, fall in chain_links(person.field, person.current(), index)]
+            result = person.field.play(person.current(), index)
+            person.index += 1
+            if result.links >= links and quiet(seed, len(keys) + 8):
+                return seed, keys, falls
+            if result.links:
+                break  # an earlier chain would send garbage and start the AI's answer
+    raise AssertionError(f"no seed gives a {links}-chain")
+
+
+def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(page: Any, shots: Path) -> None:
+    from puzzlebots.games.puyo.frames import link_frames
+
+    seed, keys, falls = keys_to_a_chain(2)
+    page.click("nav button[data-tab='puyo']")
+    assert page.locator("#versus-mode").input_value() == "frames"  # the frame clock is the default
+    page.select_option("#versus-bot", AI)
+    page.select_option("#versus-gravity", "1")
+    page.fill("#versus-seed", str(seed))
+    page.click("#versus-start")
+    board = "document.getElementById('versus-board')"
+    for placed, pair_keys in enumerate(keys):
+        page.wait_for_function(f"{board}.dataset.readyYou === '1' && {board}.dataset.you === '{placed}'",
+                               timeout=TIMEOUT)
+        for key in pair_keys:
+            page.keyboard.press(key)
+    # the page's own frame counters, sampled on every animation frame until the chain is over
+    samples = page.evaluate("""async () => {
+        const b = document.getElementById('versus-board');
+        const ai = document.getElementById('versus-tray-ai');
+        const out = [];
+        const t0 = performance.now();
+        while (performance.now() - t0 < 30000) {
+          await new Promise((r) => requestAnimationFrame(r));
+          const link = Number(b.dataset.linkYou || 0);
+          out.push([Number(b.dataset.frame), link, Number(b.dataset.linkStartYou), Number(b.dataset.linkFramesYou),
+                    Number(ai.dataset.incoming) + Number(ai.dataset.fixed)]);
+          if (link === 2) return out;
+        }
+        return out;
+      }""")
+    page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-chain.png"))
+    rest = page.evaluate("""async () => {
+        const b = document.getElementById('versus-board');
+        const ai = document.getElementById('versus-tray-ai');
+        const out = [];
+        const t0 = performance.now();
+        while (performance.now() - t0 < 30000) {
+          await new Promise((r) => requestAnimationFrame(r));
+          const link = Number(b.dataset.linkYou || 0);
+          out.push([Number(b.dataset.frame), link, Number(b.dataset.linkStartYou), Number(b.dataset.linkFramesYou),
+                    Number(ai.dataset.incoming) + Number(ai.dataset.fixed)]);
+          if (link === 0) return out;
+        }
+        return out;
+      }""")
+    samples += rest
+    starts = {link: (start, frames) for _, link, start, frames, _ in samples if link}
+    assert sorted(starts) == list(range(1, len(falls) + 1))
+    for link, (start, frames) in starts.items():
+        assert frames == link_frames(falls[link - 1])  # the documented frames of that link
+        if link > 1:
+            assert start == starts[link - 1][0] + starts[link - 1][1]  # each link follows the last at its pace
+    for frame, link, start, frames, _ in samples:
+        if link:
+            assert start <= frame < start + frames  # a link is shown only during its own frames
+    end = starts[len(falls)][0] + starts[len(falls)][1]
+    assert any(link == 0 and frame >= end for frame, link, *_ in rest)
+    # the garbage: announced in the AI's tray during the chain, then it falls on the AI's field
+    assert max(tray for *_, tray in samples) > 0
+    page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-tray.png"))
+    page.wait_for_function("Number(document.getElementById('versus-tray-ai').dataset.received) > 0",
+                           polling=50, timeout=TIMEOUT)
+    page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-garbage.png"))
+    assert page.locator("#versus-margin").get_attribute("data-target") == "70"  # before 96 s
+    ai_cells = page.locator("#versus-board svg").nth(1).locator("[data-role='cell']")
+    assert ai_cells.count() > 0
