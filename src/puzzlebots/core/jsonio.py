@@ -96,7 +96,7 @@ def parse_json_lines(text: str, where: str, *, max_depth: int = MAX_DEPTH) -> li
 def parse_json_line(text: str, where: str, *, max_depth: int = MAX_DEPTH) -> Any:
     """``parse_json`` for one line of a file read as a stream (its length bounded by the reader), fast enough
     for a line per action: nesting is measured only on a line with more brackets than ``max_depth``."""
-    if text.count("[") + text.count("{") > max_depth or _SURROGATE.search(text):
+    if text.count("[") + text.count("{") > max_depth or (not text.isascii() and _SURROGATE.search(text)):
         _check_text(text, where, max_depth, len(text))
     return _loads(text, where)
 
@@ -172,7 +172,7 @@ def _loads(text: str, where: str) -> Any:
         raise InputError(f"{where}: malformed JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except ValueError as exc:  # from the number hooks above
         raise InputError(f"{where}: {exc}") from None
-    if _SURROGATE_ESCAPE.search(text):
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:

@@ -457,7 +457,7 @@ async function loadReplays() {
     const first = document.createElement("td");
     first.appendChild(a);
     tr.append(first, ...cells.map((c) => Object.assign(document.createElement("td"), { textContent: c })));
-    if (f.error) tr.children[1].colSpan = 5;
+    if (f.error) Object.assign(tr.children[1], { colSpan: 5, className: "replay-error" });
     return tr;
   }));
 }
