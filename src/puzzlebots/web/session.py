@@ -80,6 +80,8 @@ def parse_message(text: str) -> Any:
         raise ProtocolError(f"a message must be JSON ({exc.msg})") from exc
     except RecursionError as exc:
         raise ProtocolError(f"a message may nest at most {MAX_NESTING} levels") from exc
+    except ValueError as exc:  # an integer of thousands of digits, which Python will not convert
+        raise ProtocolError("a message must be plain JSON (it holds a number too long to read)") from exc
     if too_deep(value):
         raise ProtocolError(f"a message may nest at most {MAX_NESTING} levels")
     return value
@@ -193,18 +195,22 @@ class Session:
         }
 
     def reply(self, text: str) -> str:
-        """The JSON text answering the message ``text`` (what a worker process sends back); never raises."""
+        """The JSON text answering the message ``text`` (what a worker process sends back); never raises,
+        whatever the message: the page's game lives in this process."""
         try:
             msg = parse_message(text)
         except ProtocolError as exc:
             answer = error_reply(str(exc))
+        except Exception as exc:  # a message the parser chokes on otherwise: report it, keep serving
+            log.exception("cannot read the message %.200r", text)
+            answer = error_reply(f"internal error: {type(exc).__name__}: {exc}")
         else:
             answer = self.handle(msg)
         try:
             return json.dumps(answer)
-        except (TypeError, ValueError) as exc:  # a bug in a view: report it, keep serving
+        except Exception as exc:  # a bug in a view: report it, keep serving
             log.exception("cannot send the answer to %.200r", text)
-            return json.dumps(error_reply(f"internal error: the answer is not JSON ({exc})"))
+            return json.dumps(error_reply(f"internal error: the answer is not JSON ({type(exc).__name__})"))
 
     def handle(self, msg: Any) -> dict[str, Any]:
         """Answer one message; never raises."""
