@@ -128,9 +128,18 @@ class WorkerPool(ProcessPoolExecutor):
         for process in processes:
             process.join(STOP_JOIN)
         manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)
-        self.shutdown(wait=False, cancel_futures=True)
+        super().shutdown(wait=False, cancel_futures=True)
         if manager is not None:
             manager.join(STOP_JOIN)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """As ``ProcessPoolExecutor.shutdown``, except that giving up the calls (``wait=False,
+        cancel_futures=True``: an interrupt, an error) also stops the busy workers (``stop_now``): left to finish
+        their calls, they would hold up this process's exit for as long as those take."""
+        if not wait and cancel_futures:
+            self.stop_now()
+        else:
+            super().shutdown(wait, cancel_futures=cancel_futures)
 
 
 def make_executor(
@@ -251,21 +260,13 @@ def run_tasks(
                             del running[fut]
             except BaseException:
                 with signals_held():
-                    stop_pool(pool)
+                    pool.shutdown(wait=False, cancel_futures=True)
                     for fut, i in running.items():  # finished before the stop: handed on, not lost
                         if fut.done() and not fut.cancelled() and fut.exception() is None:
                             arrived(i, fut.result())
                 raise
             pool.shutdown(wait=True)
     return [results[i] for i in range(len(results))]
-
-
-def stop_pool(pool: WorkerPool | RayExecutor) -> None:
-    """Stop ``pool`` without waiting for busy workers (a process pool's are killed after a short grace)."""
-    if isinstance(pool, WorkerPool):
-        pool.stop_now()
-    else:
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def evaluate(
