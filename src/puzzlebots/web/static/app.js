@@ -453,7 +453,7 @@ async function loadReplays() {
       e.preventDefault();
       openReplay(f.name).catch(() => {});
     });
-    const cells = f.error ? [f.error, "", "", "", ""] : [f.game, f.bot, figure(f.seed), figure(f.length), f.date];
+    const cells = f.error ? [f.error] : [f.game, f.bot, figure(f.seed), figure(f.length), f.date];
     const first = document.createElement("td");
     first.appendChild(a);
     tr.append(first, ...cells.map((c) => Object.assign(document.createElement("td"), { textContent: c })));
