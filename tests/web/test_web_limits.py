@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from aiohttp import ClientSession
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from serving import TOY_GAME, ServerProcess
 
 from puzzlebots.core.replay import write_replay
@@ -73,6 +75,32 @@ def test_a_number_too_long_to_read_gets_an_error_and_the_game_lives_on(server: S
     assert (watch["type"], watch["step"], first["step"]) == ("frame", 0, 1)
     assert refusal["type"] == "error" and "too long to read" in refusal["message"], refusal
     assert (second["type"], second["step"]) == ("frame", 2)
+
+
+OPS = ["step", "seek", "watch", "replay", "replays", "games", "game", "nope"]
+KEYS = ["n", "step", "seed", "name", "game", "bot", "config", "call", "animate"]
+NUMBERS = st.text("0123456789", min_size=1, max_size=6000).map(lambda digits: digits.lstrip("0") or "0")
+VALUES = st.one_of(NUMBERS, NUMBERS.map(lambda n: "-" + n), NUMBERS.map(lambda n: n + ".5e" + n[:4]),
+                   st.sampled_from(["null", "true", "[]", "{}", '"x"', "NaN", "1e999"]))
+
+
+@st.composite
+def messages(draw: st.DrawFn) -> str:
+    """A message with a known op and keys whose values are numbers of any length, or other JSON; or any text."""
+    if draw(st.booleans()):
+        return draw(st.text(max_size=200))
+    fields = [f'"op": "{draw(st.sampled_from(OPS))}"']
+    fields += [f'"{key}": {draw(VALUES)}' for key in draw(st.lists(st.sampled_from(KEYS), max_size=3))]
+    return "{" + ", ".join(fields) + "}"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages())
+def test_session_reply_answers_any_message_with_one_json_object(text: str) -> None:
+    answer = json.loads(Session().reply(text))
+    assert isinstance(answer, dict) and answer["type"] in ("error", "games", "replays", "frame")
+    if answer["type"] == "error":
+        assert "\n" not in answer["message"] and len(answer["message"]) <= 300
 
 
 @pytest.mark.parametrize("host", [b"[", b"[::1", b"127.0.0.1:99999", b"[::1]x"])
