@@ -220,28 +220,45 @@ async def busy_server(proc: ServerProcess) -> tuple[ClientSession, ClientWebSock
     return http, ws, workers
 
 
+#: pages open when the server is stopped, and how many of them are busy with the never-ending request
+PAGES, BUSY = 8, 4
+#: how long a stopped server may take to exit before the test fails: a hang, far above the second a stop takes
+STOP_PATIENCE = 30.0
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_stops_the_server_within_a_second(sig: signal.Signals) -> None:
+def test_a_signal_stops_the_server_and_every_worker_whatever_they_do(sig: signal.Signals) -> None:
+    """Issue 31 item 17: with every page open and half of them busy on the CPU (their workers are the load),
+    the signal ends the server and all its workers, with exit code 0 and no traceback. The time it takes is
+    printed (pytest -s), not asserted: it is the figure for the report, and a loaded machine is no failure."""
     proc = ServerProcess()
 
     async def talk() -> tuple[float, list[int]]:
-        http, ws, workers = await busy_server(proc)
-        try:
+        async with ClientSession() as http:
+            pages = [await http.ws_connect(f"{proc.url}/ws") for _ in range(PAGES)]
+            for ws in pages:
+                assert (await ask(ws, {"op": "replays"}))["type"] == "replays"
+            for ws in pages[:BUSY]:
+                assert (await ask(ws, LONG[0]))["type"] == "frame"
+                await ws.send_str(json.dumps(LONG[1]))
+            workers = proc.wait_for_workers(PAGES)
+            assert len(workers) == PAGES
             start = time.monotonic()
             proc.process.send_signal(sig)
-            while proc.process.poll() is None and time.monotonic() - start < 5:
+            while proc.process.poll() is None and time.monotonic() - start < STOP_PATIENCE:
                 await asyncio.sleep(0.01)
-            return time.monotonic() - start, workers
-        finally:
-            await ws.close()
-            await http.close()
+            took = time.monotonic() - start
+            for ws in pages:
+                await ws.close()
+            return took, workers
 
     try:
         took, workers = asyncio.run(talk())
     finally:
         proc.stop()
-    assert proc.process.returncode == 0 and took < 1, took
-    assert "Traceback" not in proc.stderr
+    print(f"{sig.name}: the server and its {PAGES} workers ({BUSY} busy) stopped in {took:.2f} s")
+    assert proc.process.returncode == 0, (took, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
     assert not any(is_alive(pid) for pid in workers)
 
 

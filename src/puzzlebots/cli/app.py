@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 from types import FrameType
@@ -51,6 +52,7 @@ class PuzzlebotsGroup(click.Group):
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
         except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+            gc.freeze()  # a stop is quick: the collection at exit (seconds once numba is loaded) is skipped
             if isinstance(exc, Terminated) or isinstance(exc.__context__, Terminated):  # click's Abort wraps it
                 click.echo("terminated", err=True)
                 sys.exit(128 + signal.SIGTERM)

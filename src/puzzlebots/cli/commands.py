@@ -22,6 +22,7 @@ from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
 from ..core.protocols import Commands, ConfigOption, Episodic, Game, TerminalView, capability
 from ..core.registry import get_game, loadable_games
+from ..core.replay import MAX_ACTIONS as MAX_REPLAY_ACTIONS
 from ..core.replay import check_replay, read_replay, write_replay
 from ..core.runner import play_episode
 from ..core.seeds import bot_seed
@@ -217,6 +218,8 @@ def make_watch(game: Episodic) -> click.Command:
                 if delay:
                     time.sleep(delay)
 
+            if replay_path is not None:  # a replay holds so many actions at most: the game stops there
+                max_actions = min(max_actions or MAX_REPLAY_ACTIONS, MAX_REPLAY_ACTIONS)
             episode = play_episode(game, bot, seed, config, weights, record=replay_path is not None,
                                    hash_every=hash_every, max_actions=max_actions, on_step=show)
         console.print_json(json.dumps(episode.result))
@@ -233,7 +236,8 @@ def make_watch(game: Episodic) -> click.Command:
         click.option("--max-actions", type=click.IntRange(min=1), default=None,
                      help="Stop after this many decisions."),
         click.option("--replay", "replay_path", type=OutputPath(), default=None,
-                     help="Also save the game as a replay file."),
+                     help=f"Also save the game as a replay file (which stops the game after {MAX_REPLAY_ACTIONS:,} "
+                     "decisions, the most a replay holds)."),
         click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
                      default=None, help="Weights file instead of the shipped defaults."),
         click.option("--hash-every", type=click.IntRange(min=1), default=10, show_default=True,
@@ -352,7 +356,7 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
     if show:
         with Live(console=console, auto_refresh=False) as live:
             def step(state: Any, n: int) -> None:
-                live.update(Group(view.render(state), Text(f"{file.name}: action {n}/{len(rep.actions)}")),
+                live.update(Group(view.render(state), Text(f"{file.name}: action {n}/{rep.length}")),
                             refresh=True)
                 if delay:
                     time.sleep(delay)
@@ -363,8 +367,8 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
     if not check.ok:
         assert check.divergence is not None
         n, want, got = check.divergence
-        raise InputError(f"replay {file} diverges after action {n}: recorded hash {want}, engine gives {got}")
-    console.print(f"replay {file}: {check.actions} actions, {check.checked_hashes} hashes match")
+        raise InputError(f"{rep.name} diverges after action {n}: recorded hash {want}, engine gives {got}")
+    console.print(f"{rep.name}: {check.actions} actions, {check.checked_hashes} hashes match")
     console.print_json(json.dumps(check.result))
 
 

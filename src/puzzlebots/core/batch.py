@@ -10,8 +10,11 @@ import ctypes
 import itertools
 import os
 import signal
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -37,6 +40,12 @@ MAX_GAMES = 1_000_000
 IN_FLIGHT_PER_WORKER = 4
 #: Linux prctl option: the signal a process gets when the thread that started it exits
 PR_SET_PDEATHSIG = 1
+#: seconds a stopped pool's workers get to end on SIGTERM before they are killed (a numba kernel ends at once)
+STOP_GRACE = 0.5
+#: seconds a stopped pool's own threads get to notice its workers are gone
+STOP_JOIN = 1.0
+#: the signals that stop a run (Ctrl-C, ``kill``)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def default_jobs() -> int:
@@ -83,9 +92,10 @@ def die_with_parent(parent: int) -> None:
 
 
 def _start_worker(parent: int, then: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
-    """A pool worker: dies with its parent, and SIGTERM (the pool's own way to stop a worker) ends it at once,
-    whatever handler the parent had for it."""
+    """A pool worker: dies with its parent, SIGTERM (the pool's own way to stop a worker) ends it at once,
+    whatever handler the parent had for it, and Ctrl-C is the parent's to handle (it stops the workers)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
     if then is not None:
         then(*args)
@@ -100,13 +110,36 @@ class WorkerPool(ProcessPoolExecutor):
         super().__init__(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
         self.workers = workers
 
-    def abandon(self) -> None:
-        """Drop every call not yet finished, and end the workers now instead of after the calls they are running
-        (SIGTERM ends a worker at once: ``_start_worker``)."""
+    def stop_now(self) -> None:
+        """Stop at once, busy or not: SIGTERM every worker, SIGKILL the ones still there after ``STOP_GRACE``,
+        and let the pool's thread take in the results the workers had sent (their futures are then done).
+
+        ``shutdown`` would wait for each busy worker to finish its call, which can take minutes.
+        """
         processes = list((self._processes or {}).values())
-        self.shutdown(wait=False, cancel_futures=True)
         for process in processes:
-            process.terminate()
+            if process.is_alive():
+                process.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+        for process in processes:
+            process.join(STOP_JOIN)
+        manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)
+        super().shutdown(wait=False, cancel_futures=True)
+        if manager is not None:
+            manager.join(STOP_JOIN)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """As ``ProcessPoolExecutor.shutdown``, except that giving up the calls (``wait=False,
+        cancel_futures=True``: an interrupt, an error) also stops the busy workers (``stop_now``): left to finish
+        their calls, they would hold up this process's exit for as long as those take."""
+        if not wait and cancel_futures:
+            self.stop_now()
+        else:
+            super().shutdown(wait, cancel_futures=cancel_futures)
 
 
 def make_executor(
@@ -131,6 +164,30 @@ def play_one(
 ) -> dict[str, Any]:
     """One game's result dict; a top-level function so that it pickles into worker processes."""
     return play_episode(game, bot, seed, config, weights, max_actions=max_actions).result
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Run the block whole: Ctrl-C or SIGTERM arriving in it acts once it ends, so a result is handed on and
+    marked handed on together (never twice, never lost). Outside the main thread signals go there anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[signal.Signals] = []
+    saved = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, lambda signum, frame: caught.append(signal.Signals(signum)))
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+        for signum in caught[:1]:
+            handler = saved[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 def progress_bar(console: Console | None = None, disable: bool = False) -> Progress:
@@ -183,7 +240,9 @@ def run_tasks(
         if executor == "process" and (jobs or default_jobs()) == 1:
             check_executor(executor, jobs, address)
             for i, args in enumerate(arg_tuples):
-                arrived(i, fn(*args))
+                value = fn(*args)
+                with signals_held():
+                    arrived(i, value)
         else:
             pool = make_executor(executor, jobs, address)
             running: dict[Future[Any], int] = {}
@@ -197,12 +256,15 @@ def run_tasks(
                         break
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for fut in done:
-                        arrived(running.pop(fut), fut.result())
+                        with signals_held():
+                            arrived(running[fut], fut.result())
+                            del running[fut]
             except BaseException:  # Ctrl-C, a failed call, or ``on_result`` calling a halt: nothing more is wanted
-                if isinstance(pool, WorkerPool):
-                    pool.abandon()
-                else:
+                with signals_held():
                     pool.shutdown(wait=False, cancel_futures=True)
+                    for fut, i in running.items():  # finished before the stop: handed on, not lost
+                        if fut.done() and not fut.cancelled() and fut.exception() is None:
+                            arrived(i, fut.result())
                 raise
             pool.shutdown(wait=True)
     return [results[i] for i in range(len(results))]

@@ -93,6 +93,14 @@ def parse_json_lines(text: str, where: str, *, max_depth: int = MAX_DEPTH) -> li
     return [(no, _loads(line, f"{where} line {no}")) for no, line in enumerate(text.split("\n"), 1) if line.strip()]
 
 
+def parse_json_line(text: str, where: str, *, max_depth: int = MAX_DEPTH) -> Any:
+    """``parse_json`` for one line of a file read as a stream (its length bounded by the reader), fast enough
+    for a line per action: nesting is measured only on a line with more brackets than ``max_depth``."""
+    if text.count("[") + text.count("{") > max_depth or (not text.isascii() and _SURROGATE.search(text)):
+        _check_text(text, where, max_depth, len(text))
+    return _loads(text, where)
+
+
 def check_int(value: Any, where: str, lo: int, hi: int) -> int:
     """``value`` if it is a whole number (not a bool) in ``lo..hi``."""
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
@@ -164,7 +172,7 @@ def _loads(text: str, where: str) -> Any:
         raise InputError(f"{where}: malformed JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except ValueError as exc:  # from the number hooks above
         raise InputError(f"{where}: {exc}") from None
-    if _SURROGATE_ESCAPE.search(text):
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:

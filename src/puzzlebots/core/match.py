@@ -261,7 +261,7 @@ def run_match(
             have[todo[i]] = pair
             if on_pair is not None:
                 on_pair(pair)
-            if advance():
+            if state["decision"] is None and advance():  # pairs that finish after the decision are kept, not counted
                 raise _Decided
 
         try:

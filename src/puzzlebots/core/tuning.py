@@ -48,6 +48,11 @@ HISTORY_KEYS = {
     "cma": {"generation", "rating", "best_rating", "best_weights", "weights"},
 }
 MAX_GENERATIONS = 10**6
+#: the most bytes one number takes in a checkpoint (``repr`` of a float, a comma and a space)
+NUMBER_BYTES = 32
+#: a checkpoint's bytes besides its numbers: field names, settings, brackets (per generation, and in all)
+ENTRY_BYTES = 512
+FIXED_BYTES = 64 * 1024
 
 
 @dataclass
@@ -145,6 +150,7 @@ def load_checkpoint(path: Path, settings: TrainSettings, n_weights: int) -> Trai
     not a checkpoint this code wrote, ``ConfigError`` listing the settings that differ."""
     name = f"checkpoint {name_of(path)}"
     try:
+        _check_size(path, settings, n_weights, name)
         doc = read_json(path, "checkpoint")
         if not isinstance(doc, dict) or doc.get("kind") != "puzzlebots train checkpoint":
             raise InputError(f"{name} is not a puzzlebots train checkpoint")
@@ -155,6 +161,28 @@ def load_checkpoint(path: Path, settings: TrainSettings, n_weights: int) -> Trai
     except InputError as exc:
         raise InputError(f"{exc}; delete it, or start over with --force instead of --resume") from None
     return state
+
+
+def population(settings: TrainSettings, n_weights: int) -> int:
+    """Candidates rated per generation: the variants of a hill-climbing round, or CMA-ES's population
+    (``--popsize``, or the ``cma`` package's default for ``n_weights`` weights, 4 + 3 ln n)."""
+    if settings.method == "hill":
+        return settings.variants
+    return settings.popsize or 4 + int(3 * math.log(n_weights))
+
+
+def _check_size(path: Path, settings: TrainSettings, n_weights: int, name: str) -> None:
+    """Refuse a file larger than a checkpoint of ``settings.generations`` generations can be, before reading it
+    (a planted file of many generations would otherwise be parsed and replayed for minutes)."""
+    per_generation = (3 * n_weights + population(settings, n_weights)) * NUMBER_BYTES + ENTRY_BYTES
+    most = FIXED_BYTES + len(json.dumps(asdict(settings))) + settings.generations * per_generation
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"cannot read {name}: {exc.strerror}") from None
+    if size > most:
+        raise InputError(f"{name} is {size:,} bytes, more than a checkpoint of at most {settings.generations:,} "
+                         f"generations can be ({most:,})")
 
 
 def _check_settings(old: Any, settings: TrainSettings, name: str) -> None:
@@ -183,6 +211,8 @@ def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str)
     if set(doc) != expected:
         raise InputError(f"{name}: fields must be {', '.join(sorted(expected))}")
     generation = check_int(doc["generation"], f"{name}: generation", 1, MAX_GENERATIONS)
+    if generation > settings.generations:
+        raise InputError(f"{name} holds {generation:,} generations, more than --generations {settings.generations:,}")
     state = TrainState(settings, generation, _numbers(doc["weights"], f"{name}: weights", n),
                        check_number(doc["rating"], f"{name}: rating"))
     history = doc["history"]
@@ -212,8 +242,9 @@ def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str)
     told = cma["told"]
     if not isinstance(told, list) or len(told) != generation:
         raise InputError(f"{name}: cma.told must hold one list per generation ({generation})")
+    size = population(settings, n)
     state.cma_x0 = _numbers(cma["x0"], f"{name}: cma.x0", n)
-    state.cma_told = [_numbers(values, f"{name}: cma.told[{g}]") for g, values in enumerate(told, start=1)]
+    state.cma_told = [_numbers(values, f"{name}: cma.told[{g}]", size) for g, values in enumerate(told, start=1)]
     state.cma_es = rebuild_cma(settings, state.cma_x0, state.cma_told, name)
     if not np.allclose(normalise(state.cma_es.mean), state.weights, rtol=1e-9, atol=1e-9):
         raise InputError(f"{name}: its CMA-ES history does not lead to its weights (edited, or another cma version)")

@@ -50,7 +50,8 @@ class PuzzleEnv(gym.Env[dict[str, Any], Any]):
         illegal_penalty: float = -1.0,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']}, got {_shown(render_mode)}")
+            raise ConfigError(f"render_mode must be None, 'ansi' or 'rgb_array' (puzzlebots envs open no window), "
+                              f"got {_shown(render_mode)}")
         if config is not None and not isinstance(config, Mapping):
             raise ConfigError(f"config must be a dict of the game's configuration keys, got {_shown(config)}")
         if (
@@ -138,6 +139,14 @@ class PuzzleEnv(gym.Env[dict[str, Any], Any]):
         if self.state is None:
             raise gym.error.ResetNeeded("call reset() before step() or render()")
         return self.state
+
+
+def make_env(**kwargs: Any) -> PuzzleEnv:
+    """The env ``gym.make`` builds (the registered entry point). A plain function, not the class: Gymnasium
+    reads the render modes of a class entry point and turns ``render_mode="human"`` into ``"rgb_array"`` under
+    a pygame window wrapper; given a function it hands every render mode to ``PuzzleEnv``, which refuses the
+    ones it does not draw in one ``ConfigError``."""
+    return PuzzleEnv(**kwargs)
 
 
 def _game_seed(options: Any) -> int | None:

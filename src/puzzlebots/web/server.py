@@ -10,17 +10,18 @@ leaves and a server that stops each kill that process. Only the server's own pag
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from aiohttp import WSCloseCode, WSMsgType, hdrs, web
+from aiohttp import WSCloseCode, WSMsgType, hdrs, http_exceptions, web
 
 from ..core.errors import ConfigError
 from .cli import is_loopback
@@ -35,6 +36,13 @@ MAX_MESSAGE_BYTES = 256 * 1024
 CLOSE_TIMEOUT = 0.3
 #: the host names that mean "any address of this machine"
 ANY_HOST = ("", "0.0.0.0", "::")
+#: a ``Host`` header: a host name (or IPv4 address), or an IPv6 address in brackets, then an optional port
+HOST_HEADER = re.compile(r"(?:\[(?P<address>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9._~-]*))(?::(?P<port>[0-9]{1,5}))?")
+#: seconds a connection has to send a whole request head (and an idle one to send its next): a client that
+#: opens connections and sends nothing, or half a request, holds none of them longer
+HEADER_TIMEOUT = 5.0
+#: seconds the page workers get to end on SIGTERM when the server stops, before they are killed
+STOP_GRACE = 0.2
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,14 @@ class Worker:
         size = int.from_bytes(await process.stdout.readexactly(LENGTH_BYTES), "big")
         return (await process.stdout.readexactly(size)).decode("utf-8")
 
+    def signal(self, sig: signal.Signals) -> None:
+        """Send ``sig`` to the process, if it runs (without waiting for it)."""
+        if self.process is not None and self.process.returncode is None:
+            try:
+                self.process.send_signal(sig)
+            except ProcessLookupError:
+                pass
+
     async def stop(self) -> None:
         """Kill the process (whatever it is doing) and reap it."""
         process, self.process = self.process, None
@@ -101,13 +117,25 @@ class Worker:
 PAGES_KEY: web.AppKey[dict[web.WebSocketResponse, Worker]] = web.AppKey("pages")
 
 
+def host_name(host: str) -> str | None:
+    """The name in a ``Host`` header (lower case, an IPv6 address without its brackets), or None if the header
+    is not a name or bracketed address with an optional port (``[``, ``[::1``, ``[::1]x``, port 99999)."""
+    found = HOST_HEADER.fullmatch(host)
+    if found is None or (found["port"] is not None and int(found["port"]) > 65535):
+        return None
+    return (found["address"] or found["name"] or "").lower()
+
+
 def host_is_ours(request: web.Request) -> bool:
     """Whether the request names this server: a loopback server answers only to loopback names, so a page
-    whose own name is made to resolve to 127.0.0.1 (DNS rebinding) is not taken for one of ours."""
+    whose own name is made to resolve to 127.0.0.1 (DNS rebinding) is not taken for one of ours. A
+    malformed ``Host`` is the client's error: ``HTTPBadRequest``."""
     host = request.headers.get(hdrs.HOST)
     if host is None:  # HTTP/1.0 tools; browsers always send Host
         return True
-    name = (urlsplit(f"//{host}").hostname or "").lower()
+    name = host_name(host)
+    if name is None:
+        raise web.HTTPBadRequest(text="malformed Host header")
     bind = request.app[LIMITS_KEY].host.lower()
     if bind in ANY_HOST:
         return True
@@ -231,8 +259,21 @@ async def load_games(app: web.Application) -> None:
     app[FOLDERS_KEY] = await asyncio.to_thread(page_folders)
 
 
+async def stop_workers(app: web.Application) -> None:
+    """Server stopping, first of all: SIGTERM every page's worker, busy or not, and SIGKILL the ones still
+    there after ``STOP_GRACE``, so that the stop never waits on a page's work, however loaded the machine."""
+    workers = [worker for worker in app[PAGES_KEY].values() if worker.process is not None]
+    for worker in workers:
+        worker.signal(signal.SIGTERM)
+    running = [asyncio.ensure_future(w.process.wait()) for w in workers if w.process is not None]
+    if running:
+        await asyncio.wait(running, timeout=STOP_GRACE)
+    for worker in workers:
+        worker.signal(signal.SIGKILL)
+
+
 async def close_pages(app: web.Application) -> None:
-    """Server stopping: tell each page (close code 1001, going away) and kill every worker."""
+    """Server stopping: tell each page (close code 1001, going away) and reap every worker."""
     pages = app[PAGES_KEY].copy()
     going = [ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping") for ws in pages]
     await asyncio.gather(*going, return_exceptions=True)
@@ -267,8 +308,9 @@ async def run(app: web.Application, port: int, announce: Callable[[str], Any]) -
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(app, shutdown_timeout=CLOSE_TIMEOUT)
+    runner = web.AppRunner(app, shutdown_timeout=CLOSE_TIMEOUT, keepalive_timeout=HEADER_TIMEOUT)
     await runner.setup()
+    logging.getLogger("aiohttp.server").addFilter(one_line_refusals)
     try:
         site = web.TCPSite(runner, host, port)
         try:
@@ -279,5 +321,18 @@ async def run(app: web.Application, port: int, announce: Callable[[str], Any]) -
         shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
         announce(f"http://{shown}:{bound[1]}/")
         await stop.wait()
+        await stop_workers(app)
     finally:
         await runner.cleanup()
+        gc.freeze()  # the stop is quick: the collection at exit (seconds once the games are loaded) is skipped
+
+
+def one_line_refusals(record: logging.LogRecord) -> bool:
+    """A request aiohttp's parser refuses (a duplicate ``Host``, a line too long) is the client's error: one
+    warning line in the log, not a traceback."""
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, http_exceptions.HttpProcessingError):
+        message = " ".join(str(error.message).split())
+        record.msg, record.args, record.exc_info = "refused a malformed request: %s", (message,), None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,10 +24,11 @@ from typing import Any, Protocol, runtime_checkable
 from rich.console import Console
 
 from ..core.errors import InputError, PuzzlebotsError
+from ..core.jsonio import name_of
 from ..core.messages import field_of, int_field, seed_field
 from ..core.protocols import Bot, Episodic, Game, State, TerminalView, WebControls, WebSession, WebView, capability
 from ..core.registry import get_game
-from ..core.replay import read_replay, replay_start
+from ..core.replay import read_replay, replay_start, replay_summary
 from ..core.runner import resolve
 from ..core.seeds import bot_seed
 from .files import safe_file
@@ -79,6 +80,8 @@ def parse_message(text: str) -> Any:
         raise ProtocolError(f"a message must be JSON ({exc.msg})") from exc
     except RecursionError as exc:
         raise ProtocolError(f"a message may nest at most {MAX_NESTING} levels") from exc
+    except ValueError as exc:  # an integer of thousands of digits, which Python will not convert
+        raise ProtocolError("a message must be plain JSON (it holds a number too long to read)") from exc
     if too_deep(value):
         raise ProtocolError(f"a message may nest at most {MAX_NESTING} levels")
     return value
@@ -112,8 +115,10 @@ class Play:
     seed: int
     bot_name: str
     bot: Bot | None = None
-    actions: list[Any] = field(default_factory=list)
-    hashes: dict[int, str] = field(default_factory=dict)
+    #: a replay's actions, read from its file one at a time, each with the hash recorded after it
+    replay_steps: Iterator[tuple[Any, str | None]] = field(default_factory=lambda: iter(()))
+    #: a replay's number of actions
+    total: int = 0
     step: int = 0
     divergence: dict[str, Any] | None = None
     #: the state before the last decision and the decision, kept only for a one-step answer to animate
@@ -121,7 +126,7 @@ class Play:
 
     def done(self) -> bool:
         if self.mode == "replay":
-            return self.step >= len(self.actions) or self.divergence is not None
+            return self.step >= self.total or self.divergence is not None
         return self.state.is_terminal()
 
     def advance(self, animate: bool = False) -> None:
@@ -129,19 +134,20 @@ class Play:
         if self.done():
             return
         before = self.state.clone() if animate and isinstance(self.game, Animated) else None
+        expected = None
         if self.bot is not None:
             action = self.bot.act(self.state)
             self.state.apply(action)
         else:
+            data, expected = next(self.replay_steps, (None, None))
             try:
-                action = self.game.decode_action(self.actions[self.step])
+                action = self.game.decode_action(data)
                 self.state.apply(action)
             except PuzzlebotsError as exc:
                 raise InputError(f"replay action {self.step + 1} cannot be played: {exc}") from exc
         if before is not None:
             self.last_move = (before, action)
         self.step += 1
-        expected = self.hashes.get(self.step)
         if expected is not None and (got := self.state.state_hash()) != expected:
             self.divergence = {"step": self.step, "expected": expected, "got": got}
 
@@ -153,7 +159,7 @@ class Play:
             "bot": self.bot_name,
             "seed": self.seed,
             "step": self.step,
-            "total": len(self.actions) if self.mode == "replay" else None,
+            "total": self.total if self.mode == "replay" else None,
             "done": self.done(),
             "divergence": self.divergence,
             "result": self.state.result(),
@@ -189,18 +195,22 @@ class Session:
         }
 
     def reply(self, text: str) -> str:
-        """The JSON text answering the message ``text`` (what a worker process sends back); never raises."""
+        """The JSON text answering the message ``text`` (what a worker process sends back); never raises,
+        whatever the message: the page's game lives in this process."""
         try:
             msg = parse_message(text)
         except ProtocolError as exc:
             answer = error_reply(str(exc))
+        except Exception as exc:  # a message the parser chokes on otherwise: report it, keep serving
+            log.exception("cannot read the message %.200r", text)
+            answer = error_reply(f"internal error: {type(exc).__name__}: {exc}")
         else:
             answer = self.handle(msg)
         try:
             return json.dumps(answer)
-        except (TypeError, ValueError) as exc:  # a bug in a view: report it, keep serving
+        except Exception as exc:  # a bug in a view: report it, keep serving
             log.exception("cannot send the answer to %.200r", text)
-            return json.dumps(error_reply(f"internal error: the answer is not JSON ({exc})"))
+            return json.dumps(error_reply(f"internal error: the answer is not JSON ({type(exc).__name__})"))
 
     def handle(self, msg: Any) -> dict[str, Any]:
         """Answer one message; never raises."""
@@ -265,20 +275,21 @@ class Session:
         if path is None:
             return {"name": name, "error": "not a plain file of the replay folder"}
         try:
-            replay = read_replay(path)
+            header, length = replay_summary(path)
             date = datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)
-        except (PuzzlebotsError, OSError) as exc:
+        except PuzzlebotsError as exc:  # its message names the file by its name only, never the server's path
             return {"name": name, "error": str(exc)}
-        header = replay.header
+        except OSError as exc:
+            return {"name": name, "error": f"cannot read replay {name_of(name)}: {exc.strerror}"}
         return {"name": name, "game": str(header["game"]), "bot": str(header["bot"]), "seed": header["seed"],
-                "length": len(replay.actions), "date": date.strftime("%Y-%m-%d %H:%M UTC")}
+                "length": length, "date": date.strftime("%Y-%m-%d %H:%M UTC")}
 
     def seek(self, msg: dict[str, Any]) -> dict[str, Any]:
         """Jump to any step of the open replay (back by re-running it from its start)."""
         play = self.play
         if play is None or play.mode != "replay" or self.replay_name is None:
             raise ProtocolError("nothing to seek in: open a replay first")
-        target = int_field(msg, "step", 0, len(play.actions), play.step)
+        target = int_field(msg, "step", 0, play.total, play.step)
         if target < play.step:
             self.open_replay({"name": self.replay_name})
             assert self.play is not None
@@ -297,9 +308,10 @@ class Session:
         game, state = replay_start(replay)
         self.play = Play(
             game, state, "replay", header["seed"], str(header["bot"]),
-            actions=replay.actions, hashes=dict(replay.hashes),
+            replay_steps=replay.steps(), total=replay.length,
         )
         self.replay_name = name
-        if 0 in self.play.hashes and (got := state.state_hash()) != self.play.hashes[0]:
-            self.play.divergence = {"step": 0, "expected": self.play.hashes[0], "got": got}
+        first = replay.initial_hash
+        if first is not None and (got := state.state_hash()) != first:
+            self.play.divergence = {"step": 0, "expected": first, "got": got}
         return self.play.frame()

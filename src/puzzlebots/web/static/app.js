@@ -453,11 +453,11 @@ async function loadReplays() {
       e.preventDefault();
       openReplay(f.name).catch(() => {});
     });
-    const cells = f.error ? [f.error, "", "", "", ""] : [f.game, f.bot, figure(f.seed), figure(f.length), f.date];
+    const cells = f.error ? [f.error] : [f.game, f.bot, figure(f.seed), figure(f.length), f.date];
     const first = document.createElement("td");
     first.appendChild(a);
     tr.append(first, ...cells.map((c) => Object.assign(document.createElement("td"), { textContent: c })));
-    if (f.error) tr.children[1].colSpan = 5;
+    if (f.error) Object.assign(tr.children[1], { colSpan: 5, className: "replay-error" });
     return tr;
   }));
 }
