@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from puzzlebots.core.config import Schema, setting
 
-from .engine import REACH_RULES
+from .names import REACH_RULES
 from .pairs import SEQUENCES
 
 
