@@ -18,12 +18,12 @@ from typing import Any
 import click
 from rich import box
 from rich.console import Console
-from rich.live import Live
 from rich.progress import Progress
 from rich.table import Table
 
 from puzzlebots.cli.options import DELAY, FiniteFloat, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
+from puzzlebots.cli.terminal import live_view, print_fitted
 from puzzlebots.core.batch import default_jobs
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import name_of
@@ -86,7 +86,7 @@ def levels(levels_file: str | None, as_json: bool) -> None:
             ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), ",".join(map(str, lv.stars)),
             str(lv.best_known or "-"),
         )  # fmt: skip
-    Console().print(table)
+    print_fitted(Console(), table)
 
 
 def _level_row(lv: Level) -> dict[str, Any]:
@@ -172,12 +172,12 @@ def _watch(
     delay: float,
 ) -> None:  # fmt: skip
     console = Console()
-    with Live(console=console, refresh_per_second=30, transient=False) as live:
+    with live_view(console) as draw:
         for frame in trace_run(
             program, semantics, start, target, claw, fragile=fragile, unstable=unstable,
             height_limit=height_limit, step_limit=step_limit, functions=functions,
         ):  # fmt: skip
-            live.update(board_panel(frame, target))
+            draw(board_panel(frame, target))
             time.sleep(delay)
     console.print()
 
@@ -281,7 +281,7 @@ def solve(
         best = targets[0].best_known
         exhaustive = partial(exhaustive, book=book.ruled_book(), first=best, max_size=best)
     unrecorded: dict[str, float] = {}  # seconds of a level's unsuccessful sketch searches (not in its record)
-    with Progress(transient=True) as bar:
+    with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
 
         def search(lv: Level, seconds: float | None, number: int) -> SolveResult:
@@ -347,7 +347,7 @@ def _print_results(targets: list[Level], rows: dict[str, tuple[SolveResult, int]
             lv.name, str(result.size or "-"), str(lv.best_known or "-"), "yes" if result.proven_minimal else "no",
             result.method, str(number), str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
         )  # fmt: skip
-    Console().print(table)
+    print_fitted(Console(), table)
     solved = sum(r["solved"] for r in results)
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
     if json_file is not None:
@@ -642,7 +642,7 @@ def sketch(
     jobs: int | None, executor: str, address: str | None, json_file: Path | None, levels_file: str | None,
 ) -> None:  # fmt: skip
     level = find_level(level_name, load_levels(levels_file))
-    with Progress(transient=True) as progress:
+    with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"sketching {level.name}", total=time_limit)
 
         def show(elapsed: float, best: int | None, restarts: int) -> None:
@@ -692,7 +692,7 @@ def climb(
 def _report_search(what: str, level: Level, total: int, as_json: bool, search: Callable[[Callable[[int], None]], Any],
                    done: Callable[[Any], str]) -> None:
     """Run a script search (climb, evolve) under a progress bar; print its result, or one JSON object."""
-    with Progress(transient=True) as progress:
+    with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{what} {level.name}", total=total)
         result = search(lambda k: progress.advance(task, k))
     if as_json:
