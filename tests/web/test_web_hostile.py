@@ -77,9 +77,9 @@ def test_file_naming_config_keys_are_refused_from_the_socket(server: ServerProce
         async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
             for game, bot, config, key in cases:
                 msg = {"op": "watch", "game": game, "bot": bot, "seed": 1, "config": config}
-                answer = await ask(ws, msg, timeout=BUDGET)  # a FIFO would block: the answer must come at once
+                answer = await ask(ws, msg)  # a FIFO would block: the worker would be stopped at the budget
                 assert is_one_line_error(answer), msg
-                assert key in answer["message"], answer
+                assert key in answer["message"], answer  # the refusal, not the budget's "took longer than"
                 assert not any(secret in json.dumps(answer) for secret in secrets), answer
             frame = await ask(ws, {"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1, "config": {}})
             assert frame["type"] == "frame" and frame["step"] == 0
@@ -135,11 +135,9 @@ def test_worst_case_config_from_the_socket_is_refused(server: ServerProcess) -> 
 
     async def talk() -> None:
         async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
-            start = time.monotonic()
             answer = await ask(ws, {"op": "watch", "game": "puyo", "bot": "beam", "seed": 2, "config": worst})
-            assert is_one_line_error(answer), answer
+            assert is_one_line_error(answer) and "longer than" not in answer["message"], answer  # refused, not run
             assert is_one_line_error(await ask(ws, {"op": "step", "n": 1}))  # nothing was started
-            assert time.monotonic() - start < BUDGET
 
     asyncio.run(talk())
 
@@ -150,21 +148,19 @@ def test_a_long_request_stalls_no_one_and_is_stopped_at_the_budget(server: Serve
             assert (await ask(ws, LONG[0]))["type"] == "frame"
             started = time.monotonic()
             await ws.send_str(json.dumps(LONG[1]))
-            await asyncio.sleep(0.5)  # the worker is deep in thought now
+            pending = asyncio.create_task(ws.receive())  # the step's answer: the budget's error, when it comes
             for _ in range(3):
-                t = time.monotonic()
                 async with http.get(f"{server.url}/api/games") as response:
                     names = {g["name"] for g in await response.json()}
-                assert time.monotonic() - t < 2 and {"puyo", "cargobot"} <= names
+                assert {"puyo", "cargobot"} <= names
             async with http.ws_connect(f"{server.url}/ws") as other:
-                t = time.monotonic()
-                levels = await ask(other, {"op": "game", "game": "cargobot", "call": "levels"})
-                assert levels["type"] == "game" and levels["levels"]
-                assert time.monotonic() - t < BUDGET
-            reply = await ws.receive(timeout=BUDGET + 30)
-            answer = json.loads(reply.data)
+                games = await ask(other, {"op": "games"})
+                assert games["type"] == "games", games
+                assert (await ask(other, {"op": "replays"}))["type"] == "replays"
+            assert not pending.done()  # all answered while the first page's worker was still thinking
+            answer = json.loads((await pending).data)
             assert is_one_line_error(answer) and f"longer than {BUDGET} s" in answer["message"], answer
-            assert BUDGET <= time.monotonic() - started < BUDGET + 10
+            assert time.monotonic() - started >= BUDGET  # stopped at the budget, not before
             assert is_one_line_error(await ask(ws, {"op": "step"}))  # the game was stopped ...
             assert (await ask(ws, {"op": "games"}))["type"] == "games"  # ... and the page goes on
 
