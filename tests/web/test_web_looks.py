@@ -233,7 +233,8 @@ def test_real_time_puyo_the_ai_plays_on_its_own_clock(page: Any, shots: Path) ->
     board = page.locator("#versus-board")
     ai = page.locator("#versus-board svg").nth(1)
     started = page.evaluate("performance.now()")
-    page.wait_for_function("Number(document.getElementById('versus-board').dataset.ai) >= 4", timeout=TIMEOUT)
+    page.wait_for_function("(b => Number(b.dataset.ai) >= 4 && Number(b.dataset.fall) >= 2)"
+                           "(document.getElementById('versus-board'))", timeout=TIMEOUT)
     ai_pairs, now = page.evaluate("[Number(document.getElementById('versus-board').dataset.ai), performance.now()]")
     # 4 moves/s: the AI's clock allows at most one move per 0.2 s (80% of its interval), however busy the machine
     assert ai_pairs <= (now - started) / 200 + 1, f"the AI placed {ai_pairs} pairs in {now - started:.0f} ms"
