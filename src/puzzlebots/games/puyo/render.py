@@ -93,9 +93,9 @@ def render_field(
         side.append(Text("\n".join(f"{k}: {v}" for k, v in info.items()), style="cyan"))
     layout = Table.grid(padding=(0, 2))
     layout.add_row(ByColour(lambda letters: field_text(field, overlay, falling, letters)), Group(*side))
-    legend = "● puyo (R G B Y P without colours)  ○ garbage  x death cell\nX death cell filled: game over"
+    legend = "● puyo (R G B Y P)  ○ garbage  x death cell\nX death cell filled: game over"
     if overlay:
-        legend += "\n· the chain the AI is building (its colour in lower case without colours)"
+        legend += "\n· the chain the AI is building (r g b y p)"
     return game_panel(layout, title, status, legend)
 
 
