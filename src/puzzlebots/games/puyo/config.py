@@ -11,8 +11,7 @@ from dataclasses import dataclass
 
 from puzzlebots.core.config import Schema, setting
 
-from .names import REACH_RULES
-from .pairs import SEQUENCES
+from .names import REACH_RULES, SEQUENCES
 
 
 @dataclass(frozen=True)

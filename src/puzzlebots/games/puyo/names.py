@@ -1,12 +1,13 @@
-"""Names that listing the game needs (reach rules, bot weight names), kept apart from the numba kernels so that
-``puzzlebots list`` and ``--help`` do not load them."""
+"""Names that listing the game and its options needs (reach rules, pair sequences, bot weight names), kept apart
+from numpy and the numba kernels so that ``puzzlebots list`` and ``--help`` do not load them."""
 
 from __future__ import annotations
 
-from .rules import VISIBLE_ROWS
-
-#: the number of the tallest column height the pair can still cross, per reach rule (reference Q6)
-REACH_RULES = {"strict": VISIBLE_ROWS - 1, "climb12": VISIBLE_ROWS}
+#: the tallest column height the pair can still cross, per reach rule (reference Q6): one below the 12 visible
+#: rows, or all 12 (``rules.VISIBLE_ROWS``; a test checks they agree)
+REACH_RULES = {"strict": 11, "climb12": 12}
+#: the pair sequences (``pairs``)
+SEQUENCES = ("esports", "uniform")
 #: the modified KRIEG evaluation's weights (``bots.krieg``)
 KRIEG_WEIGHT_NAMES = ("wH", "wE", "wG")
 #: the chain evaluation's features, in the kernel's order (``kernels.chain_eval``)
