@@ -5,12 +5,15 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_JOBS ?= 2
 
-.PHONY: install demo test lint bench chromium clean screenshots
+.PHONY: install demo test lint bench chromium screenshots clean
 
+# Installing also compiles the numba kernels once into numba's on-disk cache (scripts/warm_kernels.py, a few
+# minutes), so that the first demo, test run, `watch` or page step does not wait for them.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev,gym,web,ray]'
+	$(BIN)/python scripts/warm_kernels.py
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -28,9 +31,10 @@ lint: $(STAMP)
 test: lint chromium
 	$(BIN)/pytest -n $(PYTEST_JOBS) --durations=15
 
-# The frame-clock Play Puyo screenshots of docs/web.md (the browser test, told to keep them in docs/img).
+# The screenshots docs/web.md and docs/puyo.md show, taken again on purpose by the browser tests (a test run
+# writes them to a temporary folder and leaves docs/img as it is).
 screenshots: $(STAMP) chromium
-	PUZZLEBOTS_SCREENSHOTS=$(CURDIR)/docs/img $(BIN)/pytest tests/web/test_web_puyo_frames.py -q -p no:cacheprovider
+	PUZZLEBOTS_SCREENSHOTS=$(CURDIR)/docs/img $(BIN)/pytest tests/web/test_web_looks.py tests/web/test_web_puyo_frames.py -p no:cacheprovider
 
 bench: $(STAMP)
 	$(BIN)/puzzlebots bench

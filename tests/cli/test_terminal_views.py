@@ -17,9 +17,10 @@ from puzzlebots.games.puyo.human import HumanMatch, run_match
 WATCHED = {"hatris": {}, "puyo": {}, "yoshis_cookie": {"max_stages": 1}}
 
 
-def drawn(renderable: Any, width: int = 200) -> list[str]:
-    """The renderable as plain lines on a console wider than it needs, so nothing is wrapped to fit."""
-    console = Console(width=width, record=True, color_system=None)
+def drawn(renderable: Any, width: int = 200, colours: bool = True) -> list[str]:
+    """The renderable as plain lines on a console wider than it needs, so nothing is wrapped to fit; drawn for
+    a colour terminal unless ``colours`` is False (a pipe, a log)."""
+    console = Console(width=width, record=True, color_system="truecolor" if colours else None)
     console.print(renderable)
     return [line.rstrip() for line in console.export_text().rstrip("\n").split("\n")]
 
@@ -111,6 +112,18 @@ def test_puyo_play_draws_the_falling_pair_whole_and_labels_it_now() -> None:
     from puzzlebots.games.puyo.rules import COLOUR_LETTERS
 
     assert letters[:2] == COLOUR_LETTERS[c] + COLOUR_LETTERS[a]
+
+
+def test_puyo_colours_are_letters_where_colours_do_not_show() -> None:
+    match = human_match()
+    a, c = match.game.players[0].current()
+    you = [line.split("╮ ╭")[0] if "╮ ╭" in line else line.split("│ │")[0] for line in drawn(match.view(),
+                                                                                          colours=False)]
+    from puzzlebots.games.puyo.rules import COLOUR_LETTERS
+
+    hover = [line[:17].strip("│ ") for line in you[1:3]]
+    assert hover == [COLOUR_LETTERS[c].lower(), COLOUR_LETTERS[a].lower()]  # the falling pair, child on top
+    assert not any("◉" in line[:17] or "●" in line[:17] for line in you[1:16])  # the field: letters only
 
 
 def test_puyo_play_prints_the_result_on_quitting() -> None:

@@ -31,6 +31,7 @@ from puzzlebots.core.runner import play_episode
 from puzzlebots.web.session import MAX_NESTING, Session
 
 BUDGET = 5  # seconds: the server's --time-budget in these tests
+HANG_GUARD = 120  # seconds a wait for what must happen may last before the test gives up (not a budget)
 #: a request that runs until it is stopped: one decision of a bot that never decides (tests/web/slowgame.py)
 LONG = [{"op": "watch", "game": "slow", "bot": "ponder", "seed": 2}, {"op": "step", "n": 1}]
 
@@ -77,9 +78,9 @@ def test_file_naming_config_keys_are_refused_from_the_socket(server: ServerProce
         async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
             for game, bot, config, key in cases:
                 msg = {"op": "watch", "game": game, "bot": bot, "seed": 1, "config": config}
-                answer = await ask(ws, msg, timeout=BUDGET)  # a FIFO would block: the answer must come at once
+                answer = await ask(ws, msg)  # a FIFO would block: the worker would be stopped at the budget
                 assert is_one_line_error(answer), msg
-                assert key in answer["message"], answer
+                assert key in answer["message"], answer  # the refusal, not the budget's "took longer than"
                 assert not any(secret in json.dumps(answer) for secret in secrets), answer
             frame = await ask(ws, {"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1, "config": {}})
             assert frame["type"] == "frame" and frame["step"] == 0
@@ -135,11 +136,9 @@ def test_worst_case_config_from_the_socket_is_refused(server: ServerProcess) -> 
 
     async def talk() -> None:
         async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
-            start = time.monotonic()
             answer = await ask(ws, {"op": "watch", "game": "puyo", "bot": "beam", "seed": 2, "config": worst})
-            assert is_one_line_error(answer), answer
+            assert is_one_line_error(answer) and "longer than" not in answer["message"], answer  # refused, not run
             assert is_one_line_error(await ask(ws, {"op": "step", "n": 1}))  # nothing was started
-            assert time.monotonic() - start < BUDGET
 
     asyncio.run(talk())
 
@@ -150,21 +149,19 @@ def test_a_long_request_stalls_no_one_and_is_stopped_at_the_budget(server: Serve
             assert (await ask(ws, LONG[0]))["type"] == "frame"
             started = time.monotonic()
             await ws.send_str(json.dumps(LONG[1]))
-            await asyncio.sleep(0.5)  # the worker is deep in thought now
+            pending = asyncio.create_task(ws.receive())  # the step's answer: the budget's error, when it comes
             for _ in range(3):
-                t = time.monotonic()
                 async with http.get(f"{server.url}/api/games") as response:
                     names = {g["name"] for g in await response.json()}
-                assert time.monotonic() - t < 2 and {"puyo", "cargobot"} <= names
+                assert {"puyo", "cargobot"} <= names
             async with http.ws_connect(f"{server.url}/ws") as other:
-                t = time.monotonic()
-                levels = await ask(other, {"op": "game", "game": "cargobot", "call": "levels"})
-                assert levels["type"] == "game" and levels["levels"]
-                assert time.monotonic() - t < BUDGET
-            reply = await ws.receive(timeout=BUDGET + 30)
-            answer = json.loads(reply.data)
+                games = await ask(other, {"op": "games"})
+                assert games["type"] == "games", games
+                assert (await ask(other, {"op": "replays"}))["type"] == "replays"
+            assert not pending.done()  # all answered while the first page's worker was still thinking
+            answer = json.loads((await pending).data)
             assert is_one_line_error(answer) and f"longer than {BUDGET} s" in answer["message"], answer
-            assert BUDGET <= time.monotonic() - started < BUDGET + 10
+            assert time.monotonic() - started >= BUDGET  # stopped at the budget, not before
             assert is_one_line_error(await ask(ws, {"op": "step"}))  # the game was stopped ...
             assert (await ask(ws, {"op": "games"}))["type"] == "games"  # ... and the page goes on
 
@@ -172,19 +169,21 @@ def test_a_long_request_stalls_no_one_and_is_stopped_at_the_budget(server: Serve
     assert server.wait_for_workers(0) == []
 
 
-def test_a_client_leaving_mid_request_leaves_no_busy_worker(server: ServerProcess) -> None:
-    async def talk() -> list[int]:
-        async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
-            assert (await ask(ws, LONG[0]))["type"] == "frame"
-            await ws.send_str(json.dumps(LONG[1]))
-            await asyncio.sleep(0.5)
-            return server.workers()
+def test_a_client_leaving_mid_request_leaves_no_busy_worker() -> None:
+    """With a budget no test reaches, a busy worker that goes away can only have been stopped by its page leaving."""
+    server = ServerProcess("--time-budget", "3600")
+    try:
+        async def talk() -> list[int]:
+            async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
+                assert (await ask(ws, LONG[0]))["type"] == "frame"
+                await ws.send_str(json.dumps(LONG[1]))
+                return server.wait_for_workers(1)  # thinking: it will not answer within the hour
 
-    busy = asyncio.run(talk())
-    assert len(busy) == 1
-    left = time.monotonic()
-    assert server.wait_for_workers(0, timeout=2) == []
-    assert time.monotonic() - left < 2 and not is_alive(busy[0])
+        busy = asyncio.run(talk())
+        assert len(busy) == 1
+        assert server.wait_for_workers(0, timeout=HANG_GUARD) == [] and not is_alive(busy[0])
+    finally:
+        server.stop()
 
 
 def test_too_many_pages_get_a_clear_refusal(server: ServerProcess) -> None:

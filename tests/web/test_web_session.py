@@ -241,3 +241,24 @@ def test_a_hatris_placement_is_animated_falling_then_vanishing() -> None:
         if frame["done"]:
             break
     assert vanishes >= 1 and placements >= 50
+
+
+def test_a_watch_warms_its_bot_once_and_the_game_is_the_same() -> None:
+    """The spare decision of a watch (its kernels compiled or loaded outside the first step's budget) changes
+    nothing the page sees: the steps are those of a session whose bot was warmed by another game before."""
+    session = Session(None)
+    session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 4, "config": {}})
+    assert session.warm == {("puyo", "krieg")}
+    first = session.handle({"op": "step", "n": 5})
+    session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 4, "config": {}})  # no second warm-up
+    assert session.handle({"op": "step", "n": 5})["view"] == first["view"]
+    session.handle({"op": "watch", "game": "hatris", "bot": "random", "seed": 1, "config": {}})
+    assert ("hatris", "random") not in session.warm  # it calls no kernels
+
+
+def test_a_watch_may_take_longer_than_a_step() -> None:
+    from puzzlebots.web.server import WATCH_ALLOWANCE, allowance
+
+    assert allowance(json.dumps({"op": "watch", "game": "puyo"}), 20.0) == WATCH_ALLOWANCE
+    for text in [json.dumps({"op": "step"}), "not json", "[" * 100_000, json.dumps(["watch"])]:
+        assert allowance(text, 20.0) == 20.0

@@ -15,6 +15,7 @@ from rich.table import Table
 from ..core.errors import PuzzlebotsError
 from ..core.protocols import Commands
 from ..core.registry import game_names, get_game, loadable_games
+from .terminal import print_fitted
 
 
 class Terminated(KeyboardInterrupt):
@@ -71,10 +72,31 @@ class PuzzlebotsGroup(click.Group):
         game = get_game(cmd_name)
         if not isinstance(game, Commands):
             return None
-        group = click.Group(cmd_name, help=f"{game.title}: commands of its own.")
-        for c in game.extra_commands():
-            group.add_command(c)
-        return group
+        return GameCommands(game, cmd_name, help=f"{game.title}: commands of its own.")
+
+
+class GameCommands(click.Group):
+    """A game's own commands, loaded when one is asked for: the top-level help lists the group by its title alone,
+    so it does not import the modules (and numba kernels) behind the commands."""
+
+    def __init__(self, game: Commands, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.loaded = False
+
+    def load(self) -> None:
+        if not self.loaded:
+            for c in self.game.extra_commands():
+                self.add_command(c)
+            self.loaded = True
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self.load()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        self.load()
+        return super().get_command(ctx, cmd_name)
 
 
 @click.group(cls=PuzzlebotsGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -98,7 +120,7 @@ def list_cmd() -> None:
             if bot.weight_names:
                 kind += f", {len(bot.weight_names)} weights"
             table.add_row(f"{name}" if i == 0 else "", bot.name, kind, bot.description)
-    Console().print(table)
+    print_fitted(Console(), table)
 
 
 def main() -> None:

@@ -15,7 +15,6 @@ from typing import Any
 
 import click
 from rich.console import Console, Group
-from rich.live import Live
 from rich.text import Text
 
 from ..core.batch import MAX_GAMES, evaluate
@@ -26,7 +25,6 @@ from ..core.replay import MAX_ACTIONS as MAX_REPLAY_ACTIONS
 from ..core.replay import check_replay, read_replay, write_replay
 from ..core.runner import play_episode
 from ..core.seeds import bot_seed
-from ..core.tuning import METHODS, TRAINING_SEEDS, TrainSettings, train
 from .app import cli
 from .options import DELAY, FiniteFloat, GameOption, executor_options, refuse_given
 from .output import (
@@ -39,6 +37,7 @@ from .output import (
     summary_table,
     write_json_atomic,
 )
+from .terminal import live_view, print_fitted
 
 Factory = Callable[[Episodic], click.Command]
 
@@ -160,7 +159,7 @@ def make_stats(game: Episodic) -> click.Command:
             Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
         else:
             title = f"{game.title}: {bot}, {games:,} games from seed {seed}"
-            Console().print(summary_table(title, summary, dict(game.summary_notes)))
+            print_fitted(Console(), summary_table(title, summary, dict(game.summary_notes)))
         if json_path is not None:
             write_json_atomic(json_path, doc)
             if progress_file is not None:
@@ -211,10 +210,9 @@ def make_watch(game: Episodic) -> click.Command:
         weights = load_weights(weights_path, game, bot) if weights_path else None
         check_start(game, bot, config, weights, seed)
         console = Console()
-        with Live(console=console, refresh_per_second=20, auto_refresh=False) as live:
+        with live_view(console) as draw:
             def show(state: Any, b: Any, action: Any) -> None:
-                live.update(Group(view.render(state, b), Text(f"{game.name} / {bot} / seed {seed}")),
-                            refresh=True)
+                draw(Group(view.render(state, b), Text(f"{game.name} / {bot} / seed {seed}")))
                 if delay:
                     time.sleep(delay)
 
@@ -225,7 +223,7 @@ def make_watch(game: Episodic) -> click.Command:
         console.print_json(json.dumps(episode.result))
         if replay_path is not None:
             write_replay(replay_path, episode, game.rules_version, hash_every)
-            console.print(f"replay written to {replay_path}")
+            console.print(f"replay written to {replay_path}", soft_wrap=True)  # a path is never wrapped
 
     options = [
         bot_option(game),
@@ -253,6 +251,8 @@ cli.add_command(PerGame("watch", factory=make_watch, help="Watch a bot play, liv
 # --------------------------------------------------------------------------- train
 
 def make_train(game: Episodic) -> click.Command:
+    from ..core.tuning import METHODS, TRAINING_SEEDS, TrainSettings, train  # numpy and cma: loaded for train only
+
     tunable = [b.name for b in game.bots() if b.weight_names]
 
     def run(bot: str, method: str, games_per_eval: int, generations: int, out: Path, resume: bool, seed: int,
@@ -354,10 +354,9 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
     view = capability(get_game(rep.header["game"]), TerminalView)
     console = Console()
     if show:
-        with Live(console=console, auto_refresh=False) as live:
+        with live_view(console) as draw:
             def step(state: Any, n: int) -> None:
-                live.update(Group(view.render(state), Text(f"{file.name}: action {n}/{rep.length}")),
-                            refresh=True)
+                draw(Group(view.render(state), Text(f"{file.name}: action {n}/{rep.length}")))
                 if delay:
                     time.sleep(delay)
 
@@ -368,7 +367,7 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
         assert check.divergence is not None
         n, want, got = check.divergence
         raise InputError(f"{rep.name} diverges after action {n}: recorded hash {want}, engine gives {got}")
-    console.print(f"{rep.name}: {check.actions} actions, {check.checked_hashes} hashes match")
+    console.print(f"{rep.name}: {check.actions} actions, {check.checked_hashes} hashes match", soft_wrap=True)
     console.print_json(json.dumps(check.result))
 
 

@@ -22,8 +22,6 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .errors import InputError
 
 MAX_BYTES = 32 * 2**20
@@ -135,6 +133,8 @@ def _check_text(text: str, where: str, max_depth: int, max_chars: int = MAX_BYTE
 
 def _depth(text: str) -> int:
     """The deepest bracket nesting outside JSON strings, without parsing (vectorised, linear time)."""
+    import numpy as np  # imported on use: the command line's help and listings need no numpy
+
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text))).encode("ascii")
     deepest = depth = 0
     for start in range(0, len(brackets), _CHUNK):

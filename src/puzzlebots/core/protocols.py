@@ -102,6 +102,9 @@ class BotInfo:
     faithful: bool = True
     #: config keys only this bot reads: setting one while another bot plays is an error, not a silent no-op
     config_keys: tuple[str, ...] = ()
+    #: its decisions call numba kernels: the page makes one spare decision when a watch starts, so that compiling
+    #: them (or loading them from numba's cache) is not charged to the first step's time budget
+    compiled: bool = False
 
 
 @runtime_checkable

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 import os
 import re
@@ -192,6 +193,21 @@ async def games(request: web.Request) -> web.Response:
     return web.json_response(request.app[GAMES_KEY])
 
 
+#: seconds a ``watch`` may take: it makes one spare decision of a bot that uses numba kernels
+#: (``Session.warm_up``), which compiles them when numba's cache does not hold them yet (`make install` fills it)
+WATCH_ALLOWANCE = 300.0
+
+
+def allowance(text: str, budget: float) -> float:
+    """The seconds the answer to ``text`` may take: the time budget, or ``WATCH_ALLOWANCE`` for a watch (the
+    worker checks the message; this only reads its op)."""
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):  # the worker answers a malformed message with its error
+        return budget
+    return max(budget, WATCH_ALLOWANCE) if isinstance(msg, dict) and msg.get("op") == "watch" else budget
+
+
 async def answer_in_order(ws: web.WebSocketResponse, worker: Worker, waiting: asyncio.Queue[str | None],
                           budget: float) -> None:
     """Send each waiting message to the worker and its answer to the page, one at a time, in order."""
@@ -200,11 +216,12 @@ async def answer_in_order(ws: web.WebSocketResponse, worker: Worker, waiting: as
         if text is None:
             answer = error_reply("a message must be JSON text")
         else:
+            limit = allowance(text, budget)
             try:
-                reply = await asyncio.wait_for(worker.ask(text), budget)
+                reply = await asyncio.wait_for(worker.ask(text), limit)
             except TimeoutError:
                 await worker.stop()
-                answer = error_reply(f"that took longer than {budget:g} s; the game was stopped")
+                answer = error_reply(f"that took longer than {limit:g} s; the game was stopped")
             except (OSError, asyncio.IncompleteReadError) as exc:
                 log.warning("a session worker failed: %r", exc)
                 await worker.stop()

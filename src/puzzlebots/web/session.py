@@ -184,6 +184,8 @@ class Session:
         self.replay_name: str | None = None
         #: each game's page-controls session, by game name, made on the first ``game`` message for it
         self.controls: dict[str, WebSession] = {}
+        #: the (game, bot) pairs whose kernels this process has loaded (``warm_up``)
+        self.warm: set[tuple[str, str]] = set()
         self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "games": lambda msg: {"type": "games", "games": list_games()},
             "watch": self.watch,
@@ -235,9 +237,19 @@ class Session:
         config = game.check_config(field_of(msg, "config", dict, {}), web=True)
         bot = game.make_bot(bot_name, config, None, bot_seed(seed))
         state = game.new_state(seed, config)
+        self.warm_up(game, bot_name, config, seed, state)
         self.play = Play(game, state, "watch", seed, bot_name, bot=bot)
         self.replay_name = None
         return self.play.frame()
+
+    def warm_up(self, game: Episodic, bot_name: str, config: dict[str, Any], seed: int, state: State) -> None:
+        """One decision of a spare copy of a bot whose decisions call numba kernels, on a copy of the state,
+        thrown away: its kernels are compiled or loaded now, within the watch's allowance (``Limits``), and the
+        first step keeps its time budget for the decision. Once per bot and process: the kernels stay loaded."""
+        if (game.name, bot_name) in self.warm or not game.bot_info(bot_name).compiled or state.is_terminal():
+            return
+        game.make_bot(bot_name, config, None, bot_seed(seed)).act(state.clone())
+        self.warm.add((game.name, bot_name))
 
     def step(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self.play is None:

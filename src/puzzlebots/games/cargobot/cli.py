@@ -20,6 +20,7 @@ from rich.table import Table
 
 from puzzlebots.cli.options import FiniteFloat, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
+from puzzlebots.cli.terminal import print_fitted
 from puzzlebots.core.errors import InputError
 
 from . import campaign
@@ -56,7 +57,7 @@ def levels(levels_file: str | None, as_json: bool) -> None:
             ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), ",".join(map(str, lv.stars)),
             str(lv.best_known or "-"),
         )  # fmt: skip
-    Console().print(table)
+    print_fitted(Console(), table)
 
 
 def _level_row(lv: Level) -> dict[str, Any]:
@@ -148,7 +149,7 @@ def solve(
     mode = "board rules" if board_rules else "sweeps" if sweeps_only else "full"
     plan = campaign.Plan(time_limit=time_limit, total_time=total_time, max_size=max_size, tick_cap=tick_cap,
                 sketch_share=sketch_share, hints=hints, mode=mode, jobs=jobs, executor=executor, address=address)
-    with Progress(transient=True) as bar:
+    with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
 
         def step(level: Level, number: int, what: str) -> None:
@@ -190,7 +191,7 @@ def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_fil
             lv.name, str(result.size or "-"), str(lv.best_known or "-"), "yes" if result.proven_minimal else "no",
             result.method, str(number), str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
         )  # fmt: skip
-    Console().print(table)
+    print_fitted(Console(), table)
     solved = sum(r["solved"] for r in results)
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
     if json_file is not None:
@@ -219,7 +220,7 @@ def sketch(
     jobs: int | None, executor: str, address: str | None, json_file: Path | None, levels_file: str | None,
 ) -> None:  # fmt: skip
     level = find_level(level_name, load_levels(levels_file))
-    with Progress(transient=True) as progress:
+    with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"sketching {level.name}", total=time_limit)
 
         def show(elapsed: float, best: int | None, restarts: int) -> None:

@@ -15,10 +15,10 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.live import Live
 from rich.progress import Progress
 
 from puzzlebots.cli.options import DELAY, FiniteFloat, refuse_given
+from puzzlebots.cli.terminal import live_view
 from puzzlebots.core.errors import InputError
 
 from . import engine
@@ -110,9 +110,9 @@ def run(
 def _watch(program: str, rules: Rules, start: list[list[str]], target: list[list[str]] | None, claw: int,
            functions: tuple[int, ...], delay: float) -> None:  # fmt: skip
     console = Console()
-    with Live(console=console, refresh_per_second=30, transient=False) as live:
+    with live_view(console) as draw:
         for frame in trace_run(program, rules, start, target, claw, functions=functions):
-            live.update(board_panel(frame, target))
+            draw(board_panel(frame, target))
             time.sleep(delay)
     console.print()
 
@@ -144,7 +144,7 @@ def climb(
 def _report_search(what: str, level: Level, total: int, as_json: bool, search: Callable[[Callable[[int], None]], Any],
                    done: Callable[[Any], str]) -> None:
     """Run a script search (climb, evolve) under a progress bar; print its result, or one JSON object."""
-    with Progress(transient=True) as progress:
+    with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{what} {level.name}", total=total)
         result = search(lambda k: progress.advance(task, k))
     if as_json:

@@ -13,17 +13,8 @@ from functools import cache
 import numpy as np
 
 from .engine import pile_height
+from .names import METRIC_NAMES as METRIC_NAMES  # the readable definition names them too
 
-METRIC_NAMES = (
-    "hats",
-    "pile_heights",
-    "run_lengths",
-    "top_run_lengths",
-    "mismatches",
-    "permutation_distance",
-    "height_differences",
-    "cash",
-)
 CASH_NORM = 1200.0  # the most cash two steps can pay: 4 stacks of crowns
 
 

@@ -14,12 +14,9 @@ from puzzlebots.core.errors import ConfigError, InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from . import view
-from .bots import expectimax
-from .bots.random import RandomBot
-from .bots.searcher import Searcher, default_weights
 from .config import HatrisConfig, Rules
 from .engine import HatrisState
-from .evaluation import METRIC_NAMES
+from .names import METRIC_NAMES
 from .render import render
 from .rules import COLUMNS, HELPER_NAMES
 
@@ -42,12 +39,14 @@ class HatrisGame(EpisodicBase):
                 "the Hatris AI article's searcher: current x next pair and helpers, 8 weighted metrics",
                 METRIC_NAMES,
                 True,
+                compiled=True,
             ),
             BotInfo(
                 "expectimax",
                 "the searcher's chain one pair deeper: its best first steps, averaged over the unseen third pair",
                 METRIC_NAMES,
                 faithful=False,
+                compiled=True,
             ),
             BotInfo("random", "a uniformly random legal action (tests, engine speed)", (), False),
         )
@@ -59,6 +58,10 @@ class HatrisGame(EpisodicBase):
         self.bot_info(name)
         self.check_weights(name, weights)
         rules = Rules(config)
+        from .bots import expectimax  # the bots load numba: imported on use, so `--help` and `list` stay fast
+        from .bots.random import RandomBot
+        from .bots.searcher import Searcher, default_weights
+
         if name == "searcher":
             return Searcher(rules, list(weights) if weights is not None else default_weights())
         if name == "expectimax":
@@ -67,6 +70,9 @@ class HatrisGame(EpisodicBase):
 
     def default_weights(self, bot: str) -> list[float] | None:
         self.bot_info(bot)
+        from .bots import expectimax
+        from .bots.searcher import default_weights
+
         if bot == "expectimax":
             return expectimax.default_weights()
         return default_weights() if bot == "searcher" else None

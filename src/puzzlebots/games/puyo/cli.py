@@ -20,6 +20,7 @@ from puzzlebots.cli.commands import game_option_decorators, with_options
 from puzzlebots.cli.match import match_options, match_sprt, play_match
 from puzzlebots.cli.options import executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
+from puzzlebots.cli.terminal import print_fitted
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.seeds import bot_seed
@@ -131,7 +132,7 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
             name, str(summary["wins"][i]), f"{summary['win_rate'][i]:.0%}", f"{summary['mean_max_chain'][i]:.2f}"
         )
     table.caption = f"draws {summary['draws']}, mean turns {summary['mean_turns']:.1f}"
-    Console().print(table)
+    print_fitted(Console(), table)
     if json_path is not None:
         write_json_atomic(json_path, summary)
 

@@ -11,9 +11,7 @@ from dataclasses import dataclass
 
 from puzzlebots.core.config import Schema, setting
 
-from .engine import REACH_RULES
-from .frames import FRAME_SOURCES, MARGIN_SOURCES
-from .pairs import SEQUENCES
+from .names import FRAME_SOURCES, MARGIN_SOURCES, REACH_RULES, SEQUENCES
 
 
 @dataclass(frozen=True)

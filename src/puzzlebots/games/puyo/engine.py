@@ -20,6 +20,7 @@ from puzzlebots.core.errors import IllegalActionError, InputError
 from .kernels.bitboard import drop_garbage_grid, play_grid
 from .kernels.field import column_heights
 from .kernels.placements import placement_mask
+from .names import REACH_RULES
 from .pairs import pair_sequence
 from .rules import (
     ALL_CLEAR_BONUS,
@@ -32,16 +33,12 @@ from .rules import (
     PLACEMENT_INDEX,
     PLACEMENTS,
     ROWS,
-    VISIBLE_ROWS,
     WIDTH,
     canonical_index,
 )
 
 Placement = tuple[int, int]
 Pair = tuple[int, int]
-
-#: the number of the tallest column height the pair can still cross, per reach rule (reference Q6)
-REACH_RULES = {"strict": VISIBLE_ROWS - 1, "climb12": VISIBLE_ROWS}
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .names import FRAME_SOURCES as FRAME_SOURCES  # re-exported: the sources this module tabulates
+from .names import MARGIN_SOURCES as MARGIN_SOURCES
 from .rules import CHILD_DX, TARGET_POINTS, WIDTH
 
 FPS = 60  # puyoai USE_FPS_60; nova ojama.rs FPS
-FRAME_SOURCES = ("nova", "puyoai")
-MARGIN_SOURCES = ("reference", "nova")
 
 # -- nova (puyo-camp measurements) --------------------------------------------------------------------
 #: frames to move the pair from column 3 to the axis column x (index x = 1..6)

@@ -13,16 +13,9 @@ from puzzlebots.core.base import EpisodicBase
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
-from .bots.beam import BeamBot
-from .bots.builder import BuilderBot
-from .bots.builder import default_weights as builder_weights
-from .bots.krieg import WEIGHT_NAMES as KRIEG_WEIGHTS
-from .bots.krieg import KriegBot
-from .bots.krieg3 import Krieg3Bot
 from .config import PuyoConfig
-from .engine import SoloState
-from .kernels.chain_eval import WEIGHT_NAMES
-from .render import render_solo
+from .names import CHAIN_WEIGHT_NAMES as WEIGHT_NAMES
+from .names import KRIEG_WEIGHT_NAMES as KRIEG_WEIGHTS
 
 if TYPE_CHECKING:
     from .env import PuyoAdapter
@@ -54,26 +47,35 @@ class PuyoGame(EpisodicBase):
 
     def bots(self) -> Sequence[BotInfo]:
         return (
-            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, True),
+            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, True, compiled=True),
             BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS, True,
-                    KRIEG3_KEYS),
+                    KRIEG3_KEYS, compiled=True),
             BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False,
-                    BEAM_KEYS),
+                    BEAM_KEYS, compiled=True),
             BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
-                    WEIGHT_NAMES, False, BUILDER_KEYS),
+                    WEIGHT_NAMES, False, BUILDER_KEYS, compiled=True),
         )
 
     def default_weights(self, bot: str) -> list[float] | None:
         """The shipped weights of a bot that has tunable ones (``builder``; KRIEG's are the article's units)."""
         self.bot_info(bot)
+        from .bots.builder import default_weights as builder_weights  # the bots load numba: imported on use
+
         return builder_weights() if bot == "builder" else None
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
+        from .engine import SoloState
+
         return SoloState(seed, config)
 
     def make_bot(self, name: str, config: Mapping[str, Any], weights: Sequence[float] | None, seed: int) -> Bot:
         self.bot_info(name)
         self.check_weights(name, weights)
+        from .bots.beam import BeamBot  # the bots load numba: imported on use, so `--help` and `list` stay fast
+        from .bots.builder import BuilderBot
+        from .bots.krieg import KriegBot
+        from .bots.krieg3 import Krieg3Bot
+
         if name == "krieg":
             return KriegBot(weights, seed)
         if name == "krieg3":
@@ -125,6 +127,9 @@ class PuyoGame(EpisodicBase):
         return PuyoAdapter(config)
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
+        from .engine import SoloState
+        from .render import render_solo
+
         assert isinstance(state, SoloState)
         return render_solo(state, bot)
 

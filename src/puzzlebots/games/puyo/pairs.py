@@ -16,8 +16,9 @@ import numpy as np
 
 from puzzlebots.core.errors import ConfigError
 
+from .names import SEQUENCES
+
 CYCLE_PUYOS = 256
-SEQUENCES = ("esports", "uniform")
 
 _MASK = 0xFFFFFFFF
 

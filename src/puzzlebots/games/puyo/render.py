@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from puzzlebots.core.panel import game_panel
+from puzzlebots.core.panel import ByColour, game_panel
 from puzzlebots.core.protocols import Bot
 
 from .bots.base import target_overlay
@@ -24,10 +24,12 @@ def field_text(
     field: Field,
     overlay: Sequence[tuple[int, int, int]] = (),
     falling: Mapping[tuple[int, int], int] | None = None,
+    letters: bool = False,
 ) -> Text:
     """The field as text, row 13 on top: ``●`` puyos, ``○`` garbage, ``·`` overlay cells still to fill,
     ``x`` the empty death cell, ``X`` the filled one (the game is lost); ``falling`` maps (x, y) -> colour for
-    a pair hovering above the field (the rows above the field are drawn only for it, both of its puyos)."""
+    a pair hovering above the field (the rows above the field are drawn only for it, both of its puyos).
+    With ``letters`` (no colours to show) a puyo is its colour's letter, a falling or overlay one in lower case."""
     want = {(x, y): c for x, y, c in overlay}
     text = Text()
     top = max([y for _, y in falling or ()] + [ROWS - 1])
@@ -37,7 +39,7 @@ def field_text(
         for x in range(WIDTH):
             if falling and (x, y) in falling:
                 c = falling[(x, y)]
-                text.append("◉ ", style=STYLES[c])
+                text.append(f"{COLOUR_LETTERS[c].lower() if letters else '◉'} ", style=STYLES[c])
                 continue
             if y >= ROWS:
                 text.append("  ")
@@ -48,9 +50,10 @@ def field_text(
             elif c == GARBAGE:
                 text.append("○ ", style=STYLES[GARBAGE])
             elif c:
-                text.append("● ", style=STYLES[c])
+                text.append(f"{COLOUR_LETTERS[c] if letters else '●'} ", style=STYLES[c])
             elif (x, y) in want:
-                text.append("· ", style=OVERLAY_STYLES[want[(x, y)]])
+                text.append(f"{COLOUR_LETTERS[want[(x, y)]].lower() if letters else '·'} ",
+                            style=OVERLAY_STYLES[want[(x, y)]])
             elif (x, y) == (DEATH_X, DEATH_Y):
                 text.append("x ", style="dim red")
             else:
@@ -89,10 +92,10 @@ def render_field(
     if info:
         side.append(Text("\n".join(f"{k}: {v}" for k, v in info.items()), style="cyan"))
     layout = Table.grid(padding=(0, 2))
-    layout.add_row(field_text(field, overlay, falling), Group(*side))
-    legend = "● puyo  ○ garbage  x death cell\nX death cell filled: game over"
+    layout.add_row(ByColour(lambda letters: field_text(field, overlay, falling, letters)), Group(*side))
+    legend = "● puyo (R G B Y P)  ○ garbage  x death cell\nX death cell filled: game over"
     if overlay:
-        legend += "\n· the chain the AI is building"
+        legend += "\n· the chain the AI is building (r g b y p)"
     return game_panel(layout, title, status, legend)
 
 

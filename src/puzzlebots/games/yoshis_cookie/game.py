@@ -13,11 +13,8 @@ from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.protocols import JSON, Bot, BotInfo, State
 
 from . import view
-from .bots.greedy import GreedyBot
-from .bots.planner import PLANNER_WEIGHTS, PlannerBot, default_planner_weights
+from .bots import PLANNER_WEIGHTS
 from .config import YoshiConfig
-from .engine import YoshiState, check_plan
-from .render import render_state
 
 if TYPE_CHECKING:
     from .env import YoshisCookieAdapter
@@ -42,13 +39,16 @@ class YoshisCookieGame(EpisodicBase):
 
     def bots(self) -> Sequence[BotInfo]:
         return (
-            BotInfo("greedy", "the article's greedy line builder: most points, then fewest steps, balance rule"),
+            BotInfo("greedy", "the article's greedy line builder: most points, then fewest steps, balance rule",
+                    compiled=True),
             BotInfo("planner", "two lines ahead by cookies removed per step, no hard balance rule, spares Yoshis",
-                    PLANNER_WEIGHTS, faithful=False),
+                    PLANNER_WEIGHTS, faithful=False, compiled=True),
         )
 
     def decode_action(self, data: Any) -> str:
         """A plan read from a replay file; ``InputError`` unless it is a well-formed plan string."""
+        from .engine import check_plan  # the engine loads numba: imported on use, like the bots
+
         try:
             check_plan(data)
         except IllegalActionError as exc:
@@ -56,11 +56,16 @@ class YoshisCookieGame(EpisodicBase):
         return str(data)
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
+        from .engine import YoshiState
+
         return YoshiState(config, seed)
 
     def make_bot(self, name: str, config: Mapping[str, Any], weights: Sequence[float] | None, seed: int) -> Bot:
         self.bot_info(name)
         self.check_weights(name, weights)
+        from .bots.greedy import GreedyBot  # the bots load numba: imported on use, so `--help` and `list` stay fast
+        from .bots.planner import PlannerBot, default_planner_weights
+
         if name == "greedy":
             return GreedyBot(config)
         return PlannerBot(config, list(weights) if weights is not None else default_planner_weights())
@@ -68,6 +73,8 @@ class YoshisCookieGame(EpisodicBase):
     def default_weights(self, bot: str) -> list[float] | None:
         """The shipped weights of a bot that has weights (used by ``train --init default``)."""
         self.bot_info(bot)
+        from .bots.planner import default_planner_weights
+
         return default_planner_weights() if bot == "planner" else None
 
     def summarize(self, results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -103,6 +110,9 @@ class YoshisCookieGame(EpisodicBase):
         return YoshisCookieAdapter(config)
 
     def render(self, state: State, bot: Bot | None = None) -> RenderableType:
+        from .engine import YoshiState
+        from .render import render_state
+
         assert isinstance(state, YoshiState)
         return render_state(state, bot)
 

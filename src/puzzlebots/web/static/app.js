@@ -380,9 +380,15 @@ async function animate(frame) {
   board.dataset.link = "";
 }
 
+// busy: a step or a seek is asked for and not drawn yet (``data-busy`` tells a test when the player is at rest)
+function setBusy(value) {
+  busy = value;
+  $("player").dataset.busy = value ? "1" : "";
+}
+
 async function stepOnce() {
   if (busy) return;
-  busy = true;
+  setBusy(true);
   try {
     const frame = await ask({ op: "step", animate: $("play-animate").checked });
     await animate(frame);
@@ -390,7 +396,7 @@ async function stepOnce() {
   } catch (e) {
     stopPlaying();
   } finally {
-    busy = false;
+    setBusy(false);
   }
 }
 
@@ -428,13 +434,13 @@ async function openReplay(name) {
 async function seek(step) {
   stopPlaying();
   if (busy) return;
-  busy = true;
+  setBusy(true);
   try {
     showFrame(await ask({ op: "seek", step }));
   } catch (e) {
     // shown by ask()
   } finally {
-    busy = false;
+    setBusy(false);
   }
 }
 

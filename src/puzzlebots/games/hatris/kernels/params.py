@@ -36,7 +36,7 @@ R_MIRROR = 3  # Q18: metrics 6-7 measured right to left ("asc_lr", 1)
 R_BONUS = 4  # Q8: cash for a double stack
 R_SIZE = 5
 
-#: weights (float64): the 8 metric weights (evaluation.METRIC_NAMES order), then metrics 1-5's weight
+#: weights (float64): the 8 metric weights (names.METRIC_NAMES order), then metrics 1-5's weight
 #: divided by its Q17 bound (the coefficients of the additive pile score)
 W_HATS = 0
 W_PILE_HEIGHTS = 1

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine import Field, Pair, action_of
+from ..names import KRIEG_WEIGHT_NAMES
 from .base import PuyoBot
 from .prediction import Prediction, predictions
 
-WEIGHT_NAMES = ("wH", "wE", "wG")
+WEIGHT_NAMES = KRIEG_WEIGHT_NAMES
 DEFAULT_WEIGHTS = (1.0, 1.0, 1.0)  # reference Q19: unpublished, unit weights
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..names import CHAIN_WEIGHT_NAMES
 from ..rules import GARBAGE, SPAWN_X, VISIBLE_ROWS, WIDTH
 from .bitboard import ALL12, BCAST, LANE13, S1, S16, S32, U0, U1, cell, drop_puyo, group_size, plane, resolve_moved
 from .bits import popcount, to_int
@@ -35,8 +36,7 @@ W_TEAR = 12  # placements that split the pair to different heights (action cost,
 W_WASTE = 13  # puyos popped while building (action cost, summed along the path)
 W_FORM = 14  # agreement of the bottom-left corner with its best chain form (``form``)
 N_WEIGHTS = 15
-WEIGHT_NAMES = ("chain", "y", "key", "chi", "shape", "well", "bump", "link2", "link3", "nuisance", "side",
-                "spawn", "tear", "waste", "form")
+WEIGHT_NAMES = CHAIN_WEIGHT_NAMES
 #: each feature's sign: tuned weights are magnitudes (the tuner keeps weights non-negative, summing to 100;
 #: the evaluation only ranks fields, so the scale is free)
 SIGNS = np.array([1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0])

@@ -15,10 +15,10 @@ from ..engine import YoshiState
 from ..kernels.builder import MAX_MOVES
 from ..kernels.planner import planner_best, planner_ranked
 from ..rules import AREA, UNITS_PER_CELL
+from . import PLANNER_WEIGHTS
 from .lines import Line, LineBot, moves_to_plan, shell_pairing_plan, state_at
 from .rollout import sample_copy, sample_score
 
-PLANNER_WEIGHTS = ("empty_bonus", "fixed_steps", "danger")
 #: planner weights are relative (the trainer normalises them to sum 100): they are rescaled to this sum,
 #: which is the sum of the shipped ones, so the shipped file reads in the units of the value formula
 WEIGHT_SCALE = 32.5

@@ -1,0 +1,63 @@
+"""Compile the numba kernels once, at install (`make install` runs this), so that a fresh clone's first
+`make demo`, `make test`, `watch` or page step loads them from numba's on-disk cache instead of compiling them
+while a user waits (a first Puyo `builder` decision compiles for about 20 s; it then loads in about a second).
+
+It plays two decisions of every bot of every game with seeded episodes, a few versus turns of Puyo, and the
+Cargo-Bot searches on a Tutorial level, through the command line. Run: python scripts/warm_kernels.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from puzzlebots.core.protocols import Episodic
+from puzzlebots.core.registry import loadable_games
+from puzzlebots.core.runner import play_episode
+
+#: decisions per bot: the first compiles what the bot's search calls, the second what a changed state reaches
+ACTIONS = 2
+#: the Cargo-Bot searches, each on a Tutorial level and stopped early (their kernels compile on the first call)
+CARGOBOT = [
+    ["solve", "--level", "Cargo 101", "--jobs", "1"],
+    ["run", "--level", "Cargo 101", "--program", "claw R claw L"],
+    ["climb", "--level", "Cargo 101", "--max-iterations", "50"],
+    ["evolve", "--level", "Cargo 101", "--evaluations", "40", "--population", "10"],
+    ["sketch", "--level", "Cargo 101", "--time-limit", "1", "--jobs", "1"],
+]
+PUYO_VERSUS = ["puyo", "versus", "--bots", "beam,krieg", "--games", "1", "--max-turns", "4", "--jobs", "1"]
+
+
+def warm_episodes() -> None:
+    for game in loadable_games():
+        if not isinstance(game, Episodic):
+            continue
+        config = game.check_config({})
+        for bot in game.bots():
+            start = time.monotonic()
+            play_episode(game, bot.name, 0, config, None, max_actions=ACTIONS)
+            print(f"  {game.name} {bot.name}: {time.monotonic() - start:.1f} s", flush=True)
+
+
+def warm_commands() -> None:
+    for args in [PUYO_VERSUS, *(["cargobot", *a] for a in CARGOBOT)]:
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "puzzlebots", *args], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+        if done.returncode != 0:
+            sys.exit(f"warm-up: puzzlebots {' '.join(args)} failed:\n{done.stderr}")
+        print(f"  {' '.join(args[:2])}: {time.monotonic() - start:.1f} s", flush=True)
+
+
+def main() -> None:
+    start = time.monotonic()
+    print("compiling the numba kernels once (cached for every later run)", flush=True)
+    warm_episodes()
+    warm_commands()
+    print(f"kernels compiled and cached in {time.monotonic() - start:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
