@@ -26,11 +26,10 @@ from .errors import InputError, PuzzlebotsError
 from .jsonio import check_int, name_of, parse_json_lines, read_text, show, write_text_atomic
 from .protocols import JSON, Episodic, State
 from .runner import Episode, resolve
+from .seeds import MAX_SEED
 
 FORMAT = 1
 HEADER_KEYS = ("game", "rules_version", "config", "seed", "bot", "hash_every")
-#: seeds a replay may name: what a 64-bit engine seed holds
-MAX_SEED = 2**63 - 1
 
 
 @dataclass

@@ -22,7 +22,7 @@ from rich.live import Live
 from rich.progress import Progress
 from rich.table import Table
 
-from puzzlebots.cli.options import DELAY, FiniteFloat, executor_options, refuse_given
+from puzzlebots.cli.options import DELAY, MAX_SECONDS, SEED, FiniteFloat, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.batch import default_jobs
 from puzzlebots.core.errors import InputError
@@ -206,11 +206,11 @@ SWEEP_TURN = 20.0
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
-@click.option("--time-limit", type=FiniteFloat(min=0), default=600.0, show_default=True,
+@click.option("--time-limit", type=FiniteFloat(min=0, max=MAX_SECONDS), default=600.0, show_default=True,
               help="Seconds per level (0: none); under --total-time, per level and pass.")  # fmt: skip
 @click.option(
     "--total-time",
-    type=FiniteFloat(min=1),
+    type=FiniteFloat(min=1, max=MAX_SECONDS),
     default=None,
     help=f"Seconds for the whole run (default with --all: {ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
     "--time-limit, the others share what is left (a quarter share where the best known program has more than "
@@ -626,7 +626,7 @@ def _level_time(level: Level, left: list[Level], limit: float, total: float | No
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--time-limit", type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True), default=300.0,
               show_default=True, help="Seconds for the whole search, shrinking included.")  # fmt: skip
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the restarts (the same seed draws the same sketches and fillings).")  # fmt: skip
 @click.option("--tick-cap", type=click.IntRange(1, SKETCH_MAX_TICK_CAP), default=SKETCH_TICK_CAP, show_default=True,
               help="Most ticks of one run while searching (a program needing more is not found).")  # fmt: skip
@@ -667,7 +667,7 @@ def sketch(
 
 @click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the climber's random changes.")  # fmt: skip
 @click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True,
               help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
@@ -706,7 +706,7 @@ def _report_search(what: str, level: Level, total: int, as_json: bool, search: C
 
 @click.command(help="A genetic program over Ruby scripts on a level (climb's tokens and mutation, plus crossover).")
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the search.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
 @click.option("--population", type=click.IntRange(min=2, max=100_000), default=200, show_default=True,
               help="Scripts per generation.")  # fmt: skip
 @click.option("--evaluations", type=click.IntRange(min=2, max=10**9), default=100_000, show_default=True,

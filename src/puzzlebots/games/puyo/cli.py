@@ -16,7 +16,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.cli.options import executor_options
+from puzzlebots.cli.options import SEED, executor_options
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
@@ -79,7 +79,7 @@ HELP = {"help_option_names": ["-h", "--help"]}
 @click.command("versus", context_settings=HELP)
 @click.option("--bots", "bots", default="beam,krieg", show_default=True, help="two bot names, A,B")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True, help="number of games")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="first seed (games use seed, seed+1, ...)")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 @click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this")
@@ -105,7 +105,7 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
 
 @click.command("play", context_settings=HELP)
 @click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="which game: the same seed deals the same pairs")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 def play_command(ai: str, seed: int, visible: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
+from puzzlebots.core.jsonio import show
 
 from .kernels.bitboard import drop_garbage_grid, play_grid
 from .kernels.field import column_heights
@@ -61,7 +62,7 @@ def placement_of(action: Any) -> int:
         x, r = action
         key = (int(x) - 1, int(r))
     except (TypeError, ValueError):
-        raise IllegalActionError(f"puyo: a placement is (x, r) with x 1..6 and r 0..3, got {action!r}") from None
+        raise IllegalActionError(f"puyo: a placement is (x, r) with x 1..6 and r 0..3, got {show(action)}") from None
     if key not in PLACEMENT_INDEX or (int(x), int(r)) != tuple(action):
         raise IllegalActionError(f"puyo: no placement ({x}, {r}): x is 1..6, r 0..3, and the child stays inside")
     return PLACEMENT_INDEX[key]
