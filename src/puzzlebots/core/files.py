@@ -165,8 +165,8 @@ def _create_beside(path: Path) -> tuple[int, str]:
         except FileExistsError:
             continue
         except OSError as exc:
-            raise InputError(f"cannot create a file in {short_name(folder)}: {_why(exc)}") from None
-    raise InputError(f"cannot create a file in {short_name(folder)}: every name tried was taken")
+            raise InputError(f"cannot create {short_name(path)} ({_why(exc)})") from None
+    raise InputError(f"cannot create {short_name(path)}: every temporary name beside it was taken")
 
 
 def _unlink(name: str) -> None:
