@@ -104,10 +104,14 @@ def test_a_fifo_at_the_partial_is_refused_before_any_work_without_hanging(tmp_pa
     assert not (tmp_path / "out.json").exists()
 
 
+@pytest.mark.parametrize("kind", ["FIFO", "folder"])
 @pytest.mark.parametrize(("command", "out"), [("stats", "out.json"), ("watch", "rep.jsonl"), ("train", "w.json")])
-def test_fifos_and_folders_at_the_old_temporary_names_do_not_stop_a_run(tmp_path: Path, command: str,
-                                                                         out: str) -> None:  # fmt: skip
-    os.mkfifo(tmp_path / f"{out}.tmp")
+def test_fifos_and_folders_at_the_old_temporary_names_do_not_stop_a_run(tmp_path: Path, command: str, out: str,
+                                                                         kind: str) -> None:  # fmt: skip
+    if kind == "FIFO":
+        os.mkfifo(tmp_path / f"{out}.tmp")
+    else:
+        (tmp_path / f"{out}.tmp").mkdir()
     (tmp_path / f"{out}.ckpt.tmp").mkdir()
     args = {"stats": [*STATS, "--json", out], "watch": [*WATCH, "--replay", out], "train": [*TRAIN, "--out", out]}
     proc = run(args[command], tmp_path)

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from puzzlebots.cli import cli
 
 #: examples per property (fixed, so a run's cost is known: see the issue 31 report)
-SIDE_EXAMPLES = 60
+SIDE_EXAMPLES = 150
 LINE_EXAMPLES = 200
 SIDE = settings(max_examples=SIDE_EXAMPLES, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -8,6 +8,7 @@ from functools import cache
 from importlib.metadata import entry_points
 
 from .errors import ConfigError
+from .jsonio import show
 from .protocols import Game
 
 GROUP = "puzzlebots.games"
@@ -30,7 +31,7 @@ def _load_env_games() -> None:
         try:
             game = getattr(importlib.import_module(module), attr or "GAME")
         except (ImportError, AttributeError) as exc:
-            raise ConfigError(f"{ENV_VAR}: cannot load {spec!r} ({exc})") from exc
+            raise ConfigError(f"{ENV_VAR}: cannot load {show(spec)} ({exc})") from exc
         _extra.setdefault(game.name, _checked(game, f"{ENV_VAR} {spec}"))
 
 
@@ -51,10 +52,10 @@ def get_game(name: str) -> Game:
             try:
                 game = ep.load()
             except ImportError as exc:
-                raise ConfigError(f"game {name!r} is installed but cannot be loaded ({exc})") from exc
+                raise ConfigError(f"game {show(name)} is installed but cannot be loaded ({exc})") from exc
             return _checked(game, f"entry point {ep.value}")
     known = ", ".join(game_names()) or "none installed"
-    raise ConfigError(f"unknown game {name!r} (games: {known})")
+    raise ConfigError(f"unknown game {show(name)} (games: {known})")
 
 
 def _checked(game: object, source: str) -> Game:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import show
 
 from . import oracle
 from .kernels import interpreter
@@ -399,7 +400,7 @@ def run(
             program, stacks, goal, claw, fragile=fragile, unstable=unstable,  # type: ignore[arg-type]
             height_limit=height_limit, step_limit=step_limit or VAGUERY_STEP_LIMIT, engine=engine,
         )  # fmt: skip
-    raise InputError(f"unknown semantics {semantics!r} (game, vaguery)")
+    raise InputError(f"unknown semantics {show(semantics)} (game, vaguery)")
 
 
 def run_level(

@@ -20,6 +20,7 @@ from puzzlebots.cli.options import SEED, executor_options
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
+from puzzlebots.core.jsonio import show
 from puzzlebots.core.seeds import bot_seed
 
 from .game import GAME
@@ -29,7 +30,7 @@ from .versus import VERSUS_FIRE_LINKS, play_versus
 def _bot_pair(spec: str) -> tuple[str, str]:
     names = [s.strip() for s in spec.split(",")]
     if len(names) != 2 or not all(names):
-        raise ConfigError(f"puyo versus: --bots takes two bot names like beam,krieg, got {spec!r}")
+        raise ConfigError(f"puyo versus: --bots takes two bot names like beam,krieg, got {show(spec)}")
     for n in names:
         GAME.bot_info(n)
     return names[0], names[1]

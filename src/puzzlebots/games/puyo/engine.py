@@ -95,14 +95,14 @@ class Field:
             raise InputError(f"puyo: a field has at most {ROWS} rows, got {len(rows)}")
         for i, row in enumerate(reversed(rows)):
             if len(row) != WIDTH:
-                raise InputError(f"puyo: field row {row!r} must have {WIDTH} cells")
+                raise InputError(f"puyo: field row {show(row)} must have {WIDTH} cells")
             for x, ch in enumerate(row):
                 if ch == "o":
                     cells[x, i] = GARBAGE
                 elif ch in COLOUR_LETTERS:
                     cells[x, i] = COLOUR_LETTERS.index(ch)
                 else:
-                    raise InputError(f"puyo: unknown cell {ch!r} in field row {row!r} (use .RGBYP or o)")
+                    raise InputError(f"puyo: unknown cell {show(ch)} in field row {show(row)} (use .RGBYP or o)")
         field = cls(np.zeros((WIDTH, ROWS), dtype=np.uint8), reach)
         for x in range(WIDTH):
             for y in range(ROWS):
