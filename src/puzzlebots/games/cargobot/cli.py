@@ -26,6 +26,7 @@ from puzzlebots.cli.options import DELAY, MAX_SECONDS, SEED, FiniteFloat, execut
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.core.batch import default_jobs
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.files import beside
 from puzzlebots.core.jsonio import name_of
 
 from . import engine
@@ -530,7 +531,7 @@ def _sketch_after(level: Level, result: SolveResult, seconds: float, tick_cap: i
 
 def _beside(json_file: Path | None) -> Path | None:
     """The default progress file: beside the --json file."""
-    return None if json_file is None else json_file.with_name(json_file.name + ".progress")
+    return None if json_file is None else beside(json_file, ".progress")
 
 
 def _progress_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Level],
