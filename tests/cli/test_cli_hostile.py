@@ -44,10 +44,10 @@ WORK = [
     ("puzzlebots.core.batch", "run_tasks"),
     ("puzzlebots.cli.commands", "play_episode"),
     ("puzzlebots.core.tuning", "train"),
-    ("puzzlebots.games.cargobot.cli", "_passes"),
+    ("puzzlebots.games.cargobot.campaign", "passes"),
     ("puzzlebots.games.cargobot.cli", "run_sketch"),
-    ("puzzlebots.games.cargobot.cli", "run_climb"),
-    ("puzzlebots.games.cargobot.cli", "run_evolve"),
+    ("puzzlebots.games.cargobot.run_cli", "run_climb"),
+    ("puzzlebots.games.cargobot.run_cli", "run_evolve"),
     ("puzzlebots.games.puyo.cli", "run_versus"),
 ]
 

@@ -89,7 +89,7 @@ def stats(tmp_path: Path) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("content", [b"", b"\n", b"\xff\xfe not utf-8\n", b"[[[[[[\n", b'"just a string"\n'])
+@pytest.mark.parametrize("content", [b"", b"\n", b'{"game": "puyo", "bo'])
 def test_an_empty_or_unreadable_partial_file_is_no_progress(tmp_path: Path, content: bytes) -> None:
     code, _, err = stats(tmp_path)
     assert code == 0, err
@@ -113,19 +113,33 @@ def test_a_partial_file_of_other_arguments_still_stops_the_run(tmp_path: Path) -
     assert partial.exists()  # kept for the run it belongs to
 
 
-def test_a_partial_file_keeps_only_well_formed_results_of_this_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("content", [b"\xff\xfe not utf-8\n", b"[[[[[[\n", b'"just a string"\n'])
+def test_a_partial_file_with_a_header_that_is_no_run_stops_the_run(tmp_path: Path, content: bytes) -> None:
+    partial = tmp_path / "e.json.partial"
+    partial.write_bytes(content)
+    code, _, err = stats(tmp_path)
+    assert code == 2 and err.startswith("error: ") and len(err.strip().splitlines()) == 1, err
+    assert partial.read_bytes() == content  # kept as it was: the user decides
+
+
+def test_a_partial_file_resumes_its_results_and_refuses_any_line_that_is_not_one(tmp_path: Path) -> None:
     code, _, err = stats(tmp_path)
     full = json.loads((tmp_path / "e.json").read_text())
     (tmp_path / "e.json").unlink()
     head = {"game": "puyo", "bot": "krieg", "config": full["config"], "seeds": [0, 4], "weights": None,
             "max_actions": None}
     kept = dict(full["games"][1], score=-7)
-    junk = [json.dumps(dict(full["games"][2], seed=99)), json.dumps(dict(full["games"][3], seed="3")), "[1, 2]",
-            "[" * 100_000]
-    (tmp_path / "e.json.partial").write_text("\n".join([json.dumps(head, sort_keys=True), json.dumps(kept), *junk]))
+    lines = [json.dumps(head, sort_keys=True), json.dumps(kept)]
+    for junk in [json.dumps(dict(full["games"][2], seed=99)), json.dumps(dict(full["games"][3], seed="3")),
+                 "[1, 2]", "[" * 100_000]:
+        (tmp_path / "e.json.partial").write_text("\n".join([*lines, junk, ""]))
+        code, _, err = stats(tmp_path)
+        assert code == 2 and err.startswith("error: ") and len(err.strip().splitlines()) == 1, err
+        assert not (tmp_path / "e.json").exists()
+    (tmp_path / "e.json.partial").write_text("\n".join([*lines, '{"seed": 2, "sco']))  # cut short by a kill
     code, _, err = stats(tmp_path)
     assert code == 0, err
     doc = json.loads((tmp_path / "e.json").read_text())
     assert doc["games"][1]["score"] == -7  # resumed from the partial file
     assert [g["seed"] for g in doc["games"]] == [0, 1, 2, 3]
-    assert doc["games"][2:] == full["games"][2:]  # the junk lines were played again, not trusted
+    assert doc["games"][2:] == full["games"][2:]  # the line cut short was played again, not trusted

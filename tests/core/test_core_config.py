@@ -138,7 +138,9 @@ DEFAULTS = {
         "beam_depth": 6, "beam_fire_links": 0, "beam_samples": 3, "beam_width": 40, "builder_depth": 16,
         "builder_discount": 970, "builder_futures": 6, "builder_prune": 5000, "builder_width": 120, "early_stop": 0,
         "k3_abandon_after": 8, "k3_colours": "fixed", "k3_fit": "left", "k3_legality": "delta", "k3_templates": "",
-        "n_colours": 4, "opening_3col_pairs": 2, "pairs": 50, "reach": "strict", "seq": "esports", "visible": 2,
+        "margin_targets": "reference", "n_colours": 4, "opening_3col_pairs": 2, "pairs": 50, "reach": "strict",
+        "seq": "esports", "upi_grace_ms": 2000, "upi_ms": 1000, "versus_clock": "frames", "versus_frames": "nova",
+        "visible": 2,
     },
     "cargobot": {},
     "cards": {"cards": 20},
@@ -207,8 +209,8 @@ def test_web_keys_and_their_defaults(name: str) -> None:
     ("puyo", {"k3_templates": 3}, "puyo: k3_templates must be a file path (or empty for the shipped templates), got 3"),
     ("puyo", {"colours": 4}, "puyo: unknown config key 'colours' (known: beam_depth, beam_fire_links, beam_samples, "
      "beam_width, builder_depth, builder_discount, builder_futures, builder_prune, builder_width, early_stop, "
-     "k3_abandon_after, k3_colours, k3_fit, k3_legality, k3_templates, n_colours, opening_3col_pairs, "
-     "pairs, reach, seq, visible)"),
+     "k3_abandon_after, k3_colours, k3_fit, k3_legality, k3_templates, margin_targets, n_colours, "
+     "opening_3col_pairs, pairs, reach, seq, upi_grace_ms, upi_ms, versus_clock, versus_frames, visible)"),
     ("cargobot", {"level": 1}, "cargobot: unknown config key 'level' (known: none)"),
     ("cards", {"cards": 0}, "cards: cards must be an integer in 1..1000, got 0"),
 ])

@@ -15,6 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 import puzzlebots.envs
 from puzzlebots.core.errors import ConfigError, InputError
+from puzzlebots.core.seeds import MAX_SEED
 
 ENV_IDS = sorted(puzzlebots.envs.ENVS)
 #: configs under which a random masked agent ends a game within a few dozen steps
@@ -301,7 +302,7 @@ def test_junk_reset_options_start_a_game_or_raise_config_error(env_id: str, opti
     valid = options is None or (
         isinstance(options, dict)
         and set(options) <= {"game_seed"}
-        and (seed is None or (type(seed) is int and seed >= 0))
+        and (seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED))
     )
     event("valid" if valid else "refused")
     if valid:

@@ -106,21 +106,27 @@ def test_a_run_killed_by_kill_9_resumes_to_the_same_file(tmp_path: Path) -> None
     assert resumed.stdout == fresh.stdout  # the same table
 
 
-def test_resume_takes_the_pairs_of_the_partial_file_and_only_good_ones(tmp_path: Path) -> None:
+def test_resume_takes_the_pairs_of_the_partial_file_and_refuses_a_bad_one(tmp_path: Path) -> None:
     code, out = match(tmp_path, *QUICK, "--games", "4", "--seed", "5", "--jobs", "1", "--json", "m.json")
     assert code == 0, out
     doc = json.loads((tmp_path / "m.json").read_text())
     head = {k: v for k, v in doc.items() if k not in ("pairs", "summary")}
     marked = json.loads(json.dumps(doc["pairs"][1]))
     marked["games"][0]["turns"] = -7  # a pair only the partial file holds
-    junk = [json.dumps({"seed": 5, "games": [{"winner": 3}, {"winner": 0}]}), "{\"seed\": 5, \"ga"]
-    (tmp_path / "m.json.partial").write_text("\n".join([json.dumps(head, sort_keys=True), json.dumps(marked),
-                                                         *junk]) + "\n")
+    cut = "{\"seed\": 5, \"ga"  # a line cut short by a kill (no newline): played again
+    (tmp_path / "m.json.partial").write_text("\n".join([json.dumps(head, sort_keys=True), json.dumps(marked)])
+                                             + "\n" + cut)
     code, out = match(tmp_path, *QUICK, "--games", "4", "--seed", "5", "--jobs", "1", "--json", "m.json")
     assert code == 0, out
     again = json.loads((tmp_path / "m.json").read_text())
     assert again["pairs"][1]["games"][0]["turns"] == -7  # resumed from the partial file
-    assert again["pairs"][0] == doc["pairs"][0]  # the malformed pair of seed 5 was played again
+    assert again["pairs"][0] == doc["pairs"][0]  # the pair of seed 5 was played again
+    # a malformed pair is refused before any game, and the file kept as it is
+    junk = json.dumps({"seed": 5, "games": [{"winner": 3}, {"winner": 0}]})
+    (tmp_path / "m.json.partial").write_text(json.dumps(head, sort_keys=True) + "\n" + junk + "\n")
+    code, out = match(tmp_path, *QUICK, "--games", "4", "--seed", "5", "--jobs", "1", "--json", "m.json")
+    assert code == 2 and out.startswith("error: partial file m.json.partial line 2: not a pair"), out
+    assert (tmp_path / "m.json.partial").read_text().endswith(junk + "\n")
     # a partial file of other arguments stops the run and stays for the run it belongs to
     (tmp_path / "m.json.partial").write_text(json.dumps({**head, "max_turns": 41}) + "\n")
     code, out = match(tmp_path, *QUICK, "--games", "4", "--seed", "5", "--jobs", "1", "--json", "m.json")

@@ -27,6 +27,17 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
+#: the longest error line printed: a message that quotes a value never floods the terminal
+MAX_ERROR = 2000
+
+
+def error_line(message: str) -> str:
+    """``error: <message>`` on one line, cut to ``MAX_ERROR`` characters (values are quoted short where they are
+    put into a message; this is the net for any that is not, such as click's echo of an argument)."""
+    text = " ".join(message.split("\n"))
+    return "error: " + (text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 3] + "...")
+
+
 class PuzzlebotsGroup(click.Group):
     """A group whose errors are one line and exit code 2, and which mounts each game's own commands.
 
@@ -44,13 +55,13 @@ class PuzzlebotsGroup(click.Group):
             click.echo(exc.format_message())
             sys.exit(0)
         except click.exceptions.UsageError as exc:
-            click.echo(f"error: {exc.format_message()}", err=True)
+            click.echo(error_line(exc.format_message()), err=True)
             sys.exit(2)
         except PuzzlebotsError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(error_line(str(exc)), err=True)
             sys.exit(2)
         except click.exceptions.ClickException as exc:
-            click.echo(f"error: {exc.format_message()}", err=True)
+            click.echo(error_line(exc.format_message()), err=True)
             sys.exit(exc.exit_code)
         except (click.exceptions.Abort, KeyboardInterrupt) as exc:
             gc.freeze()  # a stop is quick: the collection at exit (seconds once numba is loaded) is skipped

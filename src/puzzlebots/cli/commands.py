@@ -10,23 +10,27 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack, suppress
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 from rich.console import Console, Group
 from rich.text import Text
 
+from ..core import config as config_mod
 from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
+from ..core.files import beside, open_append, short_name, write_atomic
 from ..core.protocols import Commands, ConfigOption, Episodic, Game, TerminalView, capability
 from ..core.registry import get_game, loadable_games
 from ..core.replay import MAX_ACTIONS as MAX_REPLAY_ACTIONS
 from ..core.replay import check_replay, read_replay, write_replay
+from ..core.results import check_result, result_template
 from ..core.runner import play_episode
-from ..core.seeds import bot_seed
+from ..core.seeds import MAX_SEED, bot_seed
 from .app import cli
-from .options import DELAY, FiniteFloat, GameOption, executor_options, refuse_given
+from .options import DELAY, SEED, FiniteFloat, GameOption, executor_options, refuse_given
 from .output import (
     OutputPath,
     image_formats,
@@ -104,18 +108,20 @@ def with_options(decorators: Sequence[Callable[[Any], Any]], fn: Any) -> Any:
     return fn
 
 
-def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Sequence[float] | None, seed: int) -> None:
-    """Refuse what would fail or be ignored once games run, before the first one.
+def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Sequence[float] | None,
+                seed: int) -> dict[str, Any]:  # fmt: skip
+    """Refuse what would fail or be ignored once games run, before the first one; the shape of a result.
 
     The bot and its weights; a game option that only other bots read; and, by building the first game and
     its bot here, every input file the config names (a missing templates or board file).
     """
-    info = game.bot_info(bot)
+    game.bot_info(bot)
     game.check_weights(bot, weights)
-    others = {k for b in game.bots() for k in b.config_keys} - set(info.config_keys)
-    refuse_given(click.get_current_context(), sorted("config__" + k for k in others), f"has no effect with --bot {bot}")
+    unread = config_mod.unread_keys(game.config_schema, bot)
+    refuse_given(click.get_current_context(), ["config__" + k for k in unread], f"has no effect with --bot {bot}")
     game.new_state(seed, config)
     game.make_bot(bot, config, weights, bot_seed(seed))
+    return result_template(game, config)
 
 
 # --------------------------------------------------------------------------- stats
@@ -135,23 +141,30 @@ def make_stats(game: Episodic) -> click.Command:
             quiet: bool, output_format: str, **kwargs: Any) -> None:
         config = split_config(game, kwargs)
         weights = load_weights(weights_path, game, bot) if weights_path else None
-        check_start(game, bot, config, weights, seed)
+        template = check_start(game, bot, config, weights, seed)
         seeds = range(seed, seed + games)
+        if seeds[-1] > MAX_SEED:
+            raise ConfigError(f"--seed {seed} with --games {games:,} runs past the last seed, {MAX_SEED}")
         head = {"game": game.name, "bot": bot, "config": config, "seeds": [seed, games],
                 "weights": weights, "max_actions": max_actions}
-        progress_file = json_path.with_name(json_path.name + ".partial") if json_path else None
-        done = read_progress(progress_file, head, seeds) if progress_file else {}
-        if progress_file is not None and not done:
-            progress_file.write_text(json.dumps(head, sort_keys=True) + "\n")
-
-        def keep(result: dict[str, Any]) -> None:
+        progress_file = beside(json_path, ".partial") if json_path else None
+        done = read_progress(progress_file, head, seeds, lambda value, where: check_result(value, template, where)) \
+            if progress_file else {}
+        with ExitStack() as files:
+            log: IO[str] | None = None
             if progress_file is not None:
-                with open(progress_file, "a") as fh:
-                    fh.write(json.dumps(result, sort_keys=True) + "\n")
+                if not done:
+                    write_atomic(progress_file, json.dumps(head, sort_keys=True) + "\n")
+                log = files.enter_context(open_append(progress_file, "partial file"))
 
-        results = evaluate(game.name, bot, seeds, config, weights, jobs=jobs, executor=executor,
-                           address=address, max_actions=max_actions, progress=not quiet, done=done,
-                           on_result=keep)
+            def keep(result: dict[str, Any]) -> None:
+                if log is not None:
+                    log.write(json.dumps(result, sort_keys=True) + "\n")
+                    log.flush()
+
+            results = evaluate(game.name, bot, seeds, config, weights, jobs=jobs, executor=executor,
+                               address=address, max_actions=max_actions, progress=not quiet, done=done,
+                               on_result=keep)
         summary = game.summarize(results)
         doc = {"game": game.name, "bot": bot, "config": config, "weights": weights, "games": results,
                "summary": summary}
@@ -163,7 +176,8 @@ def make_stats(game: Episodic) -> click.Command:
         if json_path is not None:
             write_json_atomic(json_path, doc)
             if progress_file is not None:
-                progress_file.unlink(missing_ok=True)
+                with suppress(OSError):  # a name someone else took meanwhile is theirs to clear
+                    progress_file.unlink()
         if plot is not None:
             values, label = plotted(game, results)
             plot_histogram(plot, values, label, f"{game.title}: {bot}, {games:,} games from seed {seed}")
@@ -172,7 +186,7 @@ def make_stats(game: Episodic) -> click.Command:
         bot_option(game),
         click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
                      help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary)."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="First seed: the games use it and the seeds after it (the same seeds give the same games)."),
         executor_options,
         click.option("--json", "json_path", type=OutputPath(), default=None,
@@ -227,7 +241,7 @@ def make_watch(game: Episodic) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="Which game: the same seed always deals the same pieces."),
         click.option("--delay", type=DELAY, default=0.05, show_default=True,
                      help="Seconds between decisions (0-60)."),
@@ -251,7 +265,13 @@ cli.add_command(PerGame("watch", factory=make_watch, help="Watch a bot play, liv
 # --------------------------------------------------------------------------- train
 
 def make_train(game: Episodic) -> click.Command:
-    from ..core.tuning import METHODS, TRAINING_SEEDS, TrainSettings, train  # numpy and cma: loaded for train only
+    from ..core.tuning import (  # numpy and cma: loaded for train only
+        MAX_SIGMA,
+        METHODS,
+        TRAINING_SEEDS,
+        TrainSettings,
+        train,
+    )
 
     tunable = [b.name for b in game.bots() if b.weight_names]
 
@@ -296,14 +316,14 @@ def make_train(game: Episodic) -> click.Command:
                      help="Continue from OUT.ckpt (made with the same settings; --generations may grow)."),
         click.option("--force", is_flag=True,
                      help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="First seed of the rating games (keep tuning seeds apart from the ones you report)."),
         executor_options,
         click.option("--variants", type=click.IntRange(min=1), default=8, show_default=True,
                      help="hill only: changed copies of the weights tried in each round."),
         click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
                      help="hill only: rounds of trying variants in each generation."),
-        click.option("--sigma", type=FiniteFloat(min=0, min_open=True), default=0.3, show_default=True,
+        click.option("--sigma", type=FiniteFloat(min=0, max=MAX_SIGMA, min_open=True), default=0.3, show_default=True,
                      help="How far a change goes (hill: spread of the random factor each weight is multiplied by; "
                      "cma: the starting step size)."),
         click.option("--popsize", type=click.IntRange(min=0), default=0,
@@ -400,13 +420,18 @@ cli.add_command(VersusGroup("versus", help="Bot against bot, for the games with 
 # --------------------------------------------------------------------------- bench
 
 def benchmarks_dir() -> Path:
-    """The source checkout's benchmarks/ folder (benchmarks are not part of the installed package)."""
-    here = Path(__file__).resolve()
-    for base in [Path.cwd(), *here.parents]:
-        cand = base / "benchmarks"
-        if cand.is_dir() and any(cand.glob("bench_*.py")):
-            return cand
-    raise InputError("no benchmarks/ folder found: run `puzzlebots bench` from a puzzlebots source checkout")
+    """The benchmarks/ folder of the checkout this package is imported from (``src/puzzlebots`` beside it).
+
+    Found from the package's own location, never from the working directory, so that a ``benchmarks/`` folder
+    planted where the command runs is never run. An installed package has none (they are not shipped).
+    """
+    package = Path(__file__).resolve().parents[1]
+    root = package.parents[1]
+    folder = root / "benchmarks"
+    if package != root / "src" / "puzzlebots" or not (root / "pyproject.toml").is_file() or not folder.is_dir():
+        raise InputError(f"no benchmarks beside this puzzlebots ({short_name(package)}): they ship with the "
+                         "source checkout only")
+    return folder
 
 
 @cli.command("bench")

@@ -9,17 +9,20 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from ..core.batch import MAX_GAMES
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, InputError
+from ..core.files import beside, open_append, write_atomic
+from ..core.jsonio import show
 from ..core.match import PlayGame, Sprt, run_match, summarize, valid_pair
-from .options import FiniteFloat, executor_options, refuse_given
+from .options import SEED, FiniteFloat, executor_options, refuse_given
 from .output import OutputPath, read_progress, write_json_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -55,7 +58,7 @@ def match_options(command: F) -> F:
     options = [
         click.option("--games", type=click.IntRange(2, MAX_GAMES), default=100, show_default=True,
                      help="Games to play, an even number: one pair per seed, the sides swapped in the second game."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="First seed: pair k plays seed+k (the same seeds give the same games)."),
         click.option("--ms", type=click.IntRange(1, 3_600_000), default=None,
                      help="Think time per move in milliseconds, the same for both bots (config key think_ms: "
@@ -109,19 +112,22 @@ def play_match(
     """
     seeds = range(seed, seed + games // 2)
     head = {**head, "bots": list(bots), "seeds": [seed, games], "sprt": sprt.as_dict() if sprt else None}
-    progress_file = json_path.with_name(json_path.name + ".partial") if json_path else None
-    done = read_progress(progress_file, head, seeds) if progress_file else {}
-    done = {s: pair for s, pair in done.items() if valid_pair(pair, s)}
-    if progress_file is not None and not done:
-        progress_file.write_text(json.dumps(head, sort_keys=True) + "\n")
-
-    def keep(pair: dict[str, Any]) -> None:
+    progress_file = beside(json_path, ".partial") if json_path else None
+    done = read_progress(progress_file, head, seeds, checked_pair) if progress_file else {}
+    with ExitStack() as files:
+        log: IO[str] | None = None
         if progress_file is not None:
-            with open(progress_file, "a") as fh:
-                fh.write(json.dumps(pair, sort_keys=True) + "\n")
+            if not done:
+                write_atomic(progress_file, json.dumps(head, sort_keys=True) + "\n")
+            log = files.enter_context(open_append(progress_file, "partial file"))
 
-    outcome = run_match(play, *bots, seeds, args, sprt=sprt, done=done, on_pair=keep, jobs=jobs,
-                        executor=executor, address=address, progress=not quiet)
+        def keep(pair: dict[str, Any]) -> None:
+            if log is not None:
+                log.write(json.dumps(pair, sort_keys=True) + "\n")
+                log.flush()
+
+        outcome = run_match(play, *bots, seeds, args, sprt=sprt, done=done, on_pair=keep, jobs=jobs,
+                            executor=executor, address=address, progress=not quiet)
     summary = summarize(bots, outcome, sprt)
     doc = {**head, "pairs": outcome.pairs, "summary": summary}
     console = Console()
@@ -131,8 +137,17 @@ def play_match(
     if json_path is not None:
         write_json_atomic(json_path, doc)
         if progress_file is not None:
-            progress_file.unlink(missing_ok=True)
+            with suppress(OSError):  # a name someone else took meanwhile is theirs to clear
+                progress_file.unlink()
     return doc
+
+
+def checked_pair(value: Any, where: str) -> dict[str, Any]:
+    """A game pair read back from a partial file, or ``InputError``: two games of its seed, each with a winner."""
+    seed = value.get("seed") if isinstance(value, dict) else None
+    if not valid_pair(value, seed):  # type: ignore[arg-type]
+        raise InputError(f"{where}: not a pair of two games of one seed with a winner each: {show(value)}")
+    return value
 
 
 def match_table(summary: dict[str, Any], title: str) -> Table:

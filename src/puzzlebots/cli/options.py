@@ -12,18 +12,27 @@ from click.core import ParameterSource
 
 from ..core.batch import EXECUTORS, check_executor, default_jobs
 from ..core.errors import ConfigError
+from ..core.seeds import MAX_SEED
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 class FiniteFloat(click.FloatRange):
-    """A ``FloatRange`` that also refuses ``nan`` (which compares false with any bound, so slips through)."""
+    """The one float option type: finite and within bounds on both sides (``nan`` compares false with any bound,
+    so a plain ``FloatRange`` lets it through; ``1e308`` overflows whatever it is multiplied by)."""
+
+    def __init__(self, min: float, max: float, min_open: bool = False, max_open: bool = False) -> None:
+        super().__init__(min, max, min_open, max_open)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         rv = super().convert(value, param, ctx)
         if not math.isfinite(rv):
             self.fail(f"{rv} is not a finite number", param, ctx)
         return rv
+
+
+#: the longest time an option may give, in seconds: a year
+MAX_SECONDS = 365 * 24 * 3600.0
 
 
 class GameOption(click.Option):
@@ -47,6 +56,8 @@ class GameOption(click.Option):
 
 #: seconds between two drawn steps: 0 (as fast as possible) up to a minute
 DELAY = FiniteFloat(min=0, max=60)
+#: the one seed option type: every seed a command takes is one a replay file may name (``core.seeds``)
+SEED = click.IntRange(0, MAX_SEED)
 
 
 def given(ctx: click.Context, name: str) -> bool:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,8 @@ import click
 from rich.table import Table
 
 from ..core.errors import InputError
-from ..core.jsonio import check_number, name_of, read_json, show, write_text_atomic
+from ..core.files import check_folder_takes_files, check_output_name, read_regular, short_name, write_atomic
+from ..core.jsonio import check_number, name_of, parse_json, read_json, show
 
 
 @functools.cache
@@ -28,9 +29,10 @@ def image_formats() -> tuple[str, ...]:
 class OutputPath(click.ParamType):
     """A file a command writes, checked when the command line is read, so that no work is lost at the end.
 
-    The name must not be empty, a folder or a device (``/dev/null`` would be replaced); its folder must exist
-    and take a new file (tried for real, which also covers the ``.partial``/``.tmp``/``.ckpt`` files written
-    beside it); and with ``formats`` its suffix must be one of them.
+    The name must not be empty, a folder or a device (``/dev/null`` would be replaced), and must fit the file
+    system with room for the ``.partial``/``.ckpt``/``.progress`` files kept beside it; its folder must exist
+    and take a new file (tried for real, as every write goes through ``core.files``); and with ``formats`` its
+    suffix must be one of them.
     """
 
     name = "file"
@@ -43,31 +45,37 @@ class OutputPath(click.ParamType):
         if not text.strip():
             self.fail("an empty name is no file", param, ctx)
         if "\0" in text:
-            self.fail(f"{text!r} is not a usable file name (a NUL byte)", param, ctx)
+            self.fail(f"{short_name(text)} is not a usable file name (a NUL byte)", param, ctx)
         path = Path(text)
+        try:
+            check_output_name(path)
+            self._check(path)
+        except InputError as exc:
+            self.fail(str(exc), param, ctx)
+        except OSError as exc:
+            self.fail(f"cannot use {short_name(path)} ({exc.strerror or exc})", param, ctx)
+        return path
+
+    def _check(self, path: Path) -> None:
+        name = short_name(path)
         if path.is_dir():
-            self.fail(f"{path} is a folder", param, ctx)
+            raise InputError(f"{name} is a folder")
         if self.formats is not None:
             known = self.formats()
             if path.suffix.lower().lstrip(".") not in known:
-                self.fail(f"{path} does not end in a known format ({', '.join(known)})", param, ctx)
+                raise InputError(f"{name} does not end in a known format ({', '.join(known)})")
         if not path.parent.is_dir():
-            self.fail(f"folder {path.parent} does not exist", param, ctx)
-        try:
-            with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name + "."):
-                pass
-        except OSError as exc:
-            self.fail(f"cannot create {path} ({exc.strerror or exc})", param, ctx)
+            raise InputError(f"folder {short_name(path.parent)} does not exist")
+        check_folder_takes_files(path)
         if path.exists() and not path.is_file():
-            self.fail(f"{path} is not a regular file (a device, pipe or socket)", param, ctx)
+            raise InputError(f"{name} is not a regular file (a device, pipe or socket)")
         if path.exists() and not os.access(path, os.W_OK):
-            self.fail(f"{path} is not writable", param, ctx)
-        return path
+            raise InputError(f"{name} is not writable")
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
     """Write JSON (sorted keys) so that an interrupted run never leaves a half-written file behind."""
-    write_text_atomic(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    write_atomic(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
 
 
 def load_weights(path: Path, game: Any, bot: str) -> list[float]:
@@ -86,40 +94,49 @@ def load_weights(path: Path, game: Any, bot: str) -> list[float]:
     return values
 
 
-def read_progress(path: Path, head: dict[str, Any], seeds: range) -> dict[int, dict[str, Any]]:
-    """Results of an interrupted ``stats --json`` run with the same arguments, by seed.
+#: the longest line a partial file may hold (a result or a game pair is well under 4 KB; the header holds the config)
+MAX_PROGRESS_LINE = 16 * 1024
 
-    A file without a readable header (a run killed before it wrote one) holds no progress: a one-line notice
-    says so and the run starts over. A header of other arguments is an error, so no run is lost by mistake.
+
+def read_progress(path: Path, head: dict[str, Any], seeds: range,
+                  check: Callable[[Any, str], dict[str, Any]]) -> dict[int, dict[str, Any]]:  # fmt: skip
+    """Results of an interrupted run (``stats --json``, ``match --json``) with the same arguments, by seed.
+
+    The file is read only if it is a regular file of this user (``core.files``): a link, FIFO, folder or device
+    there is an error. A file without a header (a run killed before it wrote one) holds no progress: a notice
+    says so and the run starts over. Otherwise every line is checked before any game is played: the header
+    against these arguments, each result by ``check(value, where)`` (which returns it with its ``seed``, or
+    raises ``InputError``; for ``stats`` the game's result shape, ``core.results``) and this run's seeds. The
+    first bad line is an error and the file is kept as it is, never half used. A last line without its newline
+    is the result being written when the run was killed: it is left out.
     """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
+    data = read_regular(path, "partial file", (len(seeds) + 1) * MAX_PROGRESS_LINE)
+    if data is None:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8"
-        click.echo(f"notice: {path} cannot be read ({why}): starting over", err=True)
+    where = f"partial file {short_name(path)}"
+    lines = [(no, line) for no, line in enumerate(data.split(b"\n")[:-1], 1) if line.strip()]
+    if not lines:
+        click.echo(f"notice: {short_name(path)} holds no run (empty or no header): starting over", err=True)
         return {}
-    old = _json_line(lines[0]) if lines else None
-    if not isinstance(old, dict):
-        click.echo(f"notice: {path} holds no run (empty or no header): starting over", err=True)
-        return {}
-    if old != json.loads(json.dumps(head, sort_keys=True)):
-        raise InputError(f"{path} holds a run with other arguments: delete it or repeat those arguments")
+    values = [parse_json(_text(line, f"{where} line {no}"), f"{where} line {no}", max_chars=MAX_PROGRESS_LINE)
+              for no, line in lines]
+    if values[0] != json.loads(json.dumps(head, sort_keys=True)):
+        raise InputError(f"{short_name(path)} holds a run with other arguments: delete it or repeat those arguments")
     done: dict[int, dict[str, Any]] = {}
-    for line in lines[1:]:
-        r = _json_line(line)  # None for the line being written when the run was killed
-        if isinstance(r, dict) and type(r.get("seed")) is int and r["seed"] in seeds:
-            done[r["seed"]] = r
+    for (no, _), value in zip(lines[1:], values[1:], strict=True):
+        result = check(value, f"{where} line {no}")
+        if result["seed"] not in seeds:
+            raise InputError(f"{where} line {no}: seed {show(result['seed'])} is not one of this run's "
+                             f"({seeds.start} to {seeds.stop - 1})")
+        done[result["seed"]] = result
     return done
 
 
-def _json_line(line: str) -> Any:
-    """One line of a progress file, or None where it is not JSON."""
+def _text(line: bytes, where: str) -> str:
     try:
-        return json.loads(line)
-    except (json.JSONDecodeError, RecursionError):
-        return None
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{where} is not UTF-8 text: byte 0x{line[exc.start]:02x} at offset {exc.start}") from None
 
 
 def figure(key: str, value: Any) -> str:
@@ -164,11 +181,19 @@ def _pyplot() -> Any:
     return plt
 
 
+def save_figure(fig: Any, path: Path) -> None:
+    """Write a figure in the format its name's suffix says, through ``core.files`` (never through a link)."""
+    buffer = io.BytesIO()
+    try:
+        fig.savefig(buffer, format=path.suffix.lower().lstrip("."), dpi=100)
+    finally:
+        _pyplot().close(fig)
+    write_atomic(path, buffer.getvalue())
+
+
 def plot_histogram(path: Path, values: Sequence[float], label: str, title: str) -> None:
     """Write :func:`histogram_figure` to ``path``."""
-    fig = histogram_figure(values, label, title)
-    fig.savefig(path, dpi=100)
-    _pyplot().close(fig)
+    save_figure(histogram_figure(values, label, title), path)
 
 
 def histogram_figure(values: Sequence[float], label: str, title: str) -> Any:
@@ -202,9 +227,7 @@ def histogram_figure(values: Sequence[float], label: str, title: str) -> Any:
 
 def plot_learning_curve(path: Path, history: Sequence[dict[str, Any]], title: str, label: str) -> None:
     """Write :func:`learning_curve_figure` to ``path``."""
-    fig = learning_curve_figure(history, title, label)
-    fig.savefig(path, dpi=100)
-    _pyplot().close(fig)
+    save_figure(learning_curve_figure(history, title, label), path)
 
 
 def learning_curve_figure(history: Sequence[dict[str, Any]], title: str, label: str) -> Any:

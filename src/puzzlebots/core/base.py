@@ -13,6 +13,7 @@ from typing import Any
 
 from . import config as config_mod
 from .errors import ConfigError
+from .jsonio import show
 from .protocols import JSON, Action, BotInfo, ConfigOption
 
 
@@ -54,7 +55,7 @@ class GameBase:
             if info.name == name:
                 return info
         known = ", ".join(b.name for b in self.bots())
-        raise ConfigError(f"{self.name}: unknown bot {name!r} (bots: {known})")
+        raise ConfigError(f"{self.name}: unknown bot {show(name)} (bots: {known})")
 
     def check_weights(self, bot: str, weights: Sequence[float] | None) -> None:
         if weights is None:

@@ -50,6 +50,9 @@ class Setting:
     web_max: int | None = None
     #: the value names a file the game reads: only the command line (or Python) may set it, never a page or a file
     file: bool = False
+    #: the bots that read the key (empty: the game itself reads it, whichever bot plays); setting it while
+    #: another bot plays is refused, as it would change nothing
+    bots: tuple[str, ...] = ()
 
     def accepts(self, value: Any) -> bool:
         if self.valid is not None:
@@ -128,6 +131,7 @@ def setting(
     web: bool = False,
     web_max: int | None = None,
     file: bool = False,
+    bots: tuple[str, ...] = (),
 ) -> Any:
     """A dataclass field for one config key. Every key needs a domain: choices, a range, a ``valid`` test, or a
     bool/str default (any bool, any string)."""
@@ -140,7 +144,8 @@ def setting(
         raise TypeError(f"setting {default!r}: web_max bounds a ranged integer")
     if file and web:
         raise TypeError(f"setting {default!r}: a key that names a file is never web-settable")
-    meta = {_META: Setting(help, kind, tuple(choices), range, valid, what, flag, cli_type, web, web_max, file)}
+    meta = {_META: Setting(help, kind, tuple(choices), range, valid, what, flag, cli_type, web, web_max, file,
+                     tuple(bots))}
     if isinstance(default, list | dict):
         return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -156,6 +161,17 @@ def defaults(schema: type[Schema]) -> dict[str, Any]:
     """Every key with its default (a fresh copy: callers may mutate it)."""
     require_dataclass(schema)
     return dataclasses.asdict(schema())
+
+
+def bot_keys(schema: type[Schema], bot: str) -> tuple[str, ...]:
+    """The keys only some bots read that ``bot`` is one of (a game's ``BotInfo.config_keys``)."""
+    return tuple(k for k, s in settings(schema).items() if bot in s.bots)
+
+
+def unread_keys(schema: type[Schema], bot: str) -> tuple[str, ...]:
+    """The keys ``bot`` does not read: those the schema gives to other bots only. The one check of a config
+    against a bot refuses them when the user set one (``cli.commands.check_start``)."""
+    return tuple(k for k, s in settings(schema).items() if s.bots and bot not in s.bots)
 
 
 def web_keys(schema: type[Schema]) -> frozenset[str]:

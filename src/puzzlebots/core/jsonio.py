@@ -18,11 +18,12 @@ import json
 import math
 import os
 import re
+import reprlib
 import stat
-from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .files import write_atomic
 
 MAX_BYTES = 32 * 2**20
 MAX_DEPTH = 64
@@ -34,6 +35,10 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _CHUNK = 1 << 20
+#: ``repr`` that stops early in long strings, numbers and containers (``show`` then cuts it to its limit)
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 200
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 20
 
 
 def name_of(path: str | os.PathLike[str]) -> str:
@@ -43,8 +48,9 @@ def name_of(path: str | os.PathLike[str]) -> str:
 
 
 def show(value: Any, limit: int = 40) -> str:
-    """``repr(value)``, cut short: a message quotes what it refuses without echoing a huge value."""
-    text = repr(value)
+    """``repr(value)``, cut short: a message quotes what it refuses without echoing (or even building the whole
+    text of) a huge value; every message that quotes a value from a file or a page goes through here."""
+    text = _SHORT.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -114,11 +120,8 @@ def check_number(value: Any, where: str) -> float:
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` so that an interrupted run never leaves a half-written file in place of a good one."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write ``text`` through ``files.write_atomic``: never through a planted link, never half a file."""
+    write_atomic(path, text)
 
 
 def _check_text(text: str, where: str, max_depth: int, max_chars: int = MAX_BYTES) -> None:

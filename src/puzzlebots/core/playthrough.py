@@ -23,6 +23,7 @@ from typing import Any
 from rich.console import Console
 
 from .errors import InputError
+from .jsonio import show
 from .protocols import Episodic, State, TerminalView
 from .runner import play_episode, resolve
 
@@ -108,7 +109,7 @@ def read_header(text: str) -> Recipe:
     for line in head[1:]:
         key, sep, value = line.partition(": ")
         if not sep:
-            raise InputError(f"playthrough header line {line!r} is not 'key: value'")
+            raise InputError(f"playthrough header line {show(line)} is not 'key: value'")
         fields[key] = value
     try:
         return Recipe(

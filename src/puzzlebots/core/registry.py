@@ -9,6 +9,7 @@ from importlib.metadata import entry_points
 
 from .config import require_dataclass
 from .errors import ConfigError
+from .jsonio import show
 from .protocols import Game
 
 GROUP = "puzzlebots.games"
@@ -31,7 +32,7 @@ def _load_env_games() -> None:
         try:
             game = getattr(importlib.import_module(module), attr or "GAME")
         except (ImportError, AttributeError, TypeError) as exc:
-            raise ConfigError(f"{ENV_VAR}: cannot load {spec!r} ({exc})") from exc
+            raise ConfigError(f"{ENV_VAR}: cannot load {show(spec)} ({exc})") from exc
         _extra.setdefault(game.name, _checked(game, f"{ENV_VAR} {spec}"))
 
 
@@ -52,13 +53,13 @@ def get_game(name: str) -> Game:
             try:
                 game = ep.load()
             except (ImportError, TypeError) as exc:  # TypeError: e.g. a schema without its decorator
-                raise ConfigError(f"game {name!r} is installed but cannot be loaded ({exc})") from exc
+                raise ConfigError(f"game {show(name)} is installed but cannot be loaded ({exc})") from exc
             game = _checked(game, f"entry point {ep.value}")
             if game.name != name:
-                raise ConfigError(f"entry point {name!r} loads game {game.name!r}: the names must be the same")
+                raise ConfigError(f"entry point {show(name)} loads game {show(game.name)}: the names must be the same")
             return game
     known = ", ".join(game_names()) or "none installed"
-    raise ConfigError(f"unknown game {name!r} (games: {known})")
+    raise ConfigError(f"unknown game {show(name)} (games: {known})")
 
 
 def _checked(game: object, source: str) -> Game:

@@ -20,6 +20,7 @@ hash that differs, so an edited file or a changed engine is caught at the step w
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import stat
@@ -32,11 +33,10 @@ from .errors import ConfigError, InputError, PuzzlebotsError
 from .jsonio import MAX_BYTES, check_int, name_of, parse_json_line, show, write_text_atomic
 from .protocols import JSON, Episodic, State
 from .runner import Episode, resolve
+from .seeds import MAX_SEED
 
 FORMAT = 1
 HEADER_KEYS = ("game", "rules_version", "config", "seed", "bot", "hash_every")
-#: seeds a replay may name: what a 64-bit engine seed holds
-MAX_SEED = 2**63 - 1
 #: the most actions one replay holds: a whole Puyo game of the most pairs (100,000); ``watch --replay`` stops
 #: recording there. Re-running the largest replay this allows takes seconds and a bounded amount of memory.
 MAX_ACTIONS = 100_000
@@ -155,11 +155,12 @@ def replay_summary(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
         first = fh.readline(MAX_LINE_BYTES + 1)
         if not first.strip():
             raise InputError(f"{name} is empty")
-        header = _check_header(_line_object(first, 1, name), name)
+        header = _check_header(_line_object(first, 1, name, 0), name)
         size = os.fstat(fh.fileno()).st_size
         fh.seek(max(0, size - TAIL_BYTES))
-        tail = fh.read(TAIL_BYTES).rstrip(b"\n").rpartition(b"\n")[2]
-    end = _line_object(tail, 0, name) if tail.strip() else {}
+        block = fh.read(TAIL_BYTES).rstrip(b"\n")
+    tail = block.rpartition(b"\n")[2]
+    end = _line_object(tail, 0, name, max(0, size - TAIL_BYTES) + len(block) - len(tail)) if tail.strip() else {}
     if end.get("type") != "end" or not _is_int(end.get("decisions")) or not 0 <= end["decisions"] <= MAX_ACTIONS:
         raise InputError(f"{name} is truncated or has no valid end record")
     return header, end["decisions"]
@@ -184,12 +185,14 @@ def _open_regular(path: Path, name: str) -> IO[bytes]:
     return os.fdopen(fd, "rb")
 
 
-def _line_object(raw: bytes, no: int, name: str) -> dict[str, Any]:
+def _line_object(raw: bytes, no: int, name: str, offset: int) -> dict[str, Any]:
+    """The JSON object on line ``no`` (0: the last line) that starts at byte ``offset`` of the file."""
     where = f"{name} line {no}" if no else f"{name} last line"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{where}: not UTF-8 text (byte 0x{raw[exc.start]:02x}, {exc.reason})") from None
+        raise InputError(f"{where} is not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {offset + exc.start} "
+                         f"({exc.reason})") from None
     obj = parse_json_line(text, where)
     if not isinstance(obj, dict):
         raise InputError(f"{where}: expected a JSON object")
@@ -203,14 +206,16 @@ def _records(path: Path, name: str) -> Iterator[tuple[str, Any]]:
     hashed = -1  # the action count of the last hash record
     seen_header = seen_end = False
     with _open_regular(path, name) as fh:
-        no = 0
+        _check_utf8(fh, name)
+        no = offset = 0
         while raw := fh.readline(MAX_LINE_BYTES + 1):
             no += 1
+            offset, start = offset + len(raw), offset
             if len(raw) > MAX_LINE_BYTES:
                 raise InputError(f"{name} line {no} is longer than {MAX_LINE_BYTES:,} bytes")
             if not raw.strip():
                 continue
-            obj = _line_object(raw, no, name)
+            obj = _line_object(raw, no, name, start)
             if not seen_header:
                 seen_header = True
                 yield "header", _check_header(obj, name)
@@ -240,6 +245,27 @@ def _records(path: Path, name: str) -> Iterator[tuple[str, Any]]:
         raise InputError(f"{name} is empty")
     if not seen_end:
         raise InputError(f"{name} is truncated: no end record after {actions} actions")
+
+
+def _check_utf8(fh: IO[bytes], name: str) -> None:
+    """Refuse a file that is not UTF-8 text as a whole, naming the first bad byte's offset (before any line is read
+    as a record, so the error is the same whichever line holds it); read in chunks, then rewound."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
+    while chunk := fh.read(MAX_LINE_BYTES):
+        pending = len(decoder.getstate()[0])  # bytes of a character cut at the last chunk's end
+        try:
+            decoder.decode(chunk)
+        except UnicodeDecodeError as exc:  # exc.object is the pending bytes and this chunk
+            at = offset - pending + exc.start
+            raise InputError(f"{name} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {at} "
+                             f"({exc.reason})") from None
+        offset += len(chunk)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name} is not UTF-8 text: it ends inside a character ({exc.reason})") from None
+    fh.seek(0)
 
 
 def _is_int(value: Any) -> bool:

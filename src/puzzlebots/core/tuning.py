@@ -37,6 +37,7 @@ from .errors import ConfigError, InputError
 from .jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 from .registry import get_game
 from .runner import play_episode, resolve
+from .seeds import legacy_seed
 
 METHODS = ("hill", "cma")
 #: the seeds training draws its games from (strength figures use seeds from 100,000 up)
@@ -48,6 +49,8 @@ HISTORY_KEYS = {
     "cma": {"generation", "rating", "best_rating", "best_weights", "weights"},
 }
 MAX_GENERATIONS = 10**6
+#: the widest step ``--sigma`` may ask for (exp(N(0, 10)) already spans 40 orders of magnitude)
+MAX_SIGMA = 10.0
 #: the most bytes one number takes in a checkpoint (``repr`` of a float, a comma and a space)
 NUMBER_BYTES = 32
 #: a checkpoint's bytes besides its numbers: field names, settings, brackets (per generation, and in all)
@@ -359,10 +362,11 @@ def hill_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
 
 def new_cma(settings: TrainSettings, x0_weights: Sequence[float]) -> Any:
     """A fresh CMA-ES on weights/100 that samples from its own ``RandomState`` (the same numbers as the global
-    generator seeded with ``seed + 1``, without depending on anyone else's use of it)."""
+    generator seeded with ``legacy_seed(seed, 1)``, without depending on anyone else's use of it)."""
     import cma
 
-    opts: dict[str, Any] = {"seed": math.nan, "randn": np.random.RandomState(settings.seed + 1).randn, "verbose": -9}
+    randn = np.random.RandomState(legacy_seed(settings.seed, 1)).randn
+    opts: dict[str, Any] = {"seed": math.nan, "randn": randn, "verbose": -9}
     if settings.popsize:
         opts["popsize"] = settings.popsize
     x0 = np.asarray(x0_weights) / 100.0

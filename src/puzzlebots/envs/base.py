@@ -27,6 +27,7 @@ from rich.console import Console
 from ..core.errors import ConfigError, InputError
 from ..core.protocols import GymGame, State, TerminalView, capability
 from ..core.registry import get_game
+from ..core.seeds import MAX_SEED as MAX_GAME_SEED
 
 MAX_SEED = 2**31 - 1
 #: the keys ``reset(options=...)`` understands
@@ -162,8 +163,9 @@ def _game_seed(options: Any) -> int | None:
     seed = options.get("game_seed")
     if seed is None:
         return None
-    if not _is_integer(seed) or int(seed) < 0:
-        raise ConfigError(f"reset option game_seed must be a non-negative integer, got {_shown(seed)}")
+    if not _is_integer(seed) or not 0 <= int(seed) <= MAX_GAME_SEED:
+        raise ConfigError(
+            f"reset option game_seed must be a whole number from 0 to {MAX_GAME_SEED}, got {_shown(seed)}")
     return int(seed)
 
 

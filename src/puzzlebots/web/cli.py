@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..cli.options import FiniteFloat
 from ..core.errors import ConfigError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -35,7 +36,7 @@ def is_loopback(host: str) -> bool:
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder of replay files (.jsonl) the page may open.",
 )
-@click.option("--time-budget", default=20.0, show_default=True, type=click.FloatRange(0.5, 3600),
+@click.option("--time-budget", default=20.0, show_default=True, type=FiniteFloat(0.5, 3600),
               help="Seconds one answer to a page may take; a longer one stops that page's game.")
 @click.option("--max-sessions", default=8, show_default=True, type=click.IntRange(1, 256),
               help="Pages that may be open at once (each has a worker process).")

@@ -18,10 +18,11 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from puzzlebots.cli.options import FiniteFloat, executor_options, refuse_given
+from puzzlebots.cli.options import MAX_SECONDS, SEED, FiniteFloat, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.cli.terminal import print_fitted
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.files import beside
 
 from . import campaign
 from .bots.hints import NO_HINTS, parse_hints
@@ -74,11 +75,11 @@ def _level_row(lv: Level) -> dict[str, Any]:
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
-@click.option("--time-limit", type=FiniteFloat(min=0), default=600.0, show_default=True,
+@click.option("--time-limit", type=FiniteFloat(min=0, max=MAX_SECONDS), default=600.0, show_default=True,
               help="Seconds per level (0: none); under --total-time, per level and pass.")  # fmt: skip
 @click.option(
     "--total-time",
-    type=FiniteFloat(min=1),
+    type=FiniteFloat(min=1, max=MAX_SECONDS),
     default=None,
     help=f"Seconds for the whole run (default with --all: {campaign.ALL_LEVELS_SECONDS:.0f}): Tutorial-Hard levels get "
     "--time-limit, the others share what is left (a quarter share where the best known program has more than "
@@ -142,7 +143,7 @@ def solve(
                              "after another from the claw rightwards)")  # fmt: skip
     if all_levels and total_time is None:
         total_time = campaign.ALL_LEVELS_SECONDS
-    path = progress_file or (None if json_file is None else json_file.with_name(json_file.name + ".progress"))
+    path = progress_file or (None if json_file is None else beside(json_file, ".progress"))
     book, resumed = campaign.open_book(path, resume, tick_cap, pool, targets, NO_HINTS if board_rules else hints)
     for line in resumed:
         click.echo(line, err=True)
@@ -204,7 +205,7 @@ def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_fil
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--time-limit", type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True), default=300.0,
               show_default=True, help="Seconds for the whole search, shrinking included.")  # fmt: skip
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the restarts (the same seed draws the same sketches and fillings).")  # fmt: skip
 @click.option("--tick-cap", type=click.IntRange(1, SKETCH_MAX_TICK_CAP), default=SKETCH_TICK_CAP, show_default=True,
               help="Most ticks of one run while searching (a program needing more is not found).")  # fmt: skip

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import show
 
 from .engine import (
     GAME_TICK_LIMIT,
@@ -64,7 +65,7 @@ def _setup(board: Setup) -> tuple[Board, Board | None, int]:
         raise InputError("a board is a Level or a (stacks, goal, claw) triple")
     stacks, goal, claw = board
     if not isinstance(claw, int) or isinstance(claw, bool):
-        raise InputError(f"claw position {claw!r} is not an integer")
+        raise InputError(f"claw position {show(claw)} is not an integer")
     _check_setup(stacks, goal, claw)
     return [list(p) for p in stacks], None if goal is None else [list(p) for p in goal], claw
 
@@ -125,7 +126,7 @@ class Batch:
         height_limit: int = HEIGHT_LIMIT,
     ) -> None:
         if semantics not in SEMANTICS:
-            raise InputError(f"unknown semantics {semantics!r} (game, vaguery)")
+            raise InputError(f"unknown semantics {show(semantics)} (game, vaguery)")
         if step_limit is not None and step_limit < 0:
             raise InputError(f"step limit {step_limit} is negative")
         self.semantics = semantics
@@ -253,7 +254,7 @@ def evaluate(
     height_limit); jobs pair up as ``Batch`` broadcasts them. Distances need a goal and are left out without one."""
     unknown = [d for d in distances if d not in METRICS]
     if unknown:
-        raise InputError(f"unknown distance {unknown[0]!r} ({', '.join(METRICS)})")
+        raise InputError(f"unknown distance {show(unknown[0])} ({', '.join(METRICS)})")
     batch = Batch(programs, boards, semantics=semantics, **options)  # type: ignore[arg-type]
     batch.run()
     columns = {"rebuild": batch.rebuild.tolist()}

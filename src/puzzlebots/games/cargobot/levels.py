@@ -115,10 +115,10 @@ def check_program_limits(
             raise InputError(f"{where}: F{index} has {len(registers)} registers, the level allows {slots}")
         for command, cond in registers:
             if command is not None and command not in commands:
-                raise InputError(f"{where}: command {command!r} is not in the toolbox ({', '.join(commands)})")
+                raise InputError(f"{where}: command {show(command)} is not in the toolbox ({', '.join(commands)})")
             if command is not None and cond is not None and cond not in conditions:
                 allowed = ", ".join(conditions) or "none at all"
-                raise InputError(f"{where}: condition {cond!r} is not in the toolbox ({allowed})")
+                raise InputError(f"{where}: condition {show(cond)} is not in the toolbox ({allowed})")
 
 
 def check_board(board: Any, what: str) -> Board:
@@ -130,7 +130,7 @@ def check_board(board: Any, what: str) -> Board:
             if not isinstance(crate, str) or not crate:
                 raise InputError(f"{what}: crate {show(crate)} is not a colour name")
             if crate in ("any", "none"):
-                raise InputError(f"{what}: {crate!r} is reserved for conditions and cannot name a crate")
+                raise InputError(f"{what}: {show(crate)} is reserved for conditions and cannot name a crate")
     return [list(p) for p in board]
 
 
@@ -151,7 +151,7 @@ def _field(raw: dict[str, Any], key: str, where: str, default: Any = _REQUIRED) 
     if key in raw:
         return raw[key]
     if default is _REQUIRED:
-        raise InputError(f"{where}: missing field {key!r}")
+        raise InputError(f"{where}: missing field {show(key)}")
     return default
 
 
@@ -214,7 +214,7 @@ def _subproblem(raw: dict[str, Any], level: Level, where: str) -> Level:
     if home and not finish:
         raise InputError(f"{where}: home (the claw back on its start pile when F1 returns) needs finish")
     if poison in ("any", "none"):
-        raise InputError(f"{where}: {poison!r} is reserved for conditions and cannot be the poison colour")
+        raise InputError(f"{where}: {show(poison)} is reserved for conditions and cannot be the poison colour")
     if not isinstance(worlds_raw, list) or len(worlds_raw) >= MAX_WORLDS:
         raise InputError(f"{where}: worlds must be a list of at most {MAX_WORLDS - 1} boards")
     worlds = []
@@ -266,8 +266,8 @@ def find_level(name: str, levels: list[Level] | None = None, subproblems: bool =
     for level in levels:
         names = {_key(level.name), _key(level.label)} | ({_key(level.original_name)} if level.original_name else set())
         if wanted in names and level.subproblem and not subproblems:
-            raise InputError(f"level {level.name!r} is a sub-problem (several boards, poison or finish): only "
+            raise InputError(f"level {show(level.name)} is a sub-problem (several boards, poison or finish): only "
                              "`cargobot solve` reads it")  # fmt: skip
         if wanted in names:
             return level
-    raise InputError(f"unknown level {name!r} (see `puzzlebots cargobot levels`)")
+    raise InputError(f"unknown level {show(name)} (see `puzzlebots cargobot levels`)")

@@ -17,7 +17,7 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from puzzlebots.cli.options import DELAY, FiniteFloat, refuse_given
+from puzzlebots.cli.options import DELAY, SEED, FiniteFloat, refuse_given
 from puzzlebots.cli.terminal import live_view
 from puzzlebots.core.errors import InputError
 
@@ -119,7 +119,7 @@ def _watch(program: str, rules: Rules, start: list[list[str]], target: list[list
 
 @click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the climber's random changes.")  # fmt: skip
 @click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True,
               help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
@@ -158,7 +158,7 @@ def _report_search(what: str, level: Level, total: int, as_json: bool, search: C
 
 @click.command(help="A genetic program over Ruby scripts on a level (climb's tokens and mutation, plus crossover).")
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the search.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
 @click.option("--population", type=click.IntRange(min=2, max=100_000), default=200, show_default=True,
               help="Scripts per generation.")  # fmt: skip
 @click.option("--evaluations", type=click.IntRange(min=2, max=10**9), default=100_000, show_default=True,

@@ -75,10 +75,12 @@ class HatrisConfig(Schema):
     refill: str = setting(
         "uniform_no5", "Q14: refill hat types, re-drawn when one would complete a 5-run (or not)",
         choices=("uniform_no5", "uniform"))
-    m7: str = setting("signed", "Q15: metric 7 as a signed sum or of absolute differences", choices=("signed", "abs"))
+    m7: str = setting("signed", "Q15: metric 7 as a signed sum or of absolute differences", choices=("signed", "abs"),
+        bots=("searcher", "expectimax"))
     norm: str = setting("bounds", "Q17: metric normalisation", choices=("bounds",))
     sort_dir: str = setting(
-        "desc_lr", "Q18: the sorted order metric 6 measures against", choices=("desc_lr", "asc_lr"))
+        "desc_lr", "Q18: the sorted order metric 6 measures against", choices=("desc_lr", "asc_lr"),
+        bots=("searcher", "expectimax"))
     alexey: str = setting(
         "multi_pile", "Q19: Alexey removes bottom hats from any piles, or from one",
         choices=("multi_pile", "single_pile"))
@@ -88,15 +90,16 @@ class HatrisConfig(Schema):
     frames_helper_per_hat: int = setting(20, "Q22: extra frames per hat a helper moves", range=_FRAMES)
     frames_spawn: int = setting(0, "Q22: frames at each spawn", range=_FRAMES)
     cash_in: bool = setting(False, "Q23: cash the helper pool at each level end")
-    min_run: int = setting(2, "Q25: the shortest run metrics 3-4 count", choices=(2, 3))
+    min_run: int = setting(
+        2, "Q25: the shortest run metrics 3-4 count", choices=(2, 3), bots=("searcher", "expectimax"))
     hoard_stage: int = setting(
         8, "expectimax: from this stage digit on, keep helpers for the coming shop refill (10: never)",
-        range=(0, 10), flag="--hoard-stage", cli_type=click.IntRange(0, 10))
+        range=(0, 10), flag="--hoard-stage", cli_type=click.IntRange(0, 10), bots=("expectimax",))
     hoard_value: float = setting(
         1.0, "expectimax: the evaluation's value of each helper kept while hoarding",
-        valid=_non_negative, what="a number >= 0")
+        valid=_non_negative, what="a number >= 0", bots=("expectimax",))
     hoard_below_px: int = setting(
-        64, "expectimax: hoard only while every pile is lower than this (px)", range=(0, 168))
+        64, "expectimax: hoard only while every pile is lower than this (px)", range=(0, 168), bots=("expectimax",))
 
 
 @dataclass(frozen=True, init=False)

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from puzzlebots.core.errors import IllegalActionError
+from puzzlebots.core.jsonio import show
 
 from . import frames
 from .config import Rules
@@ -199,7 +200,7 @@ class HatrisState:
         elif kind in HELPER_NAMES:
             self._helper(action)
         else:
-            raise IllegalActionError(f"hatris: unknown action {action!r}")
+            raise IllegalActionError(f"hatris: unknown action {show(action)}")
         if not self.is_terminal():
             if self.spawns >= self.rules.max_spawns:
                 self.capped = True
@@ -248,7 +249,7 @@ class HatrisState:
     def _place(self, action: Action) -> None:
         assert self.current is not None
         if len(action) != 3:
-            raise IllegalActionError(f"hatris: a placement is ('place', col_a, col_b), got {action!r}")
+            raise IllegalActionError(f"hatris: a placement is ('place', col_a, col_b), got {show(action)}")
         a, b = self.current
         cols = (action[1], action[2])
         if a == b:
@@ -313,7 +314,7 @@ class HatrisState:
             self.hats_removed += moved
         else:
             if tuple(action[1:]) not in VLADIMIR_SWAPS:
-                raise IllegalActionError(f"hatris: vladimir swaps two piles i < j, got {action!r}")
+                raise IllegalActionError(f"hatris: vladimir swaps two piles i < j, got {show(action)}")
             i, j = action[1], action[2]
             self.piles[i], self.piles[j] = self.piles[j], self.piles[i]
             moved = len(self.piles[i]) + len(self.piles[j])

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from rich.console import RenderableType
 
 from puzzlebots.core.base import EpisodicBase
+from puzzlebots.core.config import bot_keys
 from puzzlebots.core.errors import ConfigError, InputError
+from puzzlebots.core.jsonio import show
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from . import view
@@ -39,6 +41,7 @@ class HatrisGame(EpisodicBase):
                 "the Hatris AI article's searcher: current x next pair and helpers, 8 weighted metrics",
                 METRIC_NAMES,
                 True,
+                config_keys=bot_keys(HatrisConfig, "searcher"),
                 compiled=True,
             ),
             BotInfo(
@@ -46,6 +49,7 @@ class HatrisGame(EpisodicBase):
                 "the searcher's chain one pair deeper: its best first steps, averaged over the unseen third pair",
                 METRIC_NAMES,
                 faithful=False,
+                config_keys=bot_keys(HatrisConfig, "expectimax"),
                 compiled=True,
             ),
             BotInfo("random", "a uniformly random legal action (tests, engine speed)", (), False),
@@ -82,11 +86,11 @@ class HatrisGame(EpisodicBase):
 
     def decode_action(self, data: JSON) -> Action:
         if not isinstance(data, list) or not data or data[0] not in ("place", *HELPER_NAMES):
-            raise InputError(f"hatris: an action is ['place'|'alexey'|'vladimir', ...], got {data!r}")
+            raise InputError(f"hatris: an action is ['place'|'alexey'|'vladimir', ...], got {show(data)}")
         args = data[1:]
         sizes = {"place": 2, "alexey": COLUMNS, "vladimir": 2}
         if len(args) != sizes[data[0]] or not all(type(v) is int and 0 <= v < COLUMNS for v in args):
-            raise InputError(f"hatris: malformed {data[0]} action {data!r}")
+            raise InputError(f"hatris: malformed {data[0]} action {show(data)}")
         return (data[0], *args)
 
     def summarize(self, results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -18,11 +18,12 @@ from rich.table import Table
 
 from puzzlebots.cli.commands import game_option_decorators, with_options
 from puzzlebots.cli.match import match_options, match_sprt, play_match
-from puzzlebots.cli.options import executor_options, refuse_given
+from puzzlebots.cli.options import SEED, executor_options, refuse_given
 from puzzlebots.cli.output import OutputPath, write_json_atomic
 from puzzlebots.cli.terminal import print_fitted
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
+from puzzlebots.core.jsonio import show
 from puzzlebots.core.seeds import bot_seed
 
 from .frame_versus import play_frames
@@ -34,7 +35,7 @@ from .versus import VERSUS_FIRE_LINKS, play_versus
 def _bot_pair(spec: str) -> tuple[str, str]:
     names = [s.strip() for s in spec.split(",")]
     if len(names) != 2 or not all(names):
-        raise ConfigError(f"puyo versus: --bots takes two bot names like beam,krieg, got {spec!r}")
+        raise ConfigError(f"puyo versus: --bots takes two bot names like beam,krieg, got {show(spec)}")
     for n in names:
         check_bot(n)
     return names[0], names[1]
@@ -108,7 +109,7 @@ HELP = {"help_option_names": ["-h", "--help"]}
 @click.command("versus", context_settings=HELP)
 @click.option("--bots", "bots", default="beam,krieg", show_default=True, help="two bot names, A,B")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True, help="number of games")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="first seed (games use seed, seed+1, ...)")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 @click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this")
@@ -139,7 +140,7 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
 
 @click.command("play", context_settings=HELP)
 @click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="which game: the same seed deals the same pairs")
 @click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
 @click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
@@ -167,7 +168,7 @@ def play_command(ai: str, seed: int, visible: int, clock: str) -> None:
 
 @click.command("upi", context_settings=HELP)
 @click.option("--bot", "bot_name", default="builder", show_default=True, help="the bot that answers")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="the bot's seed")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="the bot's seed")
 @click.option("--reach", type=click.Choice(["strict", "climb12"]), default="strict", show_default=True,
               help="columns a pair can cross")
 def upi_command(bot_name: str, seed: int, reach: str) -> None:

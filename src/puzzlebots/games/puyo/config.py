@@ -36,40 +36,42 @@ class PuyoConfig(Schema):
         range=(0, 1_000_000_000), flag="--early-stop")
     k3_templates: str = setting(
         "", "KRIEG3 template file (default: the shipped one)", what="a file path (or empty for the shipped templates)",
-        flag="--templates", file=True)
+        flag="--templates", file=True, bots=("krieg3",))
     k3_colours: str = setting(
         "fixed", "KRIEG3: template colours as in the file, or every colour map tried",
-        choices=("fixed", "permute"), web=True)
+        choices=("fixed", "permute"), web=True, bots=("krieg3",))
     k3_fit: str = setting(
         "left", "KRIEG3: a template sits at a free-space node's left edge, or slides across it",
-        choices=("left", "slide"), web=True)
+        choices=("left", "slide"), web=True, bots=("krieg3",))
     k3_legality: str = setting(
         "delta", "KRIEG3: legality counts the chain cells this placement fills, or all filled after it",
-        choices=("delta", "total"), web=True)
+        choices=("delta", "total"), web=True, bots=("krieg3",))
     k3_abandon_after: int = setting(
-        8, "KRIEG3: pieces in a row without progress before a chain is dropped", range=(1, 1000))
-    beam_width: int = setting(40, "beam: fields kept per depth", range=(1, 10_000), web=True, web_max=100)
-    beam_depth: int = setting(6, "beam: pairs searched ahead", range=(1, 50), web=True, web_max=10)
+        8, "KRIEG3: pieces in a row without progress before a chain is dropped", range=(1, 1000), bots=("krieg3",))
+    beam_width: int = setting(
+        40, "beam: fields kept per depth", range=(1, 10_000), web=True, web_max=100, bots=("beam",))
+    beam_depth: int = setting(6, "beam: pairs searched ahead", range=(1, 50), web=True, web_max=10, bots=("beam",))
     beam_samples: int = setting(
         3, "beam: random futures searched (the visible pairs, then random ones)", range=(1, 100),
-        web=True, web_max=5)
+        web=True, web_max=5, bots=("beam",))
     beam_fire_links: int = setting(
         0, "beam: fire once a chain of this many links is in reach (0: solo rule, fire before the end)",
-        range=(0, 19))
+        range=(0, 19), bots=("beam", "builder"))
     builder_width: int = setting(
         120, "builder: fields kept per depth in each future's beam", range=(1, 10_000), flag="--builder-width",
-        web=True, web_max=120)
+        web=True, web_max=120, bots=("builder",))
     builder_depth: int = setting(
-        16, "builder: pairs searched ahead", range=(1, 50), flag="--builder-depth", web=True, web_max=16)
+        16, "builder: pairs searched ahead", range=(1, 50), flag="--builder-depth", web=True, web_max=16,
+        bots=("builder",))
     builder_futures: int = setting(
         6, "builder: sampled futures, searched in parallel (the visible pairs, then random ones)",
-        range=(1, 256), flag="--builder-futures", web=True, web_max=6)
+        range=(1, 256), flag="--builder-futures", web=True, web_max=6, bots=("builder",))
     builder_prune: int = setting(
         5000, "builder: a searched line that fires a chain of this many points stops there (it spent its chain)",
-        range=(1, 10_000_000))
+        range=(1, 10_000_000), bots=("builder",))
     builder_discount: int = setting(
         970, "builder: per mille a searched chain loses per pair it lies ahead (the unseen pairs' risk)",
-        range=(1, 1000))
+        range=(1, 1000), bots=("builder",))
     versus_clock: str = setting(
         "frames", "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",
         choices=("frames", "turns"), flag="--clock")

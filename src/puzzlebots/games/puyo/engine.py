@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
+from puzzlebots.core.jsonio import show
 
 from .kernels.bitboard import drop_garbage_grid, play_grid
 from .kernels.field import column_heights
@@ -58,7 +59,7 @@ def placement_of(action: Any) -> int:
         x, r = action
         key = (int(x) - 1, int(r))
     except (TypeError, ValueError):
-        raise IllegalActionError(f"puyo: a placement is (x, r) with x 1..6 and r 0..3, got {action!r}") from None
+        raise IllegalActionError(f"puyo: a placement is (x, r) with x 1..6 and r 0..3, got {show(action)}") from None
     if key not in PLACEMENT_INDEX or (int(x), int(r)) != tuple(action):
         raise IllegalActionError(f"puyo: no placement ({x}, {r}): x is 1..6, r 0..3, and the child stays inside")
     return PLACEMENT_INDEX[key]
@@ -91,14 +92,14 @@ class Field:
             raise InputError(f"puyo: a field has at most {ROWS} rows, got {len(rows)}")
         for i, row in enumerate(reversed(rows)):
             if len(row) != WIDTH:
-                raise InputError(f"puyo: field row {row!r} must have {WIDTH} cells")
+                raise InputError(f"puyo: field row {show(row)} must have {WIDTH} cells")
             for x, ch in enumerate(row):
                 if ch == "o":
                     cells[x, i] = GARBAGE
                 elif ch in COLOUR_LETTERS:
                     cells[x, i] = COLOUR_LETTERS.index(ch)
                 else:
-                    raise InputError(f"puyo: unknown cell {ch!r} in field row {row!r} (use .RGBYP or o)")
+                    raise InputError(f"puyo: unknown cell {show(ch)} in field row {show(row)} (use .RGBYP or o)")
         field = cls(np.zeros((WIDTH, ROWS), dtype=np.uint8), reach)
         for x in range(WIDTH):
             for y in range(ROWS):

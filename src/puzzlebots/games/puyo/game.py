@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from rich.console import RenderableType
 
 from puzzlebots.core.base import EpisodicBase
+from puzzlebots.core.config import bot_keys
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import show
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
 
 from .config import PuyoConfig
@@ -21,11 +23,10 @@ if TYPE_CHECKING:
     from .env import PuyoAdapter
     from .versus_page import VersusPage
 
-#: the config keys only one bot reads
-KRIEG3_KEYS = ("k3_templates", "k3_colours", "k3_fit", "k3_legality", "k3_abandon_after")
-BEAM_KEYS = ("beam_width", "beam_depth", "beam_samples", "beam_fire_links")
-BUILDER_KEYS = ("builder_width", "builder_depth", "builder_futures", "builder_prune", "builder_discount",
-                "beam_fire_links")
+#: the config keys only some bots read (declared with each key in ``PuyoConfig``)
+KRIEG3_KEYS = bot_keys(PuyoConfig, "krieg3")
+BEAM_KEYS = bot_keys(PuyoConfig, "beam")
+BUILDER_KEYS = bot_keys(PuyoConfig, "builder")
 
 
 class PuyoGame(EpisodicBase):
@@ -94,7 +95,7 @@ class PuyoGame(EpisodicBase):
             or len(data) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in data)
         ):
-            raise InputError(f"puyo: an action is [x, r] (two whole numbers), got {data!r}")
+            raise InputError(f"puyo: an action is [x, r] (two whole numbers), got {show(data)}")
         return (data[0], data[1])
 
     def summarize(self, results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

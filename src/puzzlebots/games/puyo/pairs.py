@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from puzzlebots.core.errors import ConfigError
+from puzzlebots.core.jsonio import show
 
 from .names import SEQUENCES
 
@@ -68,4 +69,4 @@ def pair_sequence(
         rng = np.random.default_rng(seed)
         draws = rng.integers(1, n_colours + 1, size=(count, 2))
         return [(int(a), int(c)) for a, c in draws]
-    raise ConfigError(f"puyo: unknown sequence {kind!r} (known: {', '.join(SEQUENCES)})")
+    raise ConfigError(f"puyo: unknown sequence {show(kind)} (known: {', '.join(SEQUENCES)})")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from puzzlebots.core.errors import IllegalActionError, InputError
+from puzzlebots.core.jsonio import show
 from puzzlebots.core.messages import field_of, seed_field
 from puzzlebots.core.protocols import JSON
 from puzzlebots.core.seeds import bot_seed
@@ -51,7 +52,7 @@ def choice_field(msg: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> 
     """``msg[key]``, one of ``choices`` (the first if absent)."""
     value: str = field_of(msg, key, str, choices[0])
     if value not in choices:
-        raise InputError(f"field {key!r} must be one of {', '.join(choices)}")
+        raise InputError(f"field {show(key)} must be one of {', '.join(choices)}")
     return value
 
 
@@ -124,7 +125,7 @@ class VersusPage:
     def key(self, key: str) -> None:
         match = self.playing()
         if key not in KEYS:
-            raise IllegalActionError(f"unknown key {key!r} (keys: {', '.join(KEYS)})")
+            raise IllegalActionError(f"unknown key {show(key)} (keys: {', '.join(KEYS)})")
         self.steps = []
         person = match.game.players[0]
         if match.game.over() or person.remaining() <= 0:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
+from puzzlebots.core.jsonio import show
 
 from .boards import check_board, load_board_file, parse_board, random_board
 from .config import YoshiConfig
@@ -549,10 +550,10 @@ def check_plan(action: Any) -> None:
     """Raise ``IllegalActionError`` unless ``action`` is a plan string (see the module docstring)."""
     if not isinstance(action, str) or not action:
         raise IllegalActionError(f"yoshis_cookie: a plan is a non-empty string of {''.join(PRIMITIVES)}, "
-                                 f"got {action!r}")
+                                 f"got {show(action)}")
     bad = [ch for ch in action if ch not in PRIMITIVES]
     if bad:
-        raise IllegalActionError(f"yoshis_cookie: unknown plan letter {bad[0]!r} in {action!r} "
+        raise IllegalActionError(f"yoshis_cookie: unknown plan letter {bad[0]!r} in {show(action)} "
                                  f"(letters: {''.join(PRIMITIVES)})")
     if HOLD_B in action[:-1]:
-        raise IllegalActionError(f"yoshis_cookie: B (hold B) may only end a plan, got {action!r}")
+        raise IllegalActionError(f"yoshis_cookie: B (hold B) may only end a plan, got {show(action)}")

@@ -15,6 +15,7 @@ import re
 from typing import NamedTuple
 
 from puzzlebots.core.errors import InputError
+from puzzlebots.core.jsonio import show
 
 from ..kernels.solve import KEEP_GOAL, KEEP_START, NO_PUT, NO_TAKE
 from ..language import RegisterProgram, format_registers, parse_registers
@@ -100,7 +101,7 @@ def _shape(level: Level, text: str) -> tuple[int, ...]:
     functions = level.callable_functions
     parts = text.split(",")
     if not all(re.fullmatch(r"\s*\d{1,3}\s*", p) for p in parts):
-        raise InputError(f"--shape: registers per function as numbers separated by commas (e.g. 8,4), got {text!r}")
+        raise InputError(f"--shape: registers per function as numbers separated by commas (e.g. 8,4), got {show(text)}")
     shape = tuple(int(p) for p in parts)
     if len(shape) > functions:
         raise InputError(f"--shape: {level.name} has {functions} functions, got {len(shape)}")
@@ -117,7 +118,7 @@ def _pile_rules(level: Level, text: str) -> tuple[int, ...]:
     for token in tokens:
         if not token or not _RULE.fullmatch(token):
             raise InputError(f"--pile-rules: a rule is '.', or I, G, IG followed by an optional - or +, or - or +; "
-                             f"got {token!r}")  # fmt: skip
+                             f"got {show(token)}")  # fmt: skip
     return tuple(sum(RULE_BITS.get(ch, 0) for ch in token) for token in tokens)
 
 
@@ -126,7 +127,7 @@ def _min_ops(level: Level, text: str) -> tuple[int, int, int]:
     for part in text.split(","):
         match = re.fullmatch(r"\s*(right|left|pickup)\s*=\s*(\d{1,3})\s*", part)
         if match is None:
-            raise InputError(f"--min-ops: op=count separated by commas (ops right, left, pickup), got {part!r}")
+            raise InputError(f"--min-ops: op=count separated by commas (ops right, left, pickup), got {show(part)}")
         op, n = match.group(1), int(match.group(2))
         if n and op not in level.commands:
             raise InputError(f"--min-ops: {level.name}'s toolbox has no {op}")

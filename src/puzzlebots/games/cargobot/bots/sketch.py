@@ -41,6 +41,7 @@ import numpy as np
 from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.ray_executor import RayExecutor
+from puzzlebots.core.seeds import MAX_SEED
 
 from ..engine import Colours, EncodedBoard, encode_board, run_level
 from ..kernels import sketch as kernel
@@ -113,8 +114,8 @@ class SketchResult:
 def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int, jobs: int | None = 1) -> None:
     if not 0 < time_limit <= MAX_SECONDS:
         raise InputError(f"time limit {time_limit} is not in (0, {MAX_SECONDS:.0f}] seconds")
-    if not 0 <= seed < 2**31:
-        raise InputError(f"seed {seed} is not in [0, 2^31)")
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"seed {seed} is not in [0, {MAX_SEED}]")
     if not 1 <= tick_cap <= MAX_TICK_CAP:
         raise InputError(f"tick cap {tick_cap} is not in [1, {MAX_TICK_CAP}]")
     if iterations < 1:

@@ -88,7 +88,7 @@ def parse_templates(text: str, source: str = "<templates>") -> list[Template]:
             continue
         if word == "template":
             if block is not None:
-                raise _fail(where, f"template {block['name']!r} has no rows ... end block")
+                raise _fail(where, f"template {show(block['name'])} has no rows ... end block")
             if not rest or len(rest) > MAX_NAME:
                 raise _fail(where, f"a template needs a name of 1 to {MAX_NAME} characters")
             block = {"name": rest, "links": None, "colours": None, "rows": [], "where": where}
@@ -105,7 +105,7 @@ def parse_templates(text: str, source: str = "<templates>") -> list[Template]:
         else:
             raise _fail(where, f"unknown directive {show(word)} (template, links, colours, rows, end)")
     if block is not None:
-        raise _fail(f"{source}:{len(lines)}", f"template {block['name']!r} is not closed by 'end'")
+        raise _fail(f"{source}:{len(lines)}", f"template {show(block['name'])} is not closed by 'end'")
     if not templates:
         raise InputError(f"{source}: no templates")
     return templates
@@ -126,16 +126,16 @@ def _parse_colours(text: str, where: str) -> dict[str, int]:
 def _build(block: dict, where: str) -> Template:
     name = block["name"]
     if block["links"] is None:
-        raise _fail(block["where"], f"template {name!r} has no 'links' line")
+        raise _fail(block["where"], f"template {show(name)} has no 'links' line")
     if block["colours"] is None:
-        raise _fail(block["where"], f"template {name!r} has no 'colours' line")
+        raise _fail(block["where"], f"template {show(name)} has no 'colours' line")
     rows = block["rows"]
     if not rows:
-        raise _fail(where, f"template {name!r} has no rows")
+        raise _fail(where, f"template {show(name)} has no rows")
     height = len(rows)
     width = max(len(symbols) for symbols, _ in rows)
     if width > WIDTH or height > VISIBLE_ROWS:
-        raise _fail(where, f"template {name!r} is {width}x{height}; at most {WIDTH}x{VISIBLE_ROWS}")
+        raise _fail(where, f"template {show(name)} is {width}x{height}; at most {WIDTH}x{VISIBLE_ROWS}")
     colours = block["colours"]
     cells: list[tuple[int, int, int]] = []
     trigger: tuple[int, int] | None = None
@@ -148,29 +148,29 @@ def _build(block: dict, where: str) -> Template:
             if len(symbol) != 1 or not (symbol == "T" or symbol in CLASS_SYMBOLS):
                 raise _fail(row_where, f"unknown symbol {show(symbol)} (use . T 1-9 a-z)")
             if key not in colours:
-                raise _fail(row_where, f"class {key!r} has no colour in the 'colours' line")
+                raise _fail(row_where, f"class {show(key)} has no colour in the 'colours' line")
             if symbol == "T":
                 if trigger is not None:
-                    raise _fail(row_where, f"template {name!r} has more than one trigger T")
+                    raise _fail(row_where, f"template {show(name)} has more than one trigger T")
                 trigger = (dx, dy)
             cells.append((dx, dy, colours[key]))
     if trigger is None:
-        raise _fail(where, f"template {name!r} has no trigger T")
+        raise _fail(where, f"template {show(name)} has no trigger T")
     occupied = {(dx, dy) for dx, dy, _ in cells}
     for dx, dy in occupied:
         if dy > 0 and (dx, dy - 1) not in occupied:
-            raise _fail(where, f"template {name!r}: cell at column {dx + 1}, row {dy + 1} floats")
+            raise _fail(where, f"template {show(name)}: cell at column {dx + 1}, row {dy + 1} floats")
     if (trigger[0], trigger[1] + 1) in occupied:
-        raise _fail(where, f"template {name!r}: the trigger T must be the top cell of its column")
+        raise _fail(where, f"template {show(name)}: the trigger T must be the top cell of its column")
     if all(dx != 0 for dx, _ in occupied):
-        raise _fail(where, f"template {name!r}: its first column is empty")
+        raise _fail(where, f"template {show(name)}: its first column is empty")
     template = Template(name, block["links"], tuple(cells), trigger, width, height)
     fired = _simulate(template, with_trigger=False)
     if fired:
-        raise _fail(where, f"template {name!r} pops {fired} link(s) before its trigger is filled")
+        raise _fail(where, f"template {show(name)} pops {fired} link(s) before its trigger is filled")
     fired = _simulate(template, with_trigger=True)
     if fired != template.links:
-        raise _fail(where, f"template {name!r} says links {template.links} but its trigger fires {fired}")
+        raise _fail(where, f"template {show(name)} says links {template.links} but its trigger fires {fired}")
     return template
 
 
