@@ -53,6 +53,9 @@ class Setting:
     #: the bots that read the key (empty: the game itself reads it, whichever bot plays); setting it while
     #: another bot plays is refused, as it would change nothing
     bots: tuple[str, ...] = ()
+    #: read only where two bots play each other (a game's versus mode): a solo game (``stats``, ``watch``,
+    #: ``train``) refuses it, as it would change nothing
+    versus: bool = False
 
     def accepts(self, value: Any) -> bool:
         if self.valid is not None:
@@ -132,6 +135,7 @@ def setting(
     web_max: int | None = None,
     file: bool = False,
     bots: tuple[str, ...] = (),
+    versus: bool = False,
 ) -> Any:
     """A dataclass field for one config key. Every key needs a domain: choices, a range, a ``valid`` test, or a
     bool/str default (any bool, any string)."""
@@ -145,7 +149,7 @@ def setting(
     if file and web:
         raise TypeError(f"setting {default!r}: a key that names a file is never web-settable")
     meta = {_META: Setting(help, kind, tuple(choices), range, valid, what, flag, cli_type, web, web_max, file,
-                     tuple(bots))}
+                     tuple(bots), versus)}
     if isinstance(default, list | dict):
         return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -169,9 +173,10 @@ def bot_keys(schema: type[Schema], bot: str) -> tuple[str, ...]:
 
 
 def unread_keys(schema: type[Schema], bot: str) -> tuple[str, ...]:
-    """The keys ``bot`` does not read: those the schema gives to other bots only. The one check of a config
-    against a bot refuses them when the user set one (``cli.commands.check_start``)."""
-    return tuple(k for k, s in settings(schema).items() if s.bots and bot not in s.bots)
+    """The keys ``bot`` does not read in a solo game: those the schema gives to other bots only, and those only
+    a versus game reads. The one check of a config against a bot refuses them when the user set one
+    (``cli.commands.check_start``)."""
+    return tuple(k for k, s in settings(schema).items() if (s.bots and bot not in s.bots) or s.versus)
 
 
 def web_keys(schema: type[Schema]) -> frozenset[str]:

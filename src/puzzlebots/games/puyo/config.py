@@ -74,15 +74,16 @@ class PuyoConfig(Schema):
         range=(1, 1000), bots=("builder",))
     versus_clock: str = setting(
         "frames", "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",
-        choices=("frames", "turns"), flag="--clock")
+        choices=("frames", "turns"), flag="--clock", versus=True)
     versus_frames: str = setting(
         "nova", "frame counts where the sources disagree: nova's (puyo-camp measurements) or puyoai's frame.h",
-        choices=FRAME_SOURCES)
+        choices=FRAME_SOURCES, versus=True)
     margin_targets: str = setting(
         "reference", "margin-time target points: the reference's F17 sequence or nova's table",
-        choices=MARGIN_SOURCES)
+        choices=MARGIN_SOURCES, versus=True)
     upi_ms: int = setting(
-        1000, "think time per move (go MS) given to an external UPI engine", range=(1, 600_000), flag="--upi-ms")
+        1000, "think time per move (go MS) given to an external UPI engine", range=(1, 600_000), flag="--upi-ms",
+        versus=True)
     upi_grace_ms: int = setting(
         2000, "how long past its think time an external UPI engine may take before it loses the game",
-        range=(0, 600_000))
+        range=(0, 600_000), versus=True)
