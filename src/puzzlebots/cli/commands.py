@@ -10,9 +10,9 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack, suppress
+from contextlib import suppress
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 from rich.console import Console, Group
@@ -21,7 +21,7 @@ from rich.text import Text
 from ..core import config as config_mod
 from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
-from ..core.files import beside, open_append, short_name, write_atomic
+from ..core.files import beside, short_name
 from ..core.protocols import Commands, ConfigOption, Episodic, Game, TerminalView, capability
 from ..core.registry import get_game, loadable_games
 from ..core.replay import MAX_ACTIONS as MAX_REPLAY_ACTIONS
@@ -37,6 +37,7 @@ from .output import (
     load_weights,
     plot_histogram,
     plot_learning_curve,
+    progress_log,
     read_progress,
     summary_table,
     write_json_atomic,
@@ -150,18 +151,7 @@ def make_stats(game: Episodic) -> click.Command:
         progress_file = beside(json_path, ".partial") if json_path else None
         done = read_progress(progress_file, head, seeds, lambda value, where: check_result(value, template, where)) \
             if progress_file else {}
-        with ExitStack() as files:
-            log: IO[str] | None = None
-            if progress_file is not None:
-                if not done:
-                    write_atomic(progress_file, json.dumps(head, sort_keys=True) + "\n")
-                log = files.enter_context(open_append(progress_file, "partial file"))
-
-            def keep(result: dict[str, Any]) -> None:
-                if log is not None:
-                    log.write(json.dumps(result, sort_keys=True) + "\n")
-                    log.flush()
-
+        with progress_log(progress_file, head, resumed=bool(done)) as keep:
             results = evaluate(game.name, bot, seeds, config, weights, jobs=jobs, executor=executor,
                                address=address, max_actions=max_actions, progress=not quiet, done=done,
                                on_result=keep)

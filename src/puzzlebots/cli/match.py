@@ -6,12 +6,11 @@ one game (``core.match.PlayGame``); the pairs, the statistics and the SPRT are `
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack, suppress
+from contextlib import suppress
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -19,11 +18,11 @@ from rich.table import Table
 
 from ..core.batch import MAX_GAMES
 from ..core.errors import ConfigError, InputError
-from ..core.files import beside, open_append, write_atomic
+from ..core.files import beside
 from ..core.jsonio import show
 from ..core.match import PlayGame, Sprt, run_match, summarize, valid_pair
 from .options import SEED, FiniteFloat, executor_options, refuse_given
-from .output import OutputPath, read_progress, write_json_atomic
+from .output import OutputPath, progress_log, read_progress, write_json_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -114,18 +113,7 @@ def play_match(
     head = {**head, "bots": list(bots), "seeds": [seed, games], "sprt": sprt.as_dict() if sprt else None}
     progress_file = beside(json_path, ".partial") if json_path else None
     done = read_progress(progress_file, head, seeds, checked_pair) if progress_file else {}
-    with ExitStack() as files:
-        log: IO[str] | None = None
-        if progress_file is not None:
-            if not done:
-                write_atomic(progress_file, json.dumps(head, sort_keys=True) + "\n")
-            log = files.enter_context(open_append(progress_file, "partial file"))
-
-        def keep(pair: dict[str, Any]) -> None:
-            if log is not None:
-                log.write(json.dumps(pair, sort_keys=True) + "\n")
-                log.flush()
-
+    with progress_log(progress_file, head, resumed=bool(done)) as keep:
         outcome = run_match(play, *bots, seeds, args, sprt=sprt, done=done, on_pair=keep, jobs=jobs,
                             executor=executor, address=address, progress=not quiet)
     summary = summarize(bots, outcome, sprt)

@@ -6,7 +6,8 @@ import functools
 import io
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,14 @@ import click
 from rich.table import Table
 
 from ..core.errors import InputError
-from ..core.files import check_folder_takes_files, check_output_name, read_regular, short_name, write_atomic
+from ..core.files import (
+    check_folder_takes_files,
+    check_output_name,
+    open_append,
+    read_regular,
+    short_name,
+    write_atomic,
+)
 from ..core.jsonio import check_number, name_of, parse_json, read_json, show
 
 
@@ -96,6 +104,24 @@ def load_weights(path: Path, game: Any, bot: str) -> list[float]:
 
 #: the longest line a partial file may hold (a result or a game pair is well under 4 KB; the header holds the config)
 MAX_PROGRESS_LINE = 16 * 1024
+
+
+@contextmanager
+def progress_log(path: Path | None, head: dict[str, Any], resumed: bool) -> Iterator[Callable[[Any], None]]:
+    """How a run keeps each result as it arrives: appended to ``path`` (its partial file, begun with ``head``
+    unless the run resumes it), opened once through ``core.files`` and flushed line by line; no path, no file."""
+    if path is None:
+        yield lambda _record: None
+        return
+    if not resumed:
+        write_atomic(path, json.dumps(head, sort_keys=True) + "\n")
+    with open_append(path, "partial file") as log:
+
+        def keep(record: Any) -> None:
+            log.write(json.dumps(record, sort_keys=True) + "\n")
+            log.flush()
+
+        yield keep
 
 
 def read_progress(path: Path, head: dict[str, Any], seeds: range,
