@@ -98,36 +98,9 @@ def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(pag
                                timeout=TIMEOUT)
         for key in pair_keys:
             page.keyboard.press(key)
-    # the page's own frame counters, sampled on every animation frame until the chain is over
-    samples = page.evaluate("""async () => {
-        const b = document.getElementById('versus-board');
-        const ai = document.getElementById('versus-tray-ai');
-        const out = [];
-        const t0 = performance.now();
-        while (performance.now() - t0 < 30000) {
-          await new Promise((r) => requestAnimationFrame(r));
-          const link = Number(b.dataset.linkYou || 0);
-          out.push([Number(b.dataset.frame), link, Number(b.dataset.linkStartYou), Number(b.dataset.linkFramesYou),
-                    Number(ai.dataset.incoming) + Number(ai.dataset.fixed)]);
-          if (link === 2) return out;
-        }
-        return out;
-      }""")
+    samples = frame_samples(page, until_link=2)
     page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-chain.png"))
-    rest = page.evaluate("""async () => {
-        const b = document.getElementById('versus-board');
-        const ai = document.getElementById('versus-tray-ai');
-        const out = [];
-        const t0 = performance.now();
-        while (performance.now() - t0 < 30000) {
-          await new Promise((r) => requestAnimationFrame(r));
-          const link = Number(b.dataset.linkYou || 0);
-          out.push([Number(b.dataset.frame), link, Number(b.dataset.linkStartYou), Number(b.dataset.linkFramesYou),
-                    Number(ai.dataset.incoming) + Number(ai.dataset.fixed)]);
-          if (link === 0) return out;
-        }
-        return out;
-      }""")
+    rest = frame_samples(page, until_link=0)
     samples += rest
     starts = {link: (start, frames) for _, link, start, frames, _ in samples if link}
     assert sorted(starts) == list(range(1, len(falls) + 1))
@@ -149,3 +122,22 @@ def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(pag
     assert page.locator("#versus-margin").get_attribute("data-target") == "70"  # before 96 s
     ai_cells = page.locator("#versus-board svg").nth(1).locator("[data-role='cell']")
     assert ai_cells.count() > 0
+
+
+def frame_samples(page: Any, until_link: int) -> list[list[float]]:
+    """The page's own frame counters, sampled on every animation frame until the person's chain shows link
+    ``until_link`` (0: the chain is over): [frame, link, link start, link frames, garbage in the AI's tray]."""
+    return page.evaluate("""async (until) => {
+        const b = document.getElementById('versus-board');
+        const ai = document.getElementById('versus-tray-ai');
+        const out = [];
+        const t0 = performance.now();
+        while (performance.now() - t0 < 30000) {
+          await new Promise((r) => requestAnimationFrame(r));
+          const link = Number(b.dataset.linkYou || 0);
+          out.push([Number(b.dataset.frame), link, Number(b.dataset.linkStartYou), Number(b.dataset.linkFramesYou),
+                    Number(ai.dataset.incoming) + Number(ai.dataset.fixed)]);
+          if (link === until) return out;
+        }
+        return out;
+      }""", until_link)
