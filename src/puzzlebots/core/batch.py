@@ -263,7 +263,8 @@ def run_tasks(
                 with signals_held():
                     pool.shutdown(wait=False, cancel_futures=True)
                     for fut, i in running.items():  # finished before the stop: handed on, not lost
-                        if fut.done() and not fut.cancelled() and fut.exception() is None:
+                        # (not again where ``on_result`` itself raised while it was handed on)
+                        if i not in results and fut.done() and not fut.cancelled() and fut.exception() is None:
                             arrived(i, fut.result())
                 raise
             pool.shutdown(wait=True)
