@@ -217,16 +217,22 @@ def save_figure(fig: Any, path: Path) -> None:
     write_atomic(path, buffer.getvalue())
 
 
-def plot_histogram(path: Path, values: Sequence[float], label: str, title: str) -> None:
+def plot_histogram(path: Path, values: Sequence[float], label: str, title: str, note: str = "") -> None:
     """Write :func:`histogram_figure` to ``path``."""
-    save_figure(histogram_figure(values, label, title), path)
+    save_figure(histogram_figure(values, label, title, note), path)
 
 
-def histogram_figure(values: Sequence[float], label: str, title: str) -> Any:
+#: the share of a constant column's value left free on each side of its bar (at least one unit)
+CONSTANT_MARGIN = 0.05
+
+
+def histogram_figure(values: Sequence[float], label: str, title: str, note: str = "") -> Any:
     """How many games reached each value of the game's main figure (``label``, in the game's own units).
 
     Counts of games are whole numbers, so is the figure's axis when every value is; the legend sits outside
-    the bars.
+    the bars. A column where every game has the same value gets an axis around it with round ticks and says
+    so, rather than an axis of hundredths about one bar; ``note`` (a cap and how many games reached it) is
+    written under the title.
     """
     from matplotlib.ticker import MaxNLocator
 
@@ -245,9 +251,16 @@ def histogram_figure(values: Sequence[float], label: str, title: str) -> Any:
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if whole:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    notes = [note] if note else []
+    if values and min(values) == max(values):
+        value = float(values[0])
+        margin = max(1.0, abs(value) * CONSTANT_MARGIN)
+        ax.set_xlim(value - margin, value + margin)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=whole))
+        notes.append(f"every game: {value:,g} {label}")
     ax.set_xlabel(label)
     ax.set_ylabel("games")
-    ax.set_title(title)
+    ax.set_title(title + "".join("\n" + n for n in notes), fontsize="medium")
     return fig
 
 

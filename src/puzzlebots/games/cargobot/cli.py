@@ -235,7 +235,7 @@ def sketch(
         click.echo("interrupted: the best program found so far", err=True)
     if result.solved:
         click.echo(f"{level.name}: solved with {result.size} registers (best known {level.best_known or '-'}, first "
-                   f"found {result.found_size}), {result.stars} stars, {result.ticks} ticks")  # fmt: skip
+                   f"found {result.found_size}), {level.rating(result.program)}, {result.ticks} ticks")  # fmt: skip
         click.echo(f"program: {format_registers(result.program)}")  # type: ignore[arg-type]
     else:
         click.echo(f"{level.name}: no program found")
