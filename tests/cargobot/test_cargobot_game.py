@@ -8,7 +8,7 @@ import pytest
 from puzzlebots.core.errors import InputError
 from puzzlebots.games.cargobot.engine import Rules, run_game, run_level, run_vaguery
 from puzzlebots.games.cargobot.language import parse_registers
-from puzzlebots.games.cargobot.levels import find_level, load_levels, rating, size_note, stars
+from puzzlebots.games.cargobot.levels import find_level, load_levels, rating, size_note, stars, thresholds_text
 
 # level, program written from its hint, ticks, moves, stars. The first three are counted by hand:
 # Cargo 101 = pickup, right, drop; Transporter = 3 + call + 3 + call + 3; Re-Curses = 3 rounds of
@@ -106,6 +106,7 @@ def test_star_rule() -> None:
     assert [size_note(n, (9, 7, 6)) for n in (7, 6, 5)] == ["", "the designer's size", "smaller than the designer's"]
     assert rating(6, (9, 7, 6)) == "3 stars of 3 (6 registers, the designer's size)"
     assert rating(10, (9, 7, 6)) == "1 star of 3 (10 registers)"
+    assert thresholds_text((9, 7, 6)) == "3 stars with at most 7 registers, 2 with at most 9 (the designer's size: 6)"
     assert find_level("Mirror").stars_for(parse_registers("claw R call2_any call1 prog_2 claw_yellow L")) == 3
 
 

@@ -48,14 +48,15 @@ def levels(levels_file: str | None, as_json: bool) -> None:
         click.echo(json.dumps([_level_row(lv) for lv in rows], indent=1))
         return
     table = Table(title="Cargo-Bot levels")
-    for col in ("pack", "#", "level", "claw", "piles", "crates", "conditions", "functions", "stars a,b,c", "best"):
+    for col in ("pack", "#", "level", "claw", "piles", "crates", "conditions", "functions",
+                "registers for 2/3 stars, designer's", "best"):
         table.add_column(col)
     for lv in rows:
         r = _level_row(lv)
         table.add_row(
             lv.pack, str(lv.number or ""), lv.name, str(lv.claw),
             f"{r['piles']}" + (f" (board 1 of {r['boards']})" if r["boards"] > 1 else ""), str(r["crates"]),
-            ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), ",".join(map(str, lv.stars)),
+            ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), "{}/{}/{}".format(*lv.stars),
             str(lv.best_known or "-"),
         )  # fmt: skip
     print_fitted(Console(), table)
@@ -234,8 +235,8 @@ def sketch(
     if result.interrupted:
         click.echo("interrupted: the best program found so far", err=True)
     if result.solved:
-        click.echo(f"{level.name}: solved with {result.size} registers (best known {level.best_known or '-'}, first "
-                   f"found {result.found_size}), {level.rating(result.program)}, {result.ticks} ticks")  # fmt: skip
+        click.echo(f"{level.name}: solved with {level.rating(result.program or ())}; best known "
+                   f"{level.best_known or '-'}, first found {result.found_size}; {result.ticks} ticks")  # fmt: skip
         click.echo(f"program: {format_registers(result.program)}")  # type: ignore[arg-type]
     else:
         click.echo(f"{level.name}: no program found")

@@ -114,6 +114,13 @@ def size_note(n: int, thresholds: tuple[int, int, int] | list[int]) -> str:
     return "smaller than the designer's" if n < c else ""
 
 
+def thresholds_text(thresholds: tuple[int, int, int] | list[int]) -> str:
+    """A level's star thresholds in words (``a`` is the most registers for 2 stars, ``b`` for 3, ``c`` the
+    designer's size): ``3 stars with at most 7 registers, 2 with at most 9 (the designer's size: 6)``."""
+    a, b, c = thresholds
+    return f"{MAX_STARS} stars with at most {b} registers, 2 with at most {a} (the designer's size: {c})"
+
+
 def rating(n: int, thresholds: tuple[int, int, int] | list[int]) -> str:
     """``3 stars (7 registers, the designer's size)``: the one wording of a win's stars everywhere."""
     earned = stars(n, thresholds)

@@ -22,7 +22,7 @@ from puzzlebots.core.protocols import JSON
 from . import oracle
 from .engine import run_level
 from .language import format_registers, parse_registers, register_count
-from .levels import Level, find_level, load_levels
+from .levels import Level, find_level, load_levels, thresholds_text
 
 #: runs longer than this many ticks are shown as their first frames and the end
 MAX_TRACE_TICKS = 1500
@@ -71,8 +71,7 @@ def examples() -> dict[str, str]:
 
 def level_frame(name: str) -> dict[str, Any]:
     level = find_level(name)
-    stars = "/".join(str(s) for s in level.stars)
-    info = f"{level.label}: {level.name}. Registers for 1/2/3 stars: {stars}."
+    info = f"{level.label}: {level.name}. {thresholds_text(level.stars)}."
     if level.hint:
         info += f" Hint: {level.hint.strip().rstrip('.')}."
     return {
