@@ -49,7 +49,7 @@ def levels(levels_file: str | None, as_json: bool) -> None:
         return
     table = Table(title="Cargo-Bot levels")
     for col in ("pack", "#", "level", "claw", "piles", "crates", "conditions", "functions",
-                "registers for 2/3 stars, designer's", "best"):
+                "2/3-star sizes, designer's", "best"):
         table.add_column(col)
     for lv in rows:
         r = _level_row(lv)
