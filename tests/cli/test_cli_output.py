@@ -166,3 +166,15 @@ def test_a_constant_column_gets_an_axis_around_it_and_a_note() -> None:
     fig = histogram_figure([0.5] * 3, "share", "t")  # a constant fraction: at least one unit either side
     (ax,) = fig.axes
     assert ax.get_xlim() == (-0.5, 1.5) and "every game: 0.5 share" in ax.get_title()
+
+
+def test_a_learning_curve_at_one_value_gets_an_axis_around_it() -> None:
+    from puzzlebots.cli.output import learning_curve_figure
+
+    history = [{"generation": g, "rating": 200.0, "best_rating": 200.0} for g in range(1, 4)]
+    fig = learning_curve_figure(history, "t", "spawns")
+    (ax,) = fig.axes
+    fig.canvas.draw()
+    low, high = ax.get_ylim()
+    assert 200 - low == high - 200 >= 1
+    assert all(float(t).is_integer() for t in ax.get_yticks()) and "every generation: 200" in ax.get_title()

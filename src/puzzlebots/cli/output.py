@@ -253,15 +253,22 @@ def histogram_figure(values: Sequence[float], label: str, title: str, note: str 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     notes = [note] if note else []
     if values and min(values) == max(values):
-        value = float(values[0])
-        margin = max(1.0, abs(value) * CONSTANT_MARGIN)
-        ax.set_xlim(value - margin, value + margin)
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=whole))
-        notes.append(f"every game: {value:,g} {label}")
+        about_constant(ax.xaxis, ax.set_xlim, float(values[0]), whole)
+        notes.append(f"every game: {float(values[0]):,g} {label}")
     ax.set_xlabel(label)
     ax.set_ylabel("games")
     ax.set_title(title + "".join("\n" + n for n in notes), fontsize="medium")
     return fig
+
+
+def about_constant(axis: Any, set_limits: Callable[[float, float], Any], value: float, whole: bool) -> None:
+    """An axis for data that is one value throughout: that value in the middle, round ticks, and at least one
+    unit either side (matplotlib alone gives a span of a tenth, ticks in hundredths)."""
+    from matplotlib.ticker import MaxNLocator
+
+    margin = max(1.0, abs(value) * CONSTANT_MARGIN)
+    set_limits(value - margin, value + margin)
+    axis.set_major_locator(MaxNLocator(nbins=4, integer=whole))
 
 
 def plot_learning_curve(path: Path, history: Sequence[dict[str, Any]], title: str, label: str) -> None:
@@ -280,8 +287,12 @@ def learning_curve_figure(history: Sequence[dict[str, Any]], title: str, label: 
     if history and "best_rating" in history[0]:
         ax.plot(gens, [h["best_rating"] for h in history], marker=".", linestyle=":", label="best candidate")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ratings = [h["rating"] for h in history] + [h["best_rating"] for h in history if "best_rating" in h]
+    if ratings and min(ratings) == max(ratings):
+        about_constant(ax.yaxis, ax.set_ylim, float(ratings[0]), float(ratings[0]).is_integer())
+        title += f"\nevery generation: {float(ratings[0]):,g}"
     ax.set_xlabel("generation")
     ax.set_ylabel(f"mean {label} per game")
-    ax.set_title(title)
+    ax.set_title(title, fontsize="medium")
     fig.legend(loc="outside right upper")
     return fig
