@@ -176,10 +176,15 @@ def solve(
     _print_results(targets, rows, json_file)
 
 
+#: what the solve table's figures mean, printed under it
+SOLVE_LEGEND = ("size: registers of the program found; stars: the game's 1-3 for that size; searched to: every "
+                "program up to this size was tried; pass: the pass of this run that gave the row")
+
+
 def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_file: Path | None) -> None:
     """The table (one row per level, in the levels file's order), the summary line, the --json file."""
     table = Table(title="Cargo-Bot solve (game semantics)", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for col in ("level", "size", "best known", "proven minimal", "method", "pass", "searched to", "seconds",
+    for col in ("level", "size", "stars", "best known", "proven minimal", "method", "pass", "searched to", "seconds",
                 "program"):  # fmt: skip
         # the numbers' columns keep their longest word whole on 80 columns; the level and the program wrap
         wraps = col in ("level", "program")
@@ -190,10 +195,12 @@ def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_fil
         result, number = rows[lv.name].result, rows[lv.name].number
         results.append(result.to_json() | {"pass": number, "pack": lv.pack, "best_known": lv.best_known})
         table.add_row(
-            lv.name, str(result.size or "-"), str(lv.best_known or "-"), "yes" if result.proven_minimal else "no",
+            lv.name, str(result.size or "-"), str(result.stars or "-"), str(lv.best_known or "-"),
+            "yes" if result.proven_minimal else "no",
             result.method, str(number), str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
         )  # fmt: skip
     print_fitted(Console(), table)
+    click.echo(SOLVE_LEGEND)
     solved = sum(r["solved"] for r in results)
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
     if json_file is not None:
