@@ -12,6 +12,8 @@ from puzzlebots.cli.app import cli
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.protocols import Episodic, capability
 from puzzlebots.games.cargobot.game import GAME
+from puzzlebots.games.cargobot.language import parse_registers
+from puzzlebots.games.cargobot.levels import find_level
 
 INVERTER = "call2 call2 call2 call2 R call1 prog_2 claw R claw L"
 
@@ -36,8 +38,9 @@ def test_run_json_game_and_vaguery() -> None:
     assert code == 0
     assert {k: data[k] for k in ("outcome", "steps", "moves", "crashes", "topples", "claw", "holding", "stars")} == {
         "outcome": "solved", "steps": 107, "moves": 83, "crashes": 0, "topples": 0, "claw": 6, "holding": None,
-        "stars": 4,
+        "stars": 3,
     }  # fmt: skip
+    assert data["registers"] == 10
     code, out, _ = _run("run", "--level", "inverter", "--program", INVERTER, "--semantics", "vaguery", "--json")
     assert code == 0 and (json.loads(out)["outcome"], json.loads(out)["steps"]) == ("solved", 107)
     code, out, _ = _run("run", "--level", "inverter", "--program", INVERTER, "--step-limit", "50", "--json")
@@ -50,6 +53,24 @@ def test_run_json_game_and_vaguery() -> None:
     assert (data["outcome"], data["crashes"], data["steps"], data["stars"]) == ("crashed", 1, 4, None)
 
 
+def test_stars_are_the_games_1_to_3_in_the_cli_and_on_the_page() -> None:
+    """``cargobot run`` and the page's ``run`` rate the same program alike: the game's stars, 1-3, with the
+    register count beside them (and the win screen's note on the designer's size)."""
+    from puzzlebots.games.cargobot.view import run as page_run
+
+    for name, program in (("Inverter", INVERTER), ("Cargo 101", "claw R claw"), ("Cargo 101", "claw R L R claw")):
+        code, out, _ = _run("run", "--level", name, "--program", program)
+        page = page_run(name, program)
+        code_json, out_json, _ = _run("run", "--level", name, "--program", program, "--json")
+        data = json.loads(out_json)
+        assert code == 0 and code_json == 0 and page["solved"]
+        assert 1 <= page["stars"] <= 3 and data["stars"] == page["stars"]
+        assert data["registers"] == page["registers"]
+        rating = find_level(name).rating(parse_registers(program))
+        assert rating in out and rating in page["message"]
+        assert f"{page['stars']} star" in rating and f"({page['registers']} registers" in rating
+
+
 def test_run_watch_draws_frames() -> None:
     code, out, _ = _run("run", "--level", "Cargo 101", "--program", "claw R claw", "--watch", "--delay", "0")
     assert code == 0 and "step 3" in out and "[Y]" in out
@@ -60,7 +81,7 @@ def test_solve_and_climb_commands(tmp_path: Path) -> None:
     code, out, _ = _run("solve", "--level", "Re-Curses", "--jobs", "1", "--json", str(target))
     assert code == 0 and "solved 1/1" in out
     (row,) = json.loads(target.read_text())
-    assert (row["solved"], row["size"], row["stars"], row["program"]) == (True, 5, 4, "claw R claw L call1")
+    assert (row["solved"], row["size"], row["stars"], row["program"]) == (True, 5, 3, "claw R claw L call1")
     code, out, _ = _run("climb", "--level", "Cargo 101", "--seed", "3", "--stop-after", "1", "--json")
     assert code == 0 and json.loads(out)["solved"] is True
 

@@ -8,23 +8,23 @@ import pytest
 from puzzlebots.core.errors import InputError
 from puzzlebots.games.cargobot.engine import Rules, run_game, run_level, run_vaguery
 from puzzlebots.games.cargobot.language import parse_registers
-from puzzlebots.games.cargobot.levels import find_level, load_levels, stars
+from puzzlebots.games.cargobot.levels import find_level, load_levels, rating, size_note, stars, thresholds_text
 
 # level, program written from its hint, ticks, moves, stars. The first three are counted by hand:
 # Cargo 101 = pickup, right, drop; Transporter = 3 + call + 3 + call + 3; Re-Curses = 3 rounds of
 # 5 ticks and a last pickup-right-drop; From Beneath = 4 blues x 5 ticks + yellow pickup, R, R, drop.
 HINTED = [
-    ("Cargo 101", "claw R claw", 3, 3, 4),
-    ("Transporter", "claw R claw call1", 11, 9, 4),
-    ("Re-Curses", "claw R claw L call1", 18, 15, 4),
-    ("Inverter", "call2 call2 call2 call2 R call1 prog_2 claw R claw L", 107, 83, 4),
+    ("Cargo 101", "claw R claw", 3, 3, 3),
+    ("Transporter", "claw R claw call1", 11, 9, 3),
+    ("Re-Curses", "claw R claw L call1", 18, 15, 3),
+    ("Inverter", "call2 call2 call2 call2 R call1 prog_2 claw R claw L", 107, 83, 3),
     ("From Beneath", "claw R_blue R_yellow R_yellow claw L_none call1", 24, 20, 2),
-    ("Go Left", "R call2 call2 call2 call1 prog_2 claw L claw R", 49, 38, 4),
+    ("Go Left", "R call2 call2 call2 call1 prog_2 claw L claw R", 49, 38, 3),
     ("Double Flip", "claw R_any R_blue claw L_none call1", 34, 28, 3),
-    ("Go Left 2", "claw R_none L_any call1", 61, 41, 4),
-    ("Go the Distance", "claw R_none L_red call1", 55, 35, 4),
-    ("Repeat Inverter", "claw R claw L_none call1", 84, 67, 4),
-    ("Come Together", "call2 claw call1 prog_2 R claw_none call2_none L", 95, 69, 4),
+    ("Go Left 2", "claw R_none L_any call1", 61, 41, 3),
+    ("Go the Distance", "claw R_none L_red call1", 55, 35, 3),
+    ("Repeat Inverter", "claw R claw L_none call1", 84, 67, 3),
+    ("Come Together", "call2 claw call1 prog_2 R claw_none call2_none L", 95, 69, 3),
 ]
 
 
@@ -101,9 +101,13 @@ def test_tick_limit() -> None:
 
 
 def test_star_rule() -> None:
-    assert [stars(n, (9, 7, 6)) for n in (12, 10, 9, 8, 7, 6, 5)] == [1, 1, 2, 2, 3, 4, 5]
-    assert [stars(n, (3, 3, 3)) for n in (4, 3, 2)] == [1, 4, 5]
-    assert find_level("Mirror").stars_for(parse_registers("claw R call2_any call1 prog_2 claw_yellow L")) == 4
+    assert [stars(n, (9, 7, 6)) for n in (12, 10, 9, 8, 7, 6, 5)] == [1, 1, 2, 2, 3, 3, 3]
+    assert [stars(n, (3, 3, 3)) for n in (4, 3, 2)] == [1, 3, 3]
+    assert [size_note(n, (9, 7, 6)) for n in (7, 6, 5)] == ["", "the designer's size", "smaller than the designer's"]
+    assert rating(6, (9, 7, 6)) == "3 stars of 3 (6 registers, the designer's size)"
+    assert rating(10, (9, 7, 6)) == "1 star of 3 (10 registers)"
+    assert thresholds_text((9, 7, 6)) == "3 stars with at most 7 registers, 2 with at most 9 (the designer's size: 6)"
+    assert find_level("Mirror").stars_for(parse_registers("claw R call2_any call1 prog_2 claw_yellow L")) == 3
 
 
 def test_toolbox_and_register_limits() -> None:

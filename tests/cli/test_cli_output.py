@@ -142,6 +142,39 @@ def test_the_stats_plot_of_each_game_is_in_its_units() -> None:
     from puzzlebots.core.registry import get_game
 
     puyo = get_game("puyo")
-    assert plotted(puyo, [{"max_chain": 7, "score": 9000}]) == ([7.0], "largest chain")  # type: ignore[arg-type]
+    assert plotted(puyo, [{"max_chain": 7, "score": 9000}]) == ([7.0], "largest chain", "")  # type: ignore[arg-type]
     hatris = get_game("hatris")
-    assert plotted(hatris, [{"spawns": 812}]) == ([812.0], "spawns to game over")  # type: ignore[arg-type]
+    assert plotted(hatris, [{"spawns": 812}]) == ([812.0], "spawns", "")  # type: ignore[arg-type]
+    capped = plotted(hatris, [{"spawns": 200}, {"spawns": 150}], hatris.check_config({"max_spawns": 200}))  # type: ignore[arg-type]
+    assert capped == ([200.0, 150.0], "spawns", "capped at 200 spawns: 1 of 2 games reached it")
+
+
+def test_a_constant_column_gets_an_axis_around_it_and_a_note() -> None:
+    """Games that all hit the cap (every value 200): round ticks about the one bar, not 199.45-200.50, and the
+    title says every game had that value and how many games reached the cap."""
+    from puzzlebots.cli.output import histogram_figure
+
+    note = "capped at 200 spawns: 20 of 20 games reached it"
+    fig = histogram_figure([200.0] * 20, "spawns", "t", note)
+    (ax,) = fig.axes
+    fig.canvas.draw()
+    low, high = ax.get_xlim()
+    assert low < 200 < high and high - low >= 2 and 200 - low == high - 200
+    ticks = [t for t in ax.get_xticks() if low <= t <= high]
+    assert 200 in ticks and all(float(t).is_integer() for t in ticks)
+    assert note in ax.get_title() and "every game: 200 spawns" in ax.get_title()
+    fig = histogram_figure([0.5] * 3, "share", "t")  # a constant fraction: at least one unit either side
+    (ax,) = fig.axes
+    assert ax.get_xlim() == (-0.5, 1.5) and "every game: 0.5 share" in ax.get_title()
+
+
+def test_a_learning_curve_at_one_value_gets_an_axis_around_it() -> None:
+    from puzzlebots.cli.output import learning_curve_figure
+
+    history = [{"generation": g, "rating": 200.0, "best_rating": 200.0} for g in range(1, 4)]
+    fig = learning_curve_figure(history, "t", "spawns")
+    (ax,) = fig.axes
+    fig.canvas.draw()
+    low, high = ax.get_ylim()
+    assert 200 - low == high - 200 >= 1
+    assert all(float(t).is_integer() for t in ax.get_yticks()) and "every generation: 200" in ax.get_title()

@@ -127,13 +127,27 @@ def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Seque
 
 # --------------------------------------------------------------------------- stats
 
-def plotted(game: Episodic, results: Sequence[dict[str, Any]]) -> tuple[list[float], str]:
+def fitness_cap(game: Episodic, config: dict[str, Any]) -> float | None:
+    """The value that caps the game's fitness under ``config`` (its ``fitness_cap`` key), or None."""
+    return None if game.fitness_cap is None else float(config[game.fitness_cap])
+
+
+def cap_note(cap: float | None, values: Sequence[float], label: str) -> str:
+    """How many of ``values`` stand at the cap, in words ("" without a cap)."""
+    if cap is None:
+        return ""
+    return f"capped at {cap:,g} {label}: {sum(1 for v in values if v >= cap):,} of {len(values):,} games reached it"
+
+
+def plotted(game: Episodic, results: Sequence[dict[str, Any]],
+            config: dict[str, Any] | None = None) -> tuple[list[float], str, str]:
     """What ``stats --plot`` draws, in the game's units: its ``plot_figure`` (result key, label) if it names
-    one, else the fitness under ``fitness_label``."""
+    one, else the fitness under ``fitness_label``; and a note on the fitness's cap where the game has one."""
     key, label = game.plot_figure or (None, game.fitness_label)
     if key is None:
-        return [game.fitness(r) for r in results], label
-    return [float(r[key]) for r in results], label
+        values = [game.fitness(r) for r in results]
+        return values, label, cap_note(fitness_cap(game, config) if config else None, values, label)
+    return [float(r[key]) for r in results], label, ""
 
 
 def make_stats(game: Episodic) -> click.Command:
@@ -169,8 +183,8 @@ def make_stats(game: Episodic) -> click.Command:
                 with suppress(OSError):  # a name someone else took meanwhile is theirs to clear
                     progress_file.unlink()
         if plot is not None:
-            values, label = plotted(game, results)
-            plot_histogram(plot, values, label, f"{game.title}: {bot}, {games:,} games from seed {seed}")
+            values, label, note = plotted(game, results, config)
+            plot_histogram(plot, values, label, f"{game.title}: {bot}, {games:,} games from seed {seed}", note)
 
     options = [
         bot_option(game),
@@ -278,9 +292,13 @@ def make_train(game: Episodic) -> click.Command:
                                  sigma, popsize, init, config, max_actions)
         console = Console(stderr=True)
 
+        cap = fitness_cap(game, config)
+
         def report(state: Any) -> None:
+            capped = "" if cap is None else f" (capped at {cap:,g}" + (
+                ": every game reached it)" if state.rating >= cap else ")")
             console.print(f"generation {state.generation}/{generations}: "
-                          f"mean {game.fitness_label} {state.rating:,.1f} per game")
+                          f"mean {game.fitness_label} {state.rating:,.1f} per game{capped}")
 
         state = train(settings, out, resume=resume, force=force, jobs=jobs, executor=executor, address=address,
                       progress=not quiet, defaults=defaults, on_generation=report)

@@ -217,16 +217,22 @@ def save_figure(fig: Any, path: Path) -> None:
     write_atomic(path, buffer.getvalue())
 
 
-def plot_histogram(path: Path, values: Sequence[float], label: str, title: str) -> None:
+def plot_histogram(path: Path, values: Sequence[float], label: str, title: str, note: str = "") -> None:
     """Write :func:`histogram_figure` to ``path``."""
-    save_figure(histogram_figure(values, label, title), path)
+    save_figure(histogram_figure(values, label, title, note), path)
 
 
-def histogram_figure(values: Sequence[float], label: str, title: str) -> Any:
+#: the share of a constant column's value left free on each side of its bar (at least one unit)
+CONSTANT_MARGIN = 0.05
+
+
+def histogram_figure(values: Sequence[float], label: str, title: str, note: str = "") -> Any:
     """How many games reached each value of the game's main figure (``label``, in the game's own units).
 
     Counts of games are whole numbers, so is the figure's axis when every value is; the legend sits outside
-    the bars.
+    the bars. A column where every game has the same value gets an axis around it with round ticks and says
+    so, rather than an axis of hundredths about one bar; ``note`` (a cap and how many games reached it) is
+    written under the title.
     """
     from matplotlib.ticker import MaxNLocator
 
@@ -245,10 +251,24 @@ def histogram_figure(values: Sequence[float], label: str, title: str) -> Any:
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if whole:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    notes = [note] if note else []
+    if values and min(values) == max(values):
+        about_constant(ax.xaxis, ax.set_xlim, float(values[0]), whole)
+        notes.append(f"every game: {float(values[0]):,g} {label}")
     ax.set_xlabel(label)
     ax.set_ylabel("games")
-    ax.set_title(title)
+    ax.set_title(title + "".join("\n" + n for n in notes), fontsize="medium")
     return fig
+
+
+def about_constant(axis: Any, set_limits: Callable[[float, float], Any], value: float, whole: bool) -> None:
+    """An axis for data that is one value throughout: that value in the middle, round ticks, and at least one
+    unit either side (matplotlib alone gives a span of a tenth, ticks in hundredths)."""
+    from matplotlib.ticker import MaxNLocator
+
+    margin = max(1.0, abs(value) * CONSTANT_MARGIN)
+    set_limits(value - margin, value + margin)
+    axis.set_major_locator(MaxNLocator(nbins=4, integer=whole))
 
 
 def plot_learning_curve(path: Path, history: Sequence[dict[str, Any]], title: str, label: str) -> None:
@@ -267,8 +287,12 @@ def learning_curve_figure(history: Sequence[dict[str, Any]], title: str, label: 
     if history and "best_rating" in history[0]:
         ax.plot(gens, [h["best_rating"] for h in history], marker=".", linestyle=":", label="best candidate")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ratings = [h["rating"] for h in history] + [h["best_rating"] for h in history if "best_rating" in h]
+    if ratings and min(ratings) == max(ratings):
+        about_constant(ax.yaxis, ax.set_ylim, float(ratings[0]), float(ratings[0]).is_integer())
+        title += f"\nevery generation: {float(ratings[0]):,g}"
     ax.set_xlabel("generation")
     ax.set_ylabel(f"mean {label} per game")
-    ax.set_title(title)
+    ax.set_title(title, fontsize="medium")
     fig.legend(loc="outside right upper")
     return fig

@@ -76,6 +76,8 @@ class EpisodicBase(GameBase):
     plot_figure: tuple[str | None, str] | None = None
     #: plain words the ``stats`` table puts beside a summary figure whose name alone is not plain
     summary_notes: Mapping[str, str] = {}
+    #: the config key whose value caps the fitness (a game stopped there counts the cap), or None
+    fitness_cap: str | None = None
 
     def default_weights(self, bot: str) -> list[float] | None:
         """The shipped weights of a tunable bot (``train --init default`` starts from them)."""

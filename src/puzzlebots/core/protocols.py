@@ -9,6 +9,7 @@ implements only where it has it, and the edges ask for the capability, never for
 :class:`TerminalView`  a rich renderable of a state (``watch``, ``replay``, playthroughs)
 :class:`WebView`       the board as plain JSON for the page, and the game's own page files
 :class:`WebControls`   page controls of the game's own (an editor, a person playing), one session each
+:class:`WebEngines`    page controls that can play external engines the operator named (``serve --engine``)
 :class:`GymGame`       a Gymnasium adapter: action numbering, mask, observation, picture
 :class:`Commands`      click commands of its own, mounted under ``puzzlebots <game>``
 =====================  ==================================================================================
@@ -153,12 +154,15 @@ class Game(Protocol):
 class Episodic(Game, Protocol):
     """A game a bot plays from a seed to the end: what stats, watch, train, replays and playthroughs need."""
 
-    #: what ``fitness`` measures, in the game's own units, for plots and tables ("spawns to game over")
+    #: what ``fitness`` measures, in the game's own units, for plots and tables ("spawns")
     fitness_label: str
     #: what ``stats --plot`` draws, (result key, axis label); None: the fitness under ``fitness_label``
     plot_figure: tuple[str | None, str] | None
-    #: plain words the ``stats`` table puts beside a summary figure whose name alone is not plain
+    #: plain words the ``stats`` table puts beside each summary figure (the table's meaning column)
     summary_notes: Mapping[str, str]
+    #: the config key whose value caps the fitness (Hatris: ``max_spawns``), so that ``train`` and ``stats --plot``
+    #: say a mean or a column is capped; None where nothing caps it
+    fitness_cap: str | None
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         """A fresh game for ``seed`` under a config already passed through ``check_config``."""
@@ -231,6 +235,28 @@ class WebControls(Protocol):
         ...
 
 
+#: the operator's external engines, by name: each name's program and arguments (``serve --engine NAME=COMMAND``)
+EngineTable = Mapping[str, tuple[str, ...]]
+
+
+@runtime_checkable
+class WebEngines(WebControls, Protocol):
+    """Page controls that can play external engines the operator named when starting the server.
+
+    The table comes from the command line only; a page knows each engine by the bot name this game gives it
+    (``web_engine_bots``) and never sees or sends a command. A session made with the table starts an engine's
+    process for its game and ends it when the game or the session ends.
+    """
+
+    def web_engine_bots(self, names: Sequence[str]) -> list[str]:
+        """The bot names under which the page offers the engines ``names`` (Puyo: ``upi:NAME``)."""
+        ...
+
+    def web_engine_session(self, engines: EngineTable) -> WebSession:
+        """A fresh session for one page connection that may play the engines of ``engines``."""
+        ...
+
+
 @runtime_checkable
 class EnvAdapter(Protocol):
     """What the generic Gymnasium env needs of a game: a fixed action numbering, a mask, arrays, a picture.
@@ -292,6 +318,7 @@ _WHAT: dict[type, str] = {
     TerminalView: "terminal view",
     WebView: "web view",
     WebControls: "page controls of its own",
+    WebEngines: "external engines on the page",
     GymGame: "Gymnasium environment",
     Commands: "commands of its own",
 }

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import config as config_mod
-from ..core.protocols import Episodic, Game, WebControls, WebView
+from ..core.protocols import EngineTable, Episodic, Game, WebControls, WebEngines, WebView
 from ..core.registry import game_names, get_game
 
 log = logging.getLogger(__name__)
@@ -49,8 +49,9 @@ def web_settings(game: Game) -> list[dict[str, Any]]:
     return fields
 
 
-def describe(game: Game) -> dict[str, Any]:
-    """One game as the page sees it: its bots, capabilities, page script and web-settable config."""
+def describe(game: Game, engines: EngineTable | None = None) -> dict[str, Any]:
+    """One game as the page sees it: its bots, capabilities, page script and web-settable config, and the bot
+    names of the operator's external engines its page controls can play (``WebEngines``)."""
     folder = page_folder(game)
     script = folder is not None and (folder / SCRIPT).is_file()
     return {
@@ -65,19 +66,20 @@ def describe(game: Game) -> dict[str, Any]:
         "controls": list(game.web_ops()) if isinstance(game, WebControls) else [],
         "script": FILES_URL.format(name=game.name) + SCRIPT if script else None,
         "config": web_settings(game),
+        "engines": game.web_engine_bots(sorted(engines)) if engines and isinstance(game, WebEngines) else [],
     }
 
 
-def list_games() -> list[dict[str, Any]]:
+def list_games(engines: EngineTable | None = None) -> list[dict[str, Any]]:
     """Every installed game (a game that fails to load is listed with its error, and offers nothing)."""
     games = []
     for name in game_names():
         try:
-            games.append(describe(get_game(name)))
+            games.append(describe(get_game(name), engines))
         except Exception as exc:  # a broken game must not hide the others
             log.warning("game %s failed to load: %s", name, exc)
             games.append({"name": name, "title": name, "bots": [], "episodic": False, "view": False,
-                          "controls": [], "script": None, "config": [], "error": str(exc)})
+                          "controls": [], "script": None, "config": [], "engines": [], "error": str(exc)})
     return games
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, hdrs, http_exceptions, web
 
 from ..core.errors import ConfigError
+from ..core.protocols import EngineTable
 from .cli import is_loopback
 from .files import safe_file
 from .games import list_games, page_folders
@@ -61,6 +62,8 @@ REPLAYS_KEY = web.AppKey("replays_dir", Path)
 LIMITS_KEY = web.AppKey("limits", Limits)
 GAMES_KEY = web.AppKey("games", list)
 FOLDERS_KEY = web.AppKey("page_folders", dict)
+#: the operator's external engines (``serve --engine``), handed to each page's worker
+ENGINES_KEY = web.AppKey("engines", dict)
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +72,9 @@ class Worker:
     """One page's session in a ``python -m puzzlebots.web.worker`` process, started when the page connects
     and again after it was stopped (a stopped game is gone: the page starts it anew)."""
 
-    def __init__(self, replays_dir: Path | None) -> None:
+    def __init__(self, replays_dir: Path | None, engines: EngineTable | None = None) -> None:
         self.replays_dir = replays_dir
+        self.engines = dict(engines or {})
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> asyncio.subprocess.Process:
@@ -79,6 +83,8 @@ class Worker:
             command = [sys.executable, "-P", "-m", "puzzlebots.web.worker", "--parent", str(os.getpid())]
             if self.replays_dir is not None:
                 command += ["--replays", str(self.replays_dir.resolve())]
+            if self.engines:
+                command += ["--engines", json.dumps({name: list(argv) for name, argv in self.engines.items()})]
             self.process = await asyncio.create_subprocess_exec(
                 *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
             )
@@ -245,7 +251,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         await ws.send_json(error_reply(message))
         await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too many pages open")
         return ws
-    worker = Worker(request.app.get(REPLAYS_KEY))
+    worker = Worker(request.app.get(REPLAYS_KEY), request.app[ENGINES_KEY])
     pages[ws] = worker
     waiting: asyncio.Queue[str | None] = asyncio.Queue()
     answering = asyncio.create_task(answer_in_order(ws, worker, waiting, limits.time_budget))
@@ -272,7 +278,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
 async def load_games(app: web.Application) -> None:
     """The games list and their page folders, read once: they do not change while serving, and no request
     waits for an import."""
-    app[GAMES_KEY] = await asyncio.to_thread(list_games)
+    app[GAMES_KEY] = await asyncio.to_thread(list_games, app[ENGINES_KEY])
     app[FOLDERS_KEY] = await asyncio.to_thread(page_folders)
 
 
@@ -297,12 +303,14 @@ async def close_pages(app: web.Application) -> None:
     await asyncio.gather(*(worker.stop() for worker in pages.values()))
 
 
-def make_app(replays_dir: Path | None = None, limits: Limits | None = None) -> web.Application:
+def make_app(replays_dir: Path | None = None, limits: Limits | None = None,
+             engines: EngineTable | None = None) -> web.Application:
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[own_host_only])
     if replays_dir is not None:
         app[REPLAYS_KEY] = replays_dir
     app[LIMITS_KEY] = limits or Limits()
     app[PAGES_KEY] = {}
+    app[ENGINES_KEY] = dict(engines or {})
     app.on_startup.append(load_games)
     app.on_shutdown.append(close_pages)
     app.router.add_get("/", index)

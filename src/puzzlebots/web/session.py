@@ -7,7 +7,8 @@ it asks for steps. A page sets only the config keys its game lets a page set (``
 
 The session knows no game: ``watch``, ``step`` and ``replay`` play any ``Episodic`` game and draw it with its
 ``WebView`` (or the text of its ``TerminalView``); ``{"op": "game", "game": G, "call": OP, ...}`` goes to the
-``WebControls`` session of game G (one per connection and game, made on first use).
+``WebControls`` session of game G (one per connection and game, made on first use), made with the operator's
+engine table where the game plays external engines (``WebEngines``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,19 @@ from rich.console import Console
 from ..core.errors import InputError, PuzzlebotsError
 from ..core.jsonio import name_of
 from ..core.messages import field_of, int_field, seed_field
-from ..core.protocols import Bot, Episodic, Game, State, TerminalView, WebControls, WebSession, WebView, capability
+from ..core.protocols import (
+    Bot,
+    EngineTable,
+    Episodic,
+    Game,
+    State,
+    TerminalView,
+    WebControls,
+    WebEngines,
+    WebSession,
+    WebView,
+    capability,
+)
 from ..core.registry import get_game
 from ..core.replay import read_replay, replay_start, replay_summary
 from ..core.runner import resolve
@@ -177,8 +190,10 @@ class Play:
 class Session:
     """The state of one browser connection: what it is watching or playing."""
 
-    def __init__(self, replays_dir: Path | None = None) -> None:
+    def __init__(self, replays_dir: Path | None = None, engines: EngineTable | None = None) -> None:
         self.replays_dir = replays_dir
+        #: the operator's external engines (``serve --engine``): a game's page controls may play them by name
+        self.engines = dict(engines or {})
         self.play: Play | None = None
         #: the replay file open in ``play``, if it is a replay (``seek`` re-reads it)
         self.replay_name: str | None = None
@@ -187,7 +202,7 @@ class Session:
         #: the (game, bot) pairs whose kernels this process has loaded (``warm_up``)
         self.warm: set[tuple[str, str]] = set()
         self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "games": lambda msg: {"type": "games", "games": list_games()},
+            "games": lambda msg: {"type": "games", "games": list_games(self.engines)},
             "watch": self.watch,
             "step": self.step,
             "replays": self.list_replays,
@@ -269,7 +284,10 @@ class Session:
             raise ProtocolError(f"{name} has no page call {call!r} (calls: {', '.join(ops)})")
         session = self.controls.get(name)
         if session is None:
-            session = self.controls[name] = controls.web_session()
+            session = self.controls[name] = (
+                controls.web_engine_session(self.engines) if self.engines and isinstance(controls, WebEngines)
+                else controls.web_session()
+            )
         return {**session.handle(call, msg), "type": "game", "game": name, "call": call}
 
     def replay_names(self) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import json
 import os
 import signal
 import sys
@@ -58,12 +59,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m puzzlebots.web.worker")
     parser.add_argument("--parent", type=int, required=True, help="the server's process id")
     parser.add_argument("--replays", type=Path, default=None, help="the replay folder the page may open")
+    parser.add_argument("--engines", type=json.loads, default={},
+                        help="the operator's external engines, a JSON object of name to program and arguments")
     args = parser.parse_args()
     die_with_parent(args.parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in the terminal stops the server, which stops us
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(Session(args.replays), sys.stdin.buffer, answers)
+    engines = {str(name): tuple(str(word) for word in argv) for name, argv in args.engines.items()}
+    serve(Session(args.replays, engines), sys.stdin.buffer, answers)
 
 
 if __name__ == "__main__":

@@ -48,14 +48,15 @@ def levels(levels_file: str | None, as_json: bool) -> None:
         click.echo(json.dumps([_level_row(lv) for lv in rows], indent=1))
         return
     table = Table(title="Cargo-Bot levels")
-    for col in ("pack", "#", "level", "claw", "piles", "crates", "conditions", "functions", "stars a,b,c", "best"):
+    for col in ("pack", "#", "level", "claw", "piles", "crates", "conditions", "functions",
+                "2/3-star sizes, designer's", "best"):
         table.add_column(col)
     for lv in rows:
         r = _level_row(lv)
         table.add_row(
             lv.pack, str(lv.number or ""), lv.name, str(lv.claw),
             f"{r['piles']}" + (f" (board 1 of {r['boards']})" if r["boards"] > 1 else ""), str(r["crates"]),
-            ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), ",".join(map(str, lv.stars)),
+            ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), "{}/{}/{}".format(*lv.stars),
             str(lv.best_known or "-"),
         )  # fmt: skip
     print_fitted(Console(), table)
@@ -175,10 +176,15 @@ def solve(
     _print_results(targets, rows, json_file)
 
 
+#: what the solve table's figures mean, printed under it
+SOLVE_LEGEND = ("size: registers of the program found; stars: the game's 1-3 for that size; searched to: every "
+                "program up to this size was tried; pass: the pass of this run that gave the row")
+
+
 def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_file: Path | None) -> None:
     """The table (one row per level, in the levels file's order), the summary line, the --json file."""
     table = Table(title="Cargo-Bot solve (game semantics)", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for col in ("level", "size", "best known", "proven minimal", "method", "pass", "searched to", "seconds",
+    for col in ("level", "size", "stars", "best known", "proven minimal", "method", "pass", "searched to", "seconds",
                 "program"):  # fmt: skip
         # the numbers' columns keep their longest word whole on 80 columns; the level and the program wrap
         wraps = col in ("level", "program")
@@ -189,10 +195,12 @@ def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_fil
         result, number = rows[lv.name].result, rows[lv.name].number
         results.append(result.to_json() | {"pass": number, "pack": lv.pack, "best_known": lv.best_known})
         table.add_row(
-            lv.name, str(result.size or "-"), str(lv.best_known or "-"), "yes" if result.proven_minimal else "no",
+            lv.name, str(result.size or "-"), str(result.stars or "-"), str(lv.best_known or "-"),
+            "yes" if result.proven_minimal else "no",
             result.method, str(number), str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
         )  # fmt: skip
     print_fitted(Console(), table)
+    click.echo(SOLVE_LEGEND)
     solved = sum(r["solved"] for r in results)
     click.echo(f"solved {solved}/{len(results)} in {sum(r['seconds'] for r in results):.1f} s")
     if json_file is not None:
@@ -234,8 +242,8 @@ def sketch(
     if result.interrupted:
         click.echo("interrupted: the best program found so far", err=True)
     if result.solved:
-        click.echo(f"{level.name}: solved with {result.size} registers (best known {level.best_known or '-'}, first "
-                   f"found {result.found_size}), {result.stars} stars, {result.ticks} ticks")  # fmt: skip
+        click.echo(f"{level.name}: solved with {level.rating(result.program or ())}; best known "
+                   f"{level.best_known or '-'}, first found {result.found_size}; {result.ticks} ticks")  # fmt: skip
         click.echo(f"program: {format_registers(result.program)}")  # type: ignore[arg-type]
     else:
         click.echo(f"{level.name}: no program found")

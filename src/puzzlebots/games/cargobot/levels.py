@@ -88,17 +88,44 @@ class Level:
     def stars_for(self, program: RegisterProgram) -> int:
         return stars(register_count(program), self.stars)
 
+    def rating(self, program: RegisterProgram) -> str:
+        """The stars and register count of a winning ``program``, in words (``rating``)."""
+        return rating(register_count(program), self.stars)
+
+
+#: the game's star scale: a level's stars, and the most a level adds to its pack's total
+MAX_STARS = 3
+
 
 def stars(n: int, thresholds: tuple[int, int, int] | list[int]) -> int:
-    """The game's rating (``Level:starsEarned``): 1-3 stars, 4 = the designer's size, 5 = smaller."""
-    a, b, c = thresholds
+    """The stars a winning program of ``n`` registers earns, 1-3 (``Level:starsEarned``, capped as the game's
+    pack totals count them: its 4 and 5 are the win screen's notes of ``size_note``, not more stars)."""
+    a, b, _ = thresholds
     if n > a:
         return 1
-    if n > b:
-        return 2
-    if n > c:
-        return 3
-    return 4 if n == c else 5
+    return 2 if n > b else MAX_STARS
+
+
+def size_note(n: int, thresholds: tuple[int, int, int] | list[int]) -> str:
+    """The win screen's note on a 3-star size: the designer's best known size, or smaller ("" otherwise)."""
+    c = thresholds[2]
+    if n == c:
+        return "the designer's size"
+    return "smaller than the designer's" if n < c else ""
+
+
+def thresholds_text(thresholds: tuple[int, int, int] | list[int]) -> str:
+    """A level's star thresholds in words (``a`` is the most registers for 2 stars, ``b`` for 3, ``c`` the
+    designer's size): ``3 stars with at most 7 registers, 2 with at most 9 (the designer's size: 6)``."""
+    a, b, c = thresholds
+    return f"{MAX_STARS} stars with at most {b} registers, 2 with at most {a} (the designer's size: {c})"
+
+
+def rating(n: int, thresholds: tuple[int, int, int] | list[int]) -> str:
+    """``3 stars (7 registers, the designer's size)``: the one wording of a win's stars everywhere."""
+    earned = stars(n, thresholds)
+    note = size_note(n, thresholds)
+    return f"{earned} star{'s' if earned > 1 else ''} of {MAX_STARS} ({n} registers{', ' + note if note else ''})"
 
 
 def check_program_limits(

@@ -26,6 +26,7 @@ from .bots.climb import climb as run_climb
 from .bots.evolve import check_options as check_evolve_options
 from .bots.evolve import evolve as run_evolve
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, Rules, run_level
+from .language import parse_registers, register_count
 from .levels import Level, board_from_json, find_level, load_levels
 from .render import board_panel, trace_run
 from .rules import DEFAULT_FUNCTIONS
@@ -95,14 +96,15 @@ def run(
     if watch:
         functions = level.functions if level else DEFAULT_FUNCTIONS
         _watch(program, rules, start, target, claw, functions, delay)
-    data = report.to_json() | {"stars": stars}
+    registers = None if stars is None else register_count(parse_registers(program))
+    data = report.to_json() | {"stars": stars, "registers": registers}
     if as_json:
         click.echo(json.dumps(data))
         return
     click.echo(
         f"{report.outcome}: {report.steps} {rules.model.count}, {report.moves} moves, {report.crashes} crashes, "
         f"{report.topples} topples, claw {report.claw}, holding {report.holding or '-'}"
-        + (f", {stars} stars" if stars else "")
+        + (f", {level.rating(parse_registers(program))}" if stars and level is not None else "")
     )
     click.echo(f"final stacks: {json.dumps(report.stacks)}")
 

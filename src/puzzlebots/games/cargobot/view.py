@@ -22,7 +22,7 @@ from puzzlebots.core.protocols import JSON
 from . import oracle
 from .engine import run_level
 from .language import format_registers, parse_registers, register_count
-from .levels import Level, find_level, load_levels
+from .levels import Level, find_level, load_levels, thresholds_text
 
 #: runs longer than this many ticks are shown as their first frames and the end
 MAX_TRACE_TICKS = 1500
@@ -32,7 +32,6 @@ SOLVE_SECONDS, SOLVE_MAX_SECONDS = 5, 12
 #: a program per level that wins it, found by ``puzzlebots cargobot solve --all`` (docs/web.md)
 EXAMPLES = Path(__file__).with_name("web") / "examples.json"
 COLOURS = {"red": "#d33", "green": "#3a3", "blue": "#36d", "yellow": "#eb2", "orange": "#f80", "purple": "#93c"}
-STAR_NOTES = {4: "the designer's solution size", 5: "shorter than the designer's solution"}
 
 
 @dataclass(frozen=True)
@@ -72,8 +71,7 @@ def examples() -> dict[str, str]:
 
 def level_frame(name: str) -> dict[str, Any]:
     level = find_level(name)
-    stars = "/".join(str(s) for s in level.stars)
-    info = f"{level.label}: {level.name}. Registers for 1/2/3 stars: {stars}."
+    info = f"{level.label}: {level.name}. {thresholds_text(level.stars)}."
     if level.hint:
         info += f" Hint: {level.hint.strip().rstrip('.')}."
     return {
@@ -121,9 +119,7 @@ def run(name: str, program_text: str) -> dict[str, Any]:
     registers = register_count(program)
     stars = level.stars_for(program) if final.solved else 0
     if final.solved:
-        message = f"solved in {final.steps} ticks with {registers} registers: {min(stars, 3)} stars"
-        if stars in STAR_NOTES:
-            message += f" ({STAR_NOTES[stars]})"
+        message = f"solved in {final.steps} ticks: {level.rating(program)}"
     else:
         message = f"not solved: {final.outcome.replace('_', ' ')} after {final.steps} ticks"
     return {
@@ -148,7 +144,7 @@ def solve_level(name: str, seconds: int) -> dict[str, Any]:
         return {"solved": False, "program": "", "message": f"no program found in {seconds} s "
                 f"(every program of up to {found.searched_to} registers was tried)"}
     return {"solved": True, "program": format_registers(found.program), "size": found.size, "stars": found.stars,
-            "message": f"found a {found.size}-register program ({min(found.stars or 0, 3)} stars) "
+            "message": f"found a program with {level.rating(found.program)} "
             f"in {found.seconds:.1f} s"}
 
 

@@ -31,8 +31,24 @@ class HatrisGame(EpisodicBase):
     title = "Hatris (NES)"
     rules_version = "1"
     env_name = "Hatris"
-    fitness_label = "spawns to game over"
+    #: spawns to game over, or to the ``max_spawns`` cap (``fitness_cap``) where a game reaches it
+    fitness_label = "spawns"
+    fitness_cap = "max_spawns"
     config_schema = HatrisConfig
+    #: what each figure of the ``stats`` table means (a summary key never reads as a config key)
+    summary_notes = {
+        "games": "games played",
+        "mean_spawns": "pairs spawned per game, mean (a game stopped by the max_spawns cap counts the cap)",
+        "std_spawns": "standard deviation of spawns per game",
+        "median_spawns": "median of spawns per game",
+        "shortest_game_spawns": "spawns of the shortest game",
+        "longest_game_spawns": "spawns of the longest game",
+        "clear_all_rate": "games that cleared all 60 levels from level 0 (play then goes on, endless)",
+        "game_over_rate": "games ended by a game over (after clearing all 60 levels, too)",
+        "capped_rate": "games stopped by the max_spawns cap before any game over",
+        "mean_cash": "cash at the end, mean per game",
+        "mean_level": "level reached, mean per game",
+    }
 
     def bots(self) -> Sequence[BotInfo]:
         return (
@@ -103,11 +119,11 @@ class HatrisGame(EpisodicBase):
             "mean_spawns": round(statistics.fmean(spawns), 3),
             "std_spawns": round(statistics.pstdev(spawns), 3),
             "median_spawns": statistics.median(spawns),
-            "min_spawns": min(spawns),
-            "max_spawns": max(spawns),
+            "shortest_game_spawns": min(spawns),
+            "longest_game_spawns": max(spawns),
             "clear_all_rate": round(sum(1 for r in results if r["cleared_all"]) / n, 4),
             "game_over_rate": round(sum(1 for r in results if r["game_over"]) / n, 4),
-            "max_spawns_reached_rate": round(sum(1 for r in results if r["max_spawns_reached"]) / n, 4),
+            "capped_rate": round(sum(1 for r in results if r["max_spawns_reached"]) / n, 4),
             "mean_cash": round(statistics.fmean(r["cash"] for r in results), 3),
             "mean_level": round(statistics.fmean(r["level"] for r in results), 3),
         }

@@ -18,7 +18,7 @@ from puzzlebots.core.errors import IllegalActionError
 
 from .bots.base import target_overlay
 from .engine import placement_of
-from .frame_versus import FramePlayer, FrameVersus
+from .frame_versus import EngineFault, FramePlayer, FrameVersus
 from .frames import FPS, MARGIN_START_SECONDS, PAI_DROP, PAI_GROUNDING, PAI_NEXT, target_points
 from .human import PairCursor
 from .rules import CHILD_DX
@@ -55,7 +55,12 @@ class FramePage:
             if turn is None:
                 break
             side, frame = turn
-            self.place(side, self.ai.act(self.game.players[side]), frame)
+            try:
+                action = self.ai.act(self.game.players[side])
+            except EngineFault as fault:  # an external engine failed: it loses, with its reason
+                self.game.forfeit(side, str(fault))
+                break
+            self.place(side, action, frame)
         return now
 
     def place(self, side: int, action: Any, frame: int, frames: int | None = None) -> None:

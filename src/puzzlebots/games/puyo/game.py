@@ -38,11 +38,19 @@ class PuyoGame(EpisodicBase):
     #: what ``stats --plot`` draws: the largest chain of each game (the figure Puyo AIs are compared by)
     plot_figure = ("max_chain", "largest chain")
     summary_notes = {
+        "games": "games played",
+        "mean_max_chain": "largest chain of a game (links), mean",
+        "mean_score": "score at the end, mean per game",
         "rate_60k": "share of games whose best chain scored >= 60,000",
         "rate_80k": "share of games whose best chain scored >= 80,000",
         "rate_100k": "share of games whose best chain scored >= 100,000",
         "median_max_chain": "median of the largest chain (links)",
         "p90_max_chain": "90th percentile of the largest chain (nearest rank)",
+        "deaths": "games lost by a game over (the others played all their pairs)",
+        "max_chain_distribution": "games per largest chain (links: games)",
+        "score_distribution": "games per final score range",
+        "best_max_chain": "the largest chain of all games (links)",
+        "best_score": "the best final score of all games",
     }
     config_schema = PuyoConfig
 
@@ -166,6 +174,18 @@ class PuyoGame(EpisodicBase):
         from .versus_page import VersusPage
 
         return VersusPage(self)
+
+    def web_engine_bots(self, names: Sequence[str]) -> list[str]:
+        """The operator's UPI engines as the page's AIs: ``upi:NAME`` (never their commands)."""
+        from .upi import PREFIX
+
+        return [PREFIX + name for name in names]
+
+    def web_engine_session(self, engines: Mapping[str, tuple[str, ...]]) -> VersusPage:
+        """A Play Puyo session that may play the operator's engines; each game starts its engine's process."""
+        from .versus_page import VersusPage
+
+        return VersusPage(self, engines=engines)
 
 
 #: the best-chain scores whose shares of games the summary gives (ama's and nova's figure is 80,000)

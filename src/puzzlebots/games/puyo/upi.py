@@ -102,11 +102,12 @@ def position_line(state: Any) -> str:
 class EngineBot:
     """An external UPI engine as a bot; ``close`` ends its process group."""
 
-    def __init__(self, command: str, config: Mapping[str, Any], name: str | None = None) -> None:
-        self.argv = shlex.split(command)
+    def __init__(self, command: str | Sequence[str], config: Mapping[str, Any], name: str | None = None) -> None:
+        """``command``: a shell-like line to split, or the program and its arguments already split."""
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise InputError("upi: the engine command is empty (use upi:COMMAND)")
-        self.name = name or PREFIX + command
+        self.name = name or PREFIX + shlex.join(self.argv)
         # ``think_ms``: the equal think time a match runner gives every bot, where it sets one
         self.think_ms = int(config.get("think_ms") or config.get("upi_ms", 1000))
         self.grace = int(config.get("upi_grace_ms", 2000)) / 1000

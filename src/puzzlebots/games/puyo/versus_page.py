@@ -6,6 +6,11 @@ keys and wall kicks). Turn-based, the AI places its pair when the person's lands
 time each side places on its own clock (``VersusGame.step_one``): the person's pair falls by gravity in the
 page, and the page asks for the AI's moves with the ``ai`` call on a timer at the AI speed chosen at the start;
 the session plays one only when the AI's clock allows it, so a page cannot make the AI faster than that speed.
+
+The AI may be one of the external UPI engines the operator named when starting the server (``serve --engine
+NAME=COMMAND``), picked as ``upi:NAME`` on the frame clock: the page names it, never a command. Each game starts
+the engine's process and ends it when the game ends, when the next game starts, or with the page's worker (the
+engine is killed with its parent); an engine that fails loses the game, with its one-line reason as the status.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from puzzlebots.core.seeds import bot_seed
 
 from .bots.base import target_overlay
 from .frame_page import FramePage
+from .frame_versus import EngineFault
 from .human import HumanMatch, PairCursor
+from .upi import PREFIX, EngineBot, close_bot
 from .versus import REALTIME_GARBAGE
 from .view import chain_views, field_view, landing
 
@@ -60,9 +67,12 @@ class VersusPage:
     """One page's game against an AI: ``versus`` starts one (``bot``, ``seed``, ``mode``, ``ai_speed``,
     ``realtime_garbage``), ``key`` presses a key, ``ai`` lets the AI move on its clock (real time)."""
 
-    def __init__(self, game: PuyoGame, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, game: PuyoGame, clock: Callable[[], float] = time.monotonic,
+                 engines: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.game = game
         self.clock = clock
+        #: the operator's external engines by name (``serve --engine``), playable as ``upi:NAME``
+        self.engines = dict(engines or {})
         self.match: HumanMatch | None = None
         self.bot_name = ""
         self.message = ""
@@ -92,7 +102,17 @@ class VersusPage:
         speed = speed_field(msg)
         garbage = choice_field(msg, "realtime_garbage", REALTIME_GARBAGE)
         config = self.game.check_config({})
-        ai = self.game.make_bot(bot_name, config, None, bot_seed(seed))
+        fault = ""
+        if bot_name.startswith(PREFIX):
+            ai: Any = EngineBot(self.engine(bot_name, mode), config, bot_name)
+            self.stop_engine()
+            try:
+                ai.start()  # before the clock starts: an engine may take seconds to load
+            except EngineFault as error:
+                fault = str(error)
+        else:
+            ai = self.game.make_bot(bot_name, config, None, bot_seed(seed))
+            self.stop_engine()
         self.match = HumanMatch(seed, config, ai)
         self.frames = FramePage(seed, config, ai, bot_name, self.clock) if mode == "frames" else None
         self.match.game.realtime_garbage = garbage
@@ -101,6 +121,25 @@ class VersusPage:
         self.ai_next = self.clock() + self.ai_interval
         self.message = "your move"
         self.steps = []
+        if self.frames is not None and fault:
+            self.frames.game.forfeit(1, fault)
+            self.game_over()
+
+    def engine(self, bot_name: str, mode: str) -> tuple[str, ...]:
+        """The program of the operator's engine ``upi:NAME``; ``InputError`` for any other name (a page never
+        names a command) or outside the frame clock."""
+        name = bot_name[len(PREFIX):]
+        if name not in self.engines:
+            known = ", ".join(PREFIX + n for n in sorted(self.engines)) or "none: the server has no --engine"
+            raise InputError(f"no external engine {show(bot_name)} on this server (engines: {known})")
+        if mode != "frames":
+            raise InputError("external engines play on the frame clock only (mode 'frames')")
+        return self.engines[name]
+
+    def stop_engine(self, outcome: str | None = None) -> None:
+        """End the current game's external engine, if it has one (``outcome``: ``win``/``lose`` for it)."""
+        if self.match is not None:
+            close_bot(self.match.ai, outcome)
 
     def frame_clock(self, op: str, msg: Mapping[str, JSON]) -> None:
         """The frame clock: ``ai`` runs the game to the current frame, ``key`` presses a key."""
@@ -113,9 +152,16 @@ class VersusPage:
             if key not in KEYS:
                 raise IllegalActionError(f"unknown key {key!r} (keys: {', '.join(KEYS)})")
             self.message = self.frames.key(key)
+        self.game_over()
+
+    def game_over(self) -> None:
+        """On the frame clock, once the game is over: the outcome (with an engine's fault) and the engine ended."""
+        assert self.frames is not None
         game = self.frames.game
         if game.over():
-            self.message = OUTCOMES[game.result()["winner"]]
+            winner = game.result()["winner"]
+            self.message = OUTCOMES[winner] + (f" ({self.bot_name} lost: {game.reason})" if game.reason else "")
+            self.stop_engine(None if winner is None else "win" if winner == 1 else "lose")
 
     def playing(self) -> HumanMatch:
         if self.match is None:

@@ -29,8 +29,12 @@ class YoshisCookieGame(EpisodicBase):
     config_schema = YoshiConfig
     #: what the ``stats`` table says beside a figure whose name alone is not plain
     summary_notes = {
+        "games": "runs played",
         "stage_clear_rate": "stages cleared without a continue, out of stages attempted",
         "continues": "continues per run (a game over restarts the stage)",
+        "continues_total": "continues, all runs",
+        "mean_score": "score at the end, mean per run",
+        "mean_max_chain": "largest chain of a run (a cascade of lines from one move), mean",
         "stages_attempted": "stages started, all runs (a stage retried after a continue counts once)",
         "stages_cleared": "stages finished, all runs (with or without continues)",
         "completion_rate": "runs that cleared their last stage",

@@ -56,7 +56,9 @@ function mountVersus(shell, section) {
   section.innerHTML = TAB;
   const $ = (id) => section.querySelector(`#${id}`);
   const board = $("versus-board");
-  shell.fillSelect($("versus-bot"), shell.game.bots.map((b) => ({ value: b.name })));
+  // our bots, then the external engines the server was started with (`serve --engine NAME=...`: upi:NAME)
+  const engines = (shell.game.engines || []).map((name) => ({ value: name }));
+  shell.fillSelect($("versus-bot"), shell.game.bots.map((b) => ({ value: b.name })).concat(engines));
   let answer = null; // the newest answer: the fields, the person's piece and its ghost, the mode
   let fall = 0; // rows the person's pair has fallen below where it hovers
   let soft = false;
