@@ -53,7 +53,7 @@ class BuilderBot(PuyoBot):
                                     int(config["builder_prune"]), int(config["builder_discount"]))
         self.weights = signed(default_weights() if weights is None else weights)
         self.rng = np.random.default_rng(seed)
-        #: the last decision's best placements, (placement, expected largest chain, futures survived), best first
+        #: the last decision's best placements, (placement, mean largest chain score, futures survived), best first
         self.last_candidates: list[tuple[int, float, int]] = []
 
     def act(self, state: Any) -> tuple[int, int]:
@@ -95,13 +95,14 @@ class BuilderBot(PuyoBot):
         return ranked[0]
 
     def thinking(self) -> dict[str, Any]:
-        """The last decision's best placements with the largest chain each is expected to lead to (the page's
-        thinking panel, docs/architecture.md)."""
+        """The last decision's best placements, each with the score of the largest chain it leads to, the mean
+        over the futures (the page's thinking panel, docs/architecture.md)."""
         return {
             "title": "builder's best placements",
-            "score_label": f"expected largest chain (links), over {self.futures} sampled futures",
+            "score_label": f"the largest chain's score it leads to (points, discounted by depth), the mean over "
+            f"{self.futures} sampled futures",
             "candidates": [
-                {"move": placement_name(p), "score": round(chain, 2), "survives": alive}
+                {"move": placement_name(p), "score": round(chain), "survives": alive}
                 for p, chain, alive in self.last_candidates
             ],
         }
