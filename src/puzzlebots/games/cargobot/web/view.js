@@ -32,6 +32,7 @@ const TAB = `
       </details>
       <div id="cargo-status" class="status-line"></div>
       <div id="cargo-stars" class="stars"></div>
+      <div id="cargo-thinking" class="thinking hidden"></div>
     </div>
     <div id="cargo-board" class="board"></div>
   </div>`;
@@ -276,11 +277,14 @@ function mountEditor(shell, section) {
   });
   $("cargo-solve").addEventListener("click", async () => {
     stop();
-    $("cargo-status").textContent = "solving…";
+    $("cargo-status").textContent = `solving… (at most ${$("cargo-solve-seconds").value} s)`;
+    $("cargo-thinking").classList.add("hidden");
     $("cargo-status").dataset.outcome = "solving";
     const found = await call("solve", { level: $("cargo-level").value, seconds: Number($("cargo-solve-seconds").value) });
     $("cargo-status").textContent = found.message;
     $("cargo-status").dataset.outcome = found.solved ? "found" : "not-found";
+    $("cargo-thinking").replaceChildren(shell.thinkingPanel(found.thinking));
+    $("cargo-thinking").classList.remove("hidden");
     if (found.solved) {
       program = fromText(found.program, level.functions);
       setText();
