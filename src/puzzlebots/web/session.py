@@ -281,8 +281,8 @@ class Session:
         game = resolve(field_of(msg, "game", str))
         play = self.previews.get(game.name)
         if play is None or play.done() or play.step >= PREVIEW_DECISIONS:
-            chosen = game.web_preview() if isinstance(game, Previewed) else {"bot": game.bots()[0].name}
-            bot_name = str(chosen["bot"])
+            chosen: dict[str, Any] = game.web_preview() if isinstance(game, Previewed) else {}
+            bot_name = str(chosen.get("bot", game.bots()[0].name))
             config = game.check_config(dict(chosen.get("config", {})), web=True)
             seed = play.seed + 1 if play is not None else 1
             state = game.new_state(seed, config)

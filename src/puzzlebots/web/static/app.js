@@ -429,7 +429,7 @@ function shortHelp(help) {
 
 function configField(f) {
   const label = document.createElement("label");
-  label.className = f.type === "bool" ? "field check" : "field";
+  label.className = "field";
   label.title = `${f.key}: ${f.help}${f.what ? ` (${f.what})` : ""}`;
   const name = Object.assign(document.createElement("span"), { className: "field-label", textContent: shortHelp(f.help) });
   const key = Object.assign(document.createElement("code"), { className: "field-key", textContent: f.key });
@@ -448,8 +448,7 @@ function configField(f) {
   if (f.type === "bool") input.checked = f.default;
   else input.value = String(f.default);
   input.field = f;
-  if (f.type === "bool") label.append(input, name, key);
-  else label.append(name, key, input);
+  label.append(name, key, input);
   return label;
 }
 

@@ -44,8 +44,8 @@ const COMMANDS = { claw: "pickup", R: "right", L: "left" };
 // cargo: {stacks: [[color]], claw: {pos, holding}, goal: [[color]], colors}
 function drawCargo(shell, view) {
   const { svg, text } = shell;
-  const slot = 52;
-  const box = 20;
+  const slot = 64;
+  const box = 26;
   const maxH = Math.max(6, ...view.stacks.map((s) => s.length + 1), ...(view.goal || []).map((s) => s.length + 1));
   const floor = (maxH + 2) * box + 10;
   const root = shell.newSvg(view.stacks.length * slot + 40, floor + 20 + (view.goal ? maxH * 10 + 30 : 0));
@@ -69,7 +69,7 @@ function drawCargo(shell, view) {
   const claw = svg("g", { id: "claw", "data-role": "claw", "data-pos": view.claw.pos, transform: `translate(${cx} 0)` }, g);
   svg("rect", { x: -7, y: 0, width: 14, height: 7, rx: 2, class: "claw-carriage" }, claw);
   svg("line", { x1: 0, y1: 7, x2: 0, y2: 16, class: "claw-line" }, claw);
-  svg("path", { d: "M -13 33 L -15 24 L -11 16 L 11 16 L 15 24 L 13 33", class: "claw" }, claw);
+  svg("path", { d: "M -16 38 L -18 27 L -14 16 L 14 16 L 18 27 L 16 38", class: "claw" }, claw);
   if (view.claw.holding) crate(claw, -box / 2, 19, view.claw.holding);
   if (view.goal) {
     const gy = floor + 40;
