@@ -260,6 +260,7 @@ def test_a_watch_may_take_longer_than_a_step() -> None:
     from puzzlebots.web.server import WATCH_ALLOWANCE, allowance
 
     assert allowance(json.dumps({"op": "watch", "game": "puyo"}), 20.0) == WATCH_ALLOWANCE
+    assert allowance(json.dumps({"op": "preview", "game": "puyo"}), 20.0) == WATCH_ALLOWANCE  # it warms up too
     for text in [json.dumps({"op": "step"}), "not json", "[" * 100_000, json.dumps(["watch"])]:
         assert allowance(text, 20.0) == 20.0
 
