@@ -469,7 +469,7 @@ function configValues() {
 let playing = false;
 let runs = 0; // which play loop is current: a pause or a new start ends the one before
 let busy = false;
-const drawnAt = []; // when each of the last decisions was drawn while playing (the measured rate)
+const startedAt = []; // when each of the last decisions played began (the measured rate)
 const RATE_WINDOW = 8;
 const MIN_VIEW_MS = 30; // a view within a decision shown shorter than this is not worth showing
 
@@ -591,27 +591,27 @@ function speed() {
   return Number($("play-speed").value);
 }
 
-// the measured rate: decisions drawn per second over the last RATE_WINDOW while playing
-function measure() {
-  drawnAt.push(performance.now());
-  if (drawnAt.length > RATE_WINDOW + 1) drawnAt.shift();
-  if (drawnAt.length < 3) return;
-  const rate = ((drawnAt.length - 1) * 1000) / (drawnAt[drawnAt.length - 1] - drawnAt[0]);
+// the measured rate over the last RATE_WINDOW decisions played: how many began per second (each is drawn before
+// the next begins, so over a window this is also the rate they are drawn at)
+function measure(started) {
+  startedAt.push(started);
+  if (startedAt.length > RATE_WINDOW + 1) startedAt.shift();
+  if (startedAt.length < 3) return;
+  const rate = ((startedAt.length - 1) * 1000) / (startedAt[startedAt.length - 1] - startedAt[0]);
   $("play-rate").textContent = `measured ${rate.toFixed(1)}/s`;
   $("play-rate").dataset.rate = rate.toFixed(2);
 }
 
-// each decision starts 1/speed s after the one before, or as soon as the one before is drawn if it took longer
+// each decision begins 1/speed s after the one before began, or as soon as that one is drawn if it took longer
 async function playLoop(run) {
-  let next = performance.now();
   while (playing && run === runs) {
     const period = 1000 / speed();
-    next = Math.max(next + period, performance.now());
+    const started = performance.now();
     const more = await stepOnce(period);
     if (!playing || run !== runs) return;
-    measure();
+    measure(started);
     if (!more) break;
-    const wait = next - performance.now();
+    const wait = started + period - performance.now();
     if (wait > 0) await sleep(wait);
   }
   if (run === runs) stopPlaying();
@@ -621,7 +621,7 @@ function startPlaying() {
   stopPlaying();
   playing = true;
   runs += 1;
-  drawnAt.length = 0;
+  startedAt.length = 0;
   $("play-rate").textContent = "";
   $("play-pause").textContent = "Pause";
   playLoop(runs);
@@ -699,7 +699,7 @@ $("play-back").addEventListener("click", () => seek(Number($("play-step-count").
 $("play-scrub").addEventListener("change", () => seek(Number($("play-scrub").value)));
 $("play-speed").addEventListener("input", () => {
   $("play-speed-label").textContent = `${speed()}`;
-  drawnAt.length = 0;
+  startedAt.length = 0;
 });
 $("play-speed-label").textContent = `${speed()}`;
 
