@@ -106,14 +106,15 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @contextmanager
-def open_page(browser_context: Any, url: str, name: str) -> Iterator[Any]:
-    """The page at ``url``, once ready; its screenshot is saved as tests/web/artifacts/<name>.png afterwards,
-    and any JavaScript error or console error on it fails the test."""
+def open_page(browser_context: Any, url: str, name: str, tab: str = "watch") -> Iterator[Any]:
+    """The page at ``url`` on the tab ``tab`` (the watch form unless told; "" is the start page with its live
+    boards), once ready; its screenshot is saved as tests/web/artifacts/<name>.png afterwards, and any
+    JavaScript error or console error on it fails the test."""
     page = browser_context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto(url + "/")
+    page.goto(url + "/" + (f"#{tab}" if tab else ""))
     page.wait_for_selector("body[data-ready='1']", timeout=30_000)
     yield page
     ARTIFACTS.mkdir(exist_ok=True)

@@ -128,7 +128,7 @@ def test_the_page_watches_it(browser_context: Any, server: ServerProcess, tmp_pa
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto(server.url + "/")
+    page.goto(server.url + "/#watch")
     page.wait_for_selector("body[data-ready='1']", timeout=TIMEOUT)
     page.select_option("#watch-game", "lightsout")
     page.select_option("#watch-bot", "solver")

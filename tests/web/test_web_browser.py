@@ -24,7 +24,7 @@ def test_page_loads_and_lists_games(page: Any) -> None:
     assert page.locator("#conn").inner_text() == "connected"
     tabs = page.locator("nav button")
     assert [tabs.nth(i).inner_text() for i in range(tabs.count())] == [
-        "Watch a bot", "Cargo-Bot", "Play Puyo", "Replays"  # a tab for each game with page controls
+        "Games", "Watch a bot", "Cargo-Bot", "Play Puyo", "Replays"  # a tab for each game with page controls
     ]
 
 
@@ -41,7 +41,7 @@ def test_cargo_101_solution_runs_to_a_win_with_stars(page: Any) -> None:
     assert start == "0" and page.locator("#claw").get_attribute("data-pos") == "1"
     assert page.locator("#cargo-stars").inner_text() == "★★★"
     assert page.locator("#cargo-stars").get_attribute("data-stars") == "3"
-    crates = page.locator("#cargo-board rect[data-role='crate']")
+    crates = page.locator("#cargo-board [data-role='crate']")
     assert crates.count() == 1 and crates.first.get_attribute("data-col") == "1"
 
 

@@ -260,5 +260,35 @@ def test_a_watch_may_take_longer_than_a_step() -> None:
     from puzzlebots.web.server import WATCH_ALLOWANCE, allowance
 
     assert allowance(json.dumps({"op": "watch", "game": "puyo"}), 20.0) == WATCH_ALLOWANCE
+    assert allowance(json.dumps({"op": "preview", "game": "puyo"}), 20.0) == WATCH_ALLOWANCE  # it warms up too
     for text in [json.dumps({"op": "step"}), "not json", "[" * 100_000, json.dumps(["watch"])]:
         assert allowance(text, 20.0) == 20.0
+
+
+def test_the_start_pages_small_games_play_apart_from_the_watched_one() -> None:
+    session = Session(None)
+    session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 3, "config": {}})
+    first = session.handle({"op": "preview", "game": "puyo"})
+    assert (first["type"], first["bot"], first["step"]) == ("preview", "krieg3", 0)  # the bot Puyo names for it
+    steps = [session.handle({"op": "preview", "game": "puyo"})["step"] for _ in range(3)]
+    assert steps == [1, 2, 3]
+    assert session.handle({"op": "preview", "game": "hatris"})["bot"] == "searcher"  # else the first bot
+    assert session.handle({"op": "step"})["step"] == 1  # the watched game went on by itself
+    assert session.handle({"op": "preview", "game": "cargobot"})["type"] == "error"  # no seeded bot games
+
+
+def test_a_frame_carries_the_bots_thinking_where_it_has_it() -> None:
+    session = Session(None)
+    config = {"builder_futures": 2, "builder_width": 16, "builder_depth": 4, "pairs": 5}
+    assert session.handle({"op": "watch", "game": "puyo", "bot": "builder", "seed": 1, "config": config})[
+        "thinking"] is None  # no decision yet
+    thinking = session.handle({"op": "step"})["thinking"]
+    candidates = thinking["candidates"]
+    assert 1 < len(candidates) <= 5 and all(c["move"].startswith("column ") for c in candidates)
+    assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
+    json.dumps(thinking)  # plain data
+    session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 1, "config": {}})
+    figures = dict(session.handle({"op": "step"})["thinking"]["figures"])
+    assert figures["first step"].startswith(("the pair on piles", "helper"))
+    session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1, "config": {}})
+    assert session.handle({"op": "step"})["thinking"] is None  # a bot without thinking()

@@ -199,19 +199,22 @@ async def games(request: web.Request) -> web.Response:
     return web.json_response(request.app[GAMES_KEY])
 
 
-#: seconds a ``watch`` may take: it makes one spare decision of a bot that uses numba kernels
-#: (``Session.warm_up``), which compiles them when numba's cache does not hold them yet (`make install` fills it)
+#: seconds a ``watch`` (or the start page's ``preview``) may take: it makes one spare decision of a bot that uses
+#: numba kernels (``Session.warm_up``), which compiles them when numba's cache does not hold them yet (`make
+#: install` fills it)
 WATCH_ALLOWANCE = 300.0
+#: the ops that may warm a bot up
+WARMING_OPS = ("watch", "preview")
 
 
 def allowance(text: str, budget: float) -> float:
-    """The seconds the answer to ``text`` may take: the time budget, or ``WATCH_ALLOWANCE`` for a watch (the
-    worker checks the message; this only reads its op)."""
+    """The seconds the answer to ``text`` may take: the time budget, or ``WATCH_ALLOWANCE`` for a watch or a
+    preview (the worker checks the message; this only reads its op)."""
     try:
         msg = json.loads(text)
     except (ValueError, RecursionError):  # the worker answers a malformed message with its error
         return budget
-    return max(budget, WATCH_ALLOWANCE) if isinstance(msg, dict) and msg.get("op") == "watch" else budget
+    return max(budget, WATCH_ALLOWANCE) if isinstance(msg, dict) and msg.get("op") in WARMING_OPS else budget
 
 
 async def answer_in_order(ws: web.WebSocketResponse, worker: Worker, waiting: asyncio.Queue[str | None],

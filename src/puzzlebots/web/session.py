@@ -8,7 +8,9 @@ it asks for steps. A page sets only the config keys its game lets a page set (``
 The session knows no game: ``watch``, ``step`` and ``replay`` play any ``Episodic`` game and draw it with its
 ``WebView`` (or the text of its ``TerminalView``); ``{"op": "game", "game": G, "call": OP, ...}`` goes to the
 ``WebControls`` session of game G (one per connection and game, made on first use), made with the operator's
-engine table where the game plays external engines (``WebEngines``).
+engine table where the game plays external engines (``WebEngines``). ``preview`` plays the small games of the
+start page, one per game beside the watched one; a frame carries the bot's ``thinking()`` where the bot has it
+(docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ MAX_NESTING = 32
 MAX_ERROR_CHARS = 300
 #: the width of a game's terminal view drawn as text on the page
 TEXT_WIDTH = 100
+#: the start page's small games: at most this many decisions each before a new seed starts
+PREVIEW_DECISIONS = 400
 
 
 class ProtocolError(ValueError):
@@ -107,6 +111,21 @@ def board(game: Game, state: State, bot: Bot | None = None) -> dict[str, Any]:
     buffer = io.StringIO()
     Console(file=buffer, width=TEXT_WIDTH, color_system=None).print(capability(game, TerminalView).render(state, bot))
     return {"kind": "text", "text": buffer.getvalue()}
+
+
+def thinking(bot: Bot | None) -> dict[str, Any] | None:
+    """What the bot weighed at its last decision (its optional ``thinking()``), or None for a bot without one."""
+    think = getattr(bot, "thinking", None)
+    return think() if callable(think) else None
+
+
+@runtime_checkable
+class Previewed(Protocol):
+    """A game that names the bot and config its small live board on the start page plays (else its first bot)."""
+
+    def web_preview(self) -> dict[str, Any]:
+        """``{"bot": name, "config": {web-settable key: value}}``."""
+        ...
 
 
 @runtime_checkable
@@ -178,6 +197,7 @@ class Play:
             "result": self.state.result(),
             "view": board(self.game, self.state, self.bot),
             "steps": self.animation(),
+            "thinking": thinking(self.bot) if self.step else None,
         }
 
     def animation(self) -> list[dict[str, Any]]:
@@ -201,6 +221,8 @@ class Session:
         self.controls: dict[str, WebSession] = {}
         #: the (game, bot) pairs whose kernels this process has loaded (``warm_up``)
         self.warm: set[tuple[str, str]] = set()
+        #: the start page's small games, by game name
+        self.previews: dict[str, Play] = {}
         self.handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "games": lambda msg: {"type": "games", "games": list_games(self.engines)},
             "watch": self.watch,
@@ -209,6 +231,7 @@ class Session:
             "replay": self.open_replay,
             "seek": self.seek,
             "game": self.game_call,
+            "preview": self.preview,
         }
 
     def reply(self, text: str) -> str:
@@ -265,6 +288,25 @@ class Session:
             return
         game.make_bot(bot_name, config, None, bot_seed(seed)).act(state.clone())
         self.warm.add((game.name, bot_name))
+
+    def preview(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """One more decision of the start page's small game of ``game`` (a new seed once it ends or has played
+        ``PREVIEW_DECISIONS``): the bot the game names for it (``Previewed``) or its first, with the game's
+        preview config; kept apart from the watched game."""
+        game = resolve(field_of(msg, "game", str))
+        play = self.previews.get(game.name)
+        if play is None or play.done() or play.step >= PREVIEW_DECISIONS:
+            chosen: dict[str, Any] = game.web_preview() if isinstance(game, Previewed) else {}
+            bot_name = str(chosen.get("bot", game.bots()[0].name))
+            config = game.check_config(dict(chosen.get("config", {})), web=True)
+            seed = play.seed + 1 if play is not None else 1
+            state = game.new_state(seed, config)
+            self.warm_up(game, bot_name, config, seed, state)
+            play = self.previews[game.name] = Play(game, state, "watch", seed, bot_name,
+                                                   bot=game.make_bot(bot_name, config, None, bot_seed(seed)))
+        else:
+            play.advance()
+        return {**play.frame(), "type": "preview"}
 
     def step(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self.play is None:

@@ -140,11 +140,20 @@ def solve_level(name: str, seconds: int) -> dict[str, Any]:
 
     level = find_level(name)
     found = solve_levels([level], Plan(time_limit=seconds, jobs=1))[level.name].result
+    search = {
+        "title": "the solver's search",
+        "figures": [
+            ["programs tried", found.nodes],
+            ["every program tried up to", f"{found.searched_to} registers"],
+            ["seconds", round(found.seconds, 1)],
+            ["how it was found", found.method if found.solved else "not found"],
+        ],
+    }
     if not found.solved or found.program is None:
-        return {"solved": False, "program": "", "message": f"no program found in {seconds} s "
+        return {"solved": False, "program": "", "thinking": search, "message": f"no program found in {seconds} s "
                 f"(every program of up to {found.searched_to} registers was tried)"}
     return {"solved": True, "program": format_registers(found.program), "size": found.size, "stars": found.stars,
-            "message": f"found a program with {level.rating(found.program)} "
+            "thinking": search, "message": f"found a program with {level.rating(found.program)} "
             f"in {found.seconds:.1f} s"}
 
 

@@ -32,7 +32,6 @@ def panel(s: Any) -> list[list[Any]]:
         ["level", f"{s.level} (shop {shop + 1}, stage {stage + 1})"],
         ["stacks", f"{s.stacks_level} of {s.quota}"],
         ["cash", f"${s.cash}"],
-        ["pairs", s.spawns],
         ["helper bars", bars],
         ["helpers (next first)", pool],
     ]

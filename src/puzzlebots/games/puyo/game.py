@@ -162,6 +162,11 @@ class PuyoGame(EpisodicBase):
 
         return animation(state, action)
 
+    def web_preview(self) -> dict[str, JSON]:
+        """The start page's small board: KRIEG3, whose target chain shows as dim puyos (``builder`` plays better
+        but takes seconds a decision)."""
+        return {"bot": "krieg3", "config": {}}
+
     def web_folder(self) -> Path:
         return Path(__file__).with_name("web")
 

@@ -24,6 +24,8 @@ COLOURS = {1: "#e03c3c", 2: "#3cb44b", 3: "#3264e6", 4: "#f0c828", 5: "#a046c8",
 CHILD_OFFSET = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
 #: the column, right of the well, where the current and next pairs are shown (child above axis)
 PAIRS_COLUMN = WIDTH + 0.5
+#: the colours drawn joined to a like neighbour (not garbage, which never connects)
+JOINING = [1, 2, 3, 4, 5]
 
 
 def field_view(
@@ -61,7 +63,9 @@ def field_view(
         "crosses": [{"r": HOVER_ROWS + ROWS - 1 - DEATH_Y, "c": DEATH_X, "title": "a puyo here ends the game"}],
         "piece": hover,
         "aside": aside,
+        "aside_title": "next",
         "ghosts": ghosts,
+        "join": JOINING,
     }
 
 
@@ -86,12 +90,14 @@ def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
     """A solo game's field with its next pairs, the bot's target chain, and the score and chain counter."""
     s: Any = state
     view = field_view(s.field.cells, s.next_pairs(), target=target_overlay(bot))
+    if s.last.links >= 2:  # a chain counter, as the game shows it: a single pop is no chain
+        view["badge"] = f"{s.last.links}-chain"
     view["panel"] = [
         ["score", s.score],
         ["chain", f"{s.last.links} links" if s.last.links else "-"],
-        ["longest chain", max(s.chains, default=0)],
+        ["max_chain", max(s.chains, default=0)],
         ["pairs", f"{s.index} of {s.n_pairs}"],
-        ["game over", "yes: cell (3, 12) filled" if s.dead else "no"],
+        ["dead", "yes: cell (3, 12) filled" if s.dead else "no"],
     ]
     if view["ghosts"]:
         view["panel"].append(["target chain", f"{len(view['ghosts'])} puyos to place (dim)"])
@@ -132,6 +138,8 @@ def chain_views(field: Any, pair: tuple[int, int], pairs: list[tuple[int, int]],
         popping["link"] = link
         fallen = field_view(_cells(after), pairs, title=f"{link}-chain!")
         fallen["link"] = link
+        if link >= 2:  # the chain counter, from the second link as in the game
+            popping["badge"] = fallen["badge"] = f"{link}-chain!"
         views.extend([popping, fallen])
         before = [list(col) for col in after]
 

@@ -73,20 +73,26 @@ function text(parent, x, y, content, attrs) {
   return t;
 }
 
-const CELL = 26;
+const CELL = 28;
 
 // grid: {rows, cols, cells[r][c] (0 = empty), colors{value: css}, labels{value: text}, shape ("circle" or
 // squares), title, open_rows (rows on top drawn outside the well, where a piece hovers), hidden_rows (rows under
 // those, shaded), piece[{r, c, v}] (outlined), marks[{r, c}] (framed), ghosts[{r, c, v}] (dim, dashed),
 // crosses[{r, c, title}] (a cell marked with an X, e.g. where the game is lost), aside[{r, c, v}] (cells right
-// of the well, c >= cols), panel[[label, value]] (figures beside the drawing)}
+// of the well, c >= cols), aside_title (a word above those cells), join[values] (cells of one of these values
+// drawn joined to a like neighbour, below the open and hidden rows), badge (a big word over the well, e.g. a
+// chain counter), panel[[label, value]] (figures beside the drawing)}
 function drawGrid(view) {
-  const top = view.title ? 20 : 0;
+  const top = view.title || view.aside_title ? 20 : 0;
   const open = view.open_rows || 0;
   const cols = Math.max(view.cols, ...(view.aside || []).map((a) => a.c + 1.5));
   const width = Math.max(cols * CELL + 2, view.title ? view.title.length * 7.5 : 0);
   const root = newSvg(width, view.rows * CELL + top + 2);
   if (view.title) text(root, 2, 14, view.title);
+  const asideCol = Math.min(...(view.aside || []).map((a) => a.c));
+  if (view.aside_title && (view.aside || []).length) {
+    text(root, asideCol * CELL + CELL / 2 + 1, 14, view.aside_title, { "text-anchor": "middle", class: "label aside-title" });
+  }
   const g = svg("g", { transform: `translate(1 ${top + 1})` }, root);
   svg("rect", { x: 0, y: open * CELL, width: view.cols * CELL, height: (view.rows - open) * CELL, class: "well" }, g);
   if (view.hidden_rows) {
@@ -111,6 +117,7 @@ function drawGrid(view) {
     const label = (view.labels || {})[v];
     if (label) text(g, c * CELL + CELL / 2, r * CELL + CELL / 2 + 4, label, { "text-anchor": "middle", class: "cell-label" });
   };
+  if (view.join) joins(g, view);
   for (const p of view.ghosts || []) cell(p.r, p.c, p.v, "ghost");
   view.cells.forEach((row, r) => row.forEach((v, c) => { if (v) cell(r, c, v, "cell"); }));
   for (const p of view.piece || []) if (p.r >= 0) cell(p.r, p.c, p.v, "piece");
@@ -118,11 +125,33 @@ function drawGrid(view) {
     svg("rect", { x: m.c * CELL, y: m.r * CELL, width: CELL, height: CELL, class: "mark" }, g);
   }
   for (const a of view.aside || []) cell(a.r, a.c, a.v, "next");
+  if (view.badge) {
+    const x = view.cols * CELL / 2;
+    const y = (view.open_rows || 0) * CELL + (view.hidden_rows || 0) * CELL + CELL * 1.6;
+    text(g, x, y, view.badge, { "text-anchor": "middle", class: "badge", "data-role": "badge" });
+  }
   if (!view.panel) return root;
   const row = document.createElement("div");
   row.className = "game-row";
   row.append(root, panel(view.panel));
   return row;
+}
+
+// a bar between two like neighbours of a joining value, drawn under the cells so that they read as one group
+function joins(g, view) {
+  const first = (view.open_rows || 0) + (view.hidden_rows || 0);
+  const joining = new Set(view.join.map(String));
+  const bar = CELL / 2.4;
+  view.cells.forEach((row, r) => row.forEach((v, c) => {
+    if (r < first || !v || !joining.has(String(v))) return;
+    const fill = (view.colors || {})[v] || "#888";
+    if (c + 1 < view.cols && row[c + 1] === v) {
+      svg("rect", { x: c * CELL + CELL / 2, y: r * CELL + (CELL - bar) / 2, width: CELL, height: bar, fill, class: "join" }, g);
+    }
+    if (r + 1 < view.rows && view.cells[r + 1][c] === v) {
+      svg("rect", { x: c * CELL + (CELL - bar) / 2, y: r * CELL + CELL / 2, width: bar, height: CELL, fill, class: "join" }, g);
+    }
+  }));
 }
 
 // a figure as people read it: numbers rounded, lists joined, nested objects as "key value" pairs
@@ -174,30 +203,49 @@ function show(target, view, game) {
   el.dataset.kind = view.kind;
 }
 
-// ---- tabs -------------------------------------------------------------------------------------
+// ---- tabs: the tab shown is the address's #name (#watch, #replays, a game's own tab; #watch/<game> opens the
+// watch form on that game), so that a start-page card links into its game ------------------------
 let games = [];
 const tabs = new Map(); // tab name -> what to do when it is shown
 
 function selectTab(name) {
+  if (!document.getElementById(`tab-${name}`)) name = "home";
   stopPlaying();
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.tab === name);
   for (const s of document.querySelectorAll("section.tab")) s.classList.toggle("hidden", s.id !== `tab-${name}`);
   $("player").classList.add("hidden");
+  document.body.dataset.tab = name;
   const shown = tabs.get(name);
   if (shown) shown();
+}
+
+// the tab (and watched game) the address names
+function followAddress() {
+  const [name, game] = decodeURIComponent(location.hash.slice(1)).split("/");
+  if (name === "watch" && game && games.some((g) => g.name === game && g.episodic)) {
+    $("watch-game").value = game;
+    updateBots();
+  }
+  selectTab(name || "home");
 }
 
 function addTab(name, title, build) {
   const button = document.createElement("button");
   button.dataset.tab = name;
   button.textContent = title;
-  button.addEventListener("click", () => selectTab(name));
+  button.addEventListener("click", () => go(name));
   $("tabs").insertBefore(button, $("tabs").querySelector("[data-tab='replays']"));
   const section = document.createElement("section");
   section.id = `tab-${name}`;
   section.className = "tab hidden";
   $("tab-replays").before(section);
   tabs.set(name, build(section) || null);
+}
+
+// show a tab through the address (the back button then goes back to the tab before)
+function go(name) {
+  if (location.hash === `#${name}`) selectTab(name);
+  else location.hash = name;
 }
 
 function fillSelect(select, items, label) {
@@ -208,6 +256,9 @@ function fillSelect(select, items, label) {
     return o;
   }));
 }
+
+// the start page's small live boards: each game's own card maker (a game script's `card`), else the shell's
+const cardMakers = new Map();
 
 // what a game's script gets: the connection, the drawing helpers, and ways to add its drawings and its tab
 function shellFor(game) {
@@ -221,12 +272,16 @@ function shellFor(game) {
     text,
     fillSelect,
     panel,
+    thinkingPanel,
     cell: CELL, // the side of a grid cell in pixels
     draw: (view) => drawView(view, game.name),
     show: (target, view) => show(target, view, game.name),
     drawing: (kind, fn) => own.set(kind, fn),
     // build(section) fills the tab's section and may return a function run each time the tab is shown
     tab: (title, build) => addTab(game.name, title, build),
+    // the start page's live board of a game that is not watched as a bot's game: step(box) draws its next
+    // moment into box and resolves to the milliseconds until the one after (the shell pauses it while hidden)
+    card: (step, link) => cardMakers.set(game.name, { step, link }),
     // an SVG file of <symbol>s from its folder, put into the page once so its drawings can <use href="#id">
     sprites: async (file) => {
       const answer = await fetch(new URL(file, new URL(game.script, location.href)).href);
@@ -273,7 +328,70 @@ async function loadGames() {
   }));
   updateBots();
   await loadScripts();
+  buildCards();
 }
+
+// ---- the start page: a card per game, its small board playing live ------------------------------
+const CARD_MS = 700; // how long each decision of a card's game stays (the cards share one worker)
+let cardsRunning = false;
+
+function buildCards() {
+  const shown = games.filter((g) => !g.error && ((g.episodic && g.view) || cardMakers.has(g.name)));
+  $("cards").replaceChildren(...shown.map((g) => {
+    const card = document.createElement("a");
+    card.className = "game-card";
+    card.dataset.game = g.name;
+    const maker = cardMakers.get(g.name);
+    card.href = maker ? `#${maker.link || g.name}` : `#watch/${g.name}`;
+    const head = document.createElement("div");
+    head.className = "card-head";
+    head.append(Object.assign(document.createElement("strong"), { textContent: g.title }),
+      Object.assign(document.createElement("span"), { className: "card-bot hint" }));
+    const box = Object.assign(document.createElement("div"), { className: "card-board" });
+    const foot = Object.assign(document.createElement("div"), { className: "card-foot hint", textContent: "starting…" });
+    card.append(head, box, foot);
+    return card;
+  }));
+}
+
+const cardsVisible = () => document.body.dataset.tab === "home" && document.visibilityState === "visible";
+
+// one decision of a shell-played card: the game's preview bot, its board small, its bot and step below
+async function stepCard(card) {
+  const frame = await ask({ op: "preview", game: card.dataset.game });
+  const view = Object.assign({}, frame.view);
+  delete view.panel;
+  show(card.querySelector(".card-board"), view, frame.game);
+  card.querySelector(".card-bot").textContent = `bot: ${frame.bot}`;
+  const score = frame.result && (frame.result.score ?? frame.result.cash);
+  card.querySelector(".card-foot").textContent = `seed ${frame.seed}, decision ${frame.step}` +
+    (score !== undefined ? `, score ${figure(score)}` : "") + (frame.done ? " (over)" : "");
+  card.dataset.step = frame.step;
+  return CARD_MS;
+}
+
+// the cards take turns on the one connection while the start page is shown and the browser tab visible
+async function runCards() {
+  if (cardsRunning) return;
+  cardsRunning = true;
+  try {
+    while (cardsVisible()) {
+      for (const card of $("cards").querySelectorAll(".game-card")) {
+        if (!cardsVisible()) break;
+        const maker = cardMakers.get(card.dataset.game);
+        const wait = await (maker ? maker.step(card.querySelector(".card-board"), card) : stepCard(card));
+        card.dataset.live = "1";
+        await sleep(wait / 4);
+      }
+    }
+  } catch (e) {
+    // shown by ask()
+  } finally {
+    cardsRunning = false;
+  }
+}
+
+document.addEventListener("visibilitychange", () => { if (cardsVisible()) runCards(); });
 
 // ---- the watch form: game, bot, seed, and the config keys the game lets a page set --------------
 function watchedGame() {
@@ -301,10 +419,20 @@ function buildConfig(game, bot) {
   $("watch-config").replaceChildren(...fields.map(configField));
 }
 
+// a key's label: its help text without a closing parenthesis, capitalised (the whole help and the key in its
+// tooltip, the key also beside it)
+function shortHelp(help) {
+  const cut = help.indexOf(" (");
+  const short = cut > 0 ? help.slice(0, cut) : help;
+  return short.charAt(0).toUpperCase() + short.slice(1);
+}
+
 function configField(f) {
   const label = document.createElement("label");
-  label.title = f.what ? `${f.help} (${f.what})` : f.help;
-  label.append(`${f.key} `);
+  label.className = "field";
+  label.title = `${f.key}: ${f.help}${f.what ? ` (${f.what})` : ""}`;
+  const name = Object.assign(document.createElement("span"), { className: "field-label", textContent: shortHelp(f.help) });
+  const key = Object.assign(document.createElement("code"), { className: "field-key", textContent: f.key });
   let input;
   if (f.choices) {
     input = document.createElement("select");
@@ -320,7 +448,7 @@ function configField(f) {
   if (f.type === "bool") input.checked = f.default;
   else input.value = String(f.default);
   input.field = f;
-  label.appendChild(input);
+  label.append(name, key, input);
   return label;
 }
 
@@ -337,13 +465,57 @@ function configValues() {
   return config;
 }
 
-// ---- player: a bot's game or a replay, with speed, pause and single step -----------------------
-let timer = null;
+// ---- player: a bot's game or a replay, with its speed, pause and single step --------------------
+let playing = false;
+let runs = 0; // which play loop is current: a pause or a new start ends the one before
 let busy = false;
+const startedAt = []; // when each of the last decisions played began (the measured rate)
+const RATE_WINDOW = 8;
+const MIN_VIEW_MS = 30; // a view within a decision shown shorter than this is not worth showing
+
+// the figures of a frame, one table: the view's own panel (the game's words), then the result's other figures
+function figuresOf(frame) {
+  const rows = (frame.view && frame.view.panel) || [];
+  const seen = new Set(rows.map(([label]) => String(label).toLowerCase().replaceAll(" ", "_")));
+  return rows.concat(Object.entries(frame.result || {}).filter(([key]) => !seen.has(key.toLowerCase())));
+}
+
+// thinking: {title, figures [[label, value]], candidates [{move, score}], score_label, note} -> a side panel
+function thinkingPanel(thinking) {
+  const box = document.createElement("div");
+  box.append(Object.assign(document.createElement("h3"), { textContent: thinking.title || "The bot's thinking" }));
+  if (thinking.figures && thinking.figures.length) box.append(panel(thinking.figures));
+  const candidates = thinking.candidates || [];
+  if (candidates.length) {
+    const list = document.createElement("ol");
+    list.className = "candidates";
+    const scores = candidates.map((c) => Number(c.score) || 0);
+    const [low, high] = [Math.min(0, ...scores), Math.max(...scores)];
+    candidates.forEach((c, i) => {
+      const li = document.createElement("li");
+      li.dataset.role = "candidate";
+      if (i === 0) li.classList.add("chosen");
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      bar.style.width = `${high > low ? (100 * ((Number(c.score) || 0) - low)) / (high - low) : 100}%`;
+      li.append(Object.assign(document.createElement("span"), { className: "move", textContent: c.move }),
+        Object.assign(document.createElement("span"), { className: "meter" }),
+        Object.assign(document.createElement("span"), { className: "score figure", textContent: figure(c.score) }));
+      li.children[1].append(bar);
+      list.append(li);
+    });
+    if (thinking.score_label) box.append(Object.assign(document.createElement("div"), { className: "hint", textContent: thinking.score_label }));
+    box.append(list);
+  }
+  if (thinking.note) box.append(Object.assign(document.createElement("p"), { className: "hint", textContent: thinking.note }));
+  return box;
+}
 
 function showFrame(frame) {
   $("player").classList.remove("hidden");
-  show("play-board", frame.view, frame.game);
+  const view = Object.assign({}, frame.view);
+  delete view.panel; // shown with the result, as one table
+  show("play-board", view, frame.game);
   $("play-step-count").textContent = frame.total != null ? `step ${frame.step} / ${frame.total}` : `step ${frame.step}`;
   $("play-step-count").dataset.step = frame.step;
   const replay = frame.mode === "replay";
@@ -357,25 +529,36 @@ function showFrame(frame) {
   let state = frame.done ? "finished" : "";
   if (frame.divergence) state = `diverged at step ${frame.divergence.step}`;
   $("play-state").textContent = state;
+  const warning = frame.divergence ? `⚠ This replay diverged at step ${frame.divergence.step}: the state re-run ` +
+    "from its actions is not the one recorded (the file was changed, or recorded with other rules). Its steps " +
+    "after that are not shown." : "";
+  $("play-warning").textContent = warning;
+  $("play-warning").classList.toggle("hidden", !warning);
   $("play-title").textContent = `${frame.game} · ${frame.bot} · seed ${frame.seed}`;
-  $("play-result").replaceChildren(panel(Object.entries(frame.result || {})));
+  $("play-result").replaceChildren(panel(figuresOf(frame)));
+  $("play-thinking").classList.toggle("hidden", !frame.thinking);
+  $("play-thinking").replaceChildren(...(frame.thinking ? [thinkingPanel(frame.thinking)] : []));
   if (frame.done) stopPlaying();
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// the views within one decision (a chain popping link by link), each shown a moment before the frame itself;
-// a game's CSS may time its own animations by --step-ms, how long each view stays (set by the speed control)
-async function animate(frame) {
+// the views within one decision (a chain popping link by link), sharing what is left of the decision's time
+// ``period`` once the bot has answered (at least half of it: a slow bot lowers the rate, measured beside the
+// control, rather than hiding the animation); a game's CSS may time its own animations by --step-ms, how long
+// each view stays. Left out when a view would stay under MIN_VIEW_MS.
+async function animate(frame, period, elapsed) {
   const board = $("play-board");
-  const ms = Math.min(500, Math.max(60, 2000 / speed()));
-  board.style.setProperty("--step-ms", `${ms}ms`);
-  for (const view of frame.steps || []) {
+  const views = frame.steps || [];
+  const each = views.length ? Math.min(500, Math.max(period - elapsed, period / 2) / views.length) : 0;
+  if (each < MIN_VIEW_MS) return;
+  board.style.setProperty("--step-ms", `${Math.round(each)}ms`);
+  for (const view of views) {
     show(board, view, frame.game);
     board.dataset.link = view.link || "";
     if (view.link) board.dataset.maxLink = Math.max(Number(board.dataset.maxLink || 0), view.link);
     $("play-state").textContent = view.link ? `${view.link}-chain` : "";
-    await sleep(ms);
+    await sleep(each);
   }
   board.dataset.link = "";
 }
@@ -386,15 +569,19 @@ function setBusy(value) {
   $("player").dataset.busy = value ? "1" : "";
 }
 
-async function stepOnce() {
-  if (busy) return;
+// one decision, drawn within ``ms`` if the bot answers in time (a single Step has a second)
+async function stepOnce(ms = 1000) {
+  if (busy) return false;
   setBusy(true);
+  const started = performance.now();
   try {
     const frame = await ask({ op: "step", animate: $("play-animate").checked });
-    await animate(frame);
+    await animate(frame, ms, performance.now() - started);
     showFrame(frame);
+    return !frame.done;
   } catch (e) {
     stopPlaying();
+    return false;
   } finally {
     setBusy(false);
   }
@@ -404,15 +591,45 @@ function speed() {
   return Number($("play-speed").value);
 }
 
+// the measured rate over the last RATE_WINDOW decisions played: how many began per second (each is drawn before
+// the next begins, so over a window this is also the rate they are drawn at)
+function measure(started) {
+  startedAt.push(started);
+  if (startedAt.length > RATE_WINDOW + 1) startedAt.shift();
+  if (startedAt.length < 3) return;
+  const rate = ((startedAt.length - 1) * 1000) / (startedAt[startedAt.length - 1] - startedAt[0]);
+  $("play-rate").textContent = `measured ${rate.toFixed(1)}/s`;
+  $("play-rate").dataset.rate = rate.toFixed(2);
+}
+
+// each decision begins 1/speed s after the one before began, or as soon as that one is drawn if it took longer
+async function playLoop(run) {
+  while (playing && run === runs) {
+    const period = 1000 / speed();
+    const started = performance.now();
+    const more = await stepOnce(period);
+    if (!playing || run !== runs) return;
+    measure(started);
+    if (!more) break;
+    const wait = started + period - performance.now();
+    if (wait > 0) await sleep(wait);
+  }
+  if (run === runs) stopPlaying();
+}
+
 function startPlaying() {
   stopPlaying();
+  playing = true;
+  runs += 1;
+  startedAt.length = 0;
+  $("play-rate").textContent = "";
   $("play-pause").textContent = "Pause";
-  timer = setInterval(stepOnce, 1000 / speed());
+  playLoop(runs);
 }
 
 function stopPlaying() {
-  if (timer) clearInterval(timer);
-  timer = null;
+  playing = false;
+  runs += 1;
   $("play-pause").textContent = "Play";
 }
 
@@ -452,7 +669,7 @@ async function loadReplays() {
   body.replaceChildren(...files.map((f) => {
     const tr = document.createElement("tr");
     const a = document.createElement("a");
-    a.href = "#";
+    a.href = "#replays";
     a.textContent = f.name;
     a.dataset.replay = f.name;
     a.addEventListener("click", (e) => {
@@ -469,20 +686,25 @@ async function loadReplays() {
 }
 
 // ---- wiring -----------------------------------------------------------------------------------
-for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => go(b.dataset.tab));
 tabs.set("replays", loadReplays);
+tabs.set("home", runCards);
+window.addEventListener("hashchange", followAddress);
 $("watch-game").addEventListener("change", updateBots);
 $("watch-bot").addEventListener("change", updateBotInfo);
 $("watch-start").addEventListener("click", startWatch);
-$("play-pause").addEventListener("click", () => (timer ? stopPlaying() : startPlaying()));
+$("play-pause").addEventListener("click", () => (playing ? stopPlaying() : startPlaying()));
 $("play-step").addEventListener("click", () => { stopPlaying(); stepOnce(); });
 $("play-back").addEventListener("click", () => seek(Number($("play-step-count").dataset.step) - 1));
 $("play-scrub").addEventListener("change", () => seek(Number($("play-scrub").value)));
 $("play-speed").addEventListener("input", () => {
-  $("play-speed-label").textContent = `${speed()}/s`;
-  if (timer) startPlaying();
+  $("play-speed-label").textContent = `${speed()}`;
+  startedAt.length = 0;
 });
-$("play-speed-label").textContent = `${speed()}/s`;
+$("play-speed-label").textContent = `${speed()}`;
 
 connect();
-loadGames().then(() => { document.body.dataset.ready = "1"; });
+loadGames().then(() => {
+  followAddress();
+  document.body.dataset.ready = "1";
+});

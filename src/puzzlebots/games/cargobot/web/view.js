@@ -32,6 +32,7 @@ const TAB = `
       </details>
       <div id="cargo-status" class="status-line"></div>
       <div id="cargo-stars" class="stars"></div>
+      <div id="cargo-thinking" class="thinking hidden"></div>
     </div>
     <div id="cargo-board" class="board"></div>
   </div>`;
@@ -43,29 +44,33 @@ const COMMANDS = { claw: "pickup", R: "right", L: "left" };
 // cargo: {stacks: [[color]], claw: {pos, holding}, goal: [[color]], colors}
 function drawCargo(shell, view) {
   const { svg, text } = shell;
-  const slot = 52;
-  const box = 20;
+  const slot = 64;
+  const box = 26;
   const maxH = Math.max(6, ...view.stacks.map((s) => s.length + 1), ...(view.goal || []).map((s) => s.length + 1));
   const floor = (maxH + 2) * box + 10;
   const root = shell.newSvg(view.stacks.length * slot + 40, floor + 20 + (view.goal ? maxH * 10 + 30 : 0));
   const g = svg("g", { transform: "translate(20 0)" }, root);
   const colorOf = (c) => (view.colors || {})[c] || c;
+  // a crate: a coloured box with the planks' cross, as in the game
+  const crate = (parent, x, y, c, attrs) => {
+    const crateG = svg("g", Object.assign({ transform: `translate(${x} ${y})` }, attrs || {}), parent);
+    svg("rect", { width: box - 1, height: box - 1, rx: 2, fill: colorOf(c), class: "crate" }, crateG);
+    svg("path", { d: `M3 3 L${box - 4} ${box - 4} M${box - 4} 3 L3 ${box - 4}`, class: "crate-plank" }, crateG);
+    return crateG;
+  };
+  svg("rect", { x: -10, y: 0, width: view.stacks.length * slot + 20, height: 5, class: "rail" }, g);
   view.stacks.forEach((stack, i) => {
-    svg("rect", { x: i * slot + 4, y: floor, width: slot - 8, height: 4, class: "floor" }, g);
+    svg("rect", { x: i * slot + 4, y: floor, width: slot - 8, height: 6, rx: 2, class: "floor" }, g);
     stack.forEach((c, k) => {
-      svg("rect", {
-        x: i * slot + (slot - box) / 2, y: floor - (k + 1) * box, width: box - 1, height: box - 1,
-        fill: colorOf(c), class: "crate", "data-role": "crate", "data-col": i,
-      }, g);
+      crate(g, i * slot + (slot - box) / 2, floor - (k + 1) * box, c, { "data-role": "crate", "data-col": i });
     });
   });
   const cx = view.claw.pos * slot + slot / 2;
   const claw = svg("g", { id: "claw", "data-role": "claw", "data-pos": view.claw.pos, transform: `translate(${cx} 0)` }, g);
-  svg("line", { x1: 0, y1: 0, x2: 0, y2: 18, class: "claw-line" }, claw);
-  svg("path", { d: "M -14 30 L -14 18 L 14 18 L 14 30", class: "claw" }, claw);
-  if (view.claw.holding) {
-    svg("rect", { x: -box / 2, y: 20, width: box - 1, height: box - 1, fill: colorOf(view.claw.holding), class: "crate" }, claw);
-  }
+  svg("rect", { x: -7, y: 0, width: 14, height: 7, rx: 2, class: "claw-carriage" }, claw);
+  svg("line", { x1: 0, y1: 7, x2: 0, y2: 16, class: "claw-line" }, claw);
+  svg("path", { d: "M -16 38 L -18 27 L -14 16 L 14 16 L 18 27 L 16 38", class: "claw" }, claw);
+  if (view.claw.holding) crate(claw, -box / 2, 19, view.claw.holding);
   if (view.goal) {
     const gy = floor + 40;
     text(root, 0, gy - 6, "goal");
@@ -272,11 +277,14 @@ function mountEditor(shell, section) {
   });
   $("cargo-solve").addEventListener("click", async () => {
     stop();
-    $("cargo-status").textContent = "solving…";
+    $("cargo-status").textContent = `solving… (at most ${$("cargo-solve-seconds").value} s)`;
+    $("cargo-thinking").classList.add("hidden");
     $("cargo-status").dataset.outcome = "solving";
     const found = await call("solve", { level: $("cargo-level").value, seconds: Number($("cargo-solve-seconds").value) });
     $("cargo-status").textContent = found.message;
     $("cargo-status").dataset.outcome = found.solved ? "found" : "not-found";
+    $("cargo-thinking").replaceChildren(shell.thinkingPanel(found.thinking));
+    $("cargo-thinking").classList.remove("hidden");
     if (found.solved) {
       program = fromText(found.program, level.functions);
       setText();
@@ -291,8 +299,32 @@ function mountEditor(shell, section) {
   };
 }
 
+// the start page's card: a level's example program running, the claw moving crate by crate
+const CARD_LEVEL = "Inverter";
+const CARD_TICK_MS = 250;
+
+function cardStepper(shell) {
+  let run = null;
+  let frame = 0;
+  const call = (name, fields) => shell.ask({ op: "game", game: shell.game.name, call: name, ...fields });
+  return async (box, card) => {
+    if (!run || frame >= run.frames.length + 4) { // the end stays a moment, then the run starts again
+      const level = await call("level", { level: CARD_LEVEL });
+      run = await call("run", { level: CARD_LEVEL, program: level.example });
+      frame = 0;
+      card.querySelector(".card-bot").textContent = "the level's example program";
+    }
+    shell.show(box, run.frames[Math.min(frame, run.frames.length - 1)]);
+    card.querySelector(".card-foot").textContent =
+      `${CARD_LEVEL}: tick ${Math.min(frame, run.ticks)} / ${run.ticks}${frame >= run.frames.length - 1 ? `, ${run.message}` : ""}`;
+    frame += 1;
+    return CARD_TICK_MS;
+  };
+}
+
 export function setup(shell) {
   shell.stylesheet("view.css");
   shell.drawing("cargo", (view) => drawCargo(shell, view));
+  shell.card(cardStepper(shell), "cargobot");
   shell.tab("Cargo-Bot", (section) => mountEditor(shell, section));
 }

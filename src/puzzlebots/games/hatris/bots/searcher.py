@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -122,13 +123,33 @@ class Searcher:
         self.hand = np.zeros(H_SIZE, np.int64)
         #: the chosen first step's chain score at the last decision (the differential tests read it)
         self.last_score = 0.0
+        #: the first step chosen at the last decision (the page shows it as the bot's thinking)
+        self.last_action: Action | None = None
 
     def act(self, state: State) -> Action:
         assert isinstance(state, HatrisState) and state.current is not None
         self._pack(state)
         kind, x, y, best = search(self.board, self.hand, self.rules, self.weights, self.tables)
         self.last_score = float(best)
-        return self._action(kind, x, y)
+        self.last_action = self._action(kind, x, y)
+        return self.last_action
+
+    def thinking(self) -> dict[str, Any]:
+        """The last decision's chosen first step and the score of the best two-step chain it starts (the page's
+        thinking panel, docs/architecture.md); the kernel keeps no other candidate."""
+        action = self.last_action
+        if action is None:
+            return {"title": "searcher", "note": "no decision yet"}
+        if action[0] == "place":
+            move = f"the pair on piles {action[1] + 1} and {action[2] + 1}"
+        else:
+            move = f"helper {action[0]}"
+        return {
+            "title": "searcher's choice",
+            "figures": [["first step", move], ["chain score", round(self.last_score, 2)]],
+            "note": "the best of every current x next pair chain (helpers included), scored by the weighted sum "
+            "of the article's 8 metrics; the kernel returns only the best one",
+        }
 
     def _action(self, kind: int, x: int, y: int) -> Action:
         """The engine's action for the kernel's first step (``params.K_*``)."""

@@ -75,7 +75,7 @@ function drawPiles(shell, view) {
   const next = document.createElement("div");
   next.className = "next-box";
   next.append("next", drawNext(shell, view));
-  side.append(next, shell.panel(view.panel || []), drawLegend(shell, view));
+  side.append(next, ...(view.panel ? [shell.panel(view.panel)] : []), drawLegend(shell, view));
   row.append(drawWell(shell, view), side);
   return row;
 }

@@ -24,6 +24,17 @@ from ..kernels.chain_eval import HAND_WEIGHTS, signed
 from ..rules import N_PLACEMENTS, TARGET_POINTS
 from .base import PuyoBot
 
+#: how many of its best placements the bot shows as its thinking
+THINKING_MOVES = 5
+#: a rotation in words: where the child puyo sits around the axis
+ROTATIONS = ("up", "right", "down", "left")
+
+
+def placement_name(placement: int) -> str:
+    """A placement as people read it: the axis column (1-6) and where the child sits."""
+    x, r = action_of(placement)
+    return f"column {x}, child {ROTATIONS[r]}"
+
 
 def default_weights() -> list[float]:
     """The weights ``builder`` plays with unless given others (``train --init default`` starts from them)."""
@@ -42,6 +53,8 @@ class BuilderBot(PuyoBot):
                                     int(config["builder_prune"]), int(config["builder_discount"]))
         self.weights = signed(default_weights() if weights is None else weights)
         self.rng = np.random.default_rng(seed)
+        #: the last decision's best placements, (placement, mean largest chain score, futures survived), best first
+        self.last_candidates: list[tuple[int, float, int]] = []
 
     def act(self, state: Any) -> tuple[int, int]:
         """The placement for ``state``: a solo state or a versus player (field, pairs, remaining, pending)."""
@@ -72,11 +85,27 @@ class BuilderBot(PuyoBot):
         total = np.maximum(chains, 0).sum(axis=0)
         alive = (values > -1.0e17).sum(axis=0)
         mean_value = np.where(values > -1.0e17, values, 0.0).sum(axis=0) / np.maximum(alive, 1)
+        ranked = sorted(legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])),
+                        reverse=True)
+        self.last_candidates = [(p, float(total[p]) / self.futures, int(alive[p])) for p in ranked[:THINKING_MOVES]]
         if self.fire_links > 0:
             fire = self._fires_now(state, legal)
             if fire is not None:
                 return fire
-        return max(legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])))
+        return ranked[0]
+
+    def thinking(self) -> dict[str, Any]:
+        """The last decision's best placements, each with the score of the largest chain it leads to, the mean
+        over the futures (the page's thinking panel, docs/architecture.md)."""
+        return {
+            "title": "builder's best placements",
+            "score_label": f"the largest chain's score it leads to (points, discounted by depth), the mean over "
+            f"{self.futures} sampled futures",
+            "candidates": [
+                {"move": placement_name(p), "score": round(chain), "survives": alive}
+                for p, chain, alive in self.last_candidates
+            ],
+        }
 
     def _fires_now(self, state: Any, legal: list[int]) -> int | None:
         """Versus: the placement firing the most links now if that reaches ``fire_links``, or if garbage is

@@ -98,7 +98,7 @@ function drawCookies(shell, view) {
   const title = document.createElement("div");
   title.className = "hint";
   title.textContent = "Yoshi meters: lines of a type until a Yoshi cookie";
-  side.append(shell.panel(view.panel || []), title, drawMeters(shell, view));
+  side.append(...(view.panel ? [shell.panel(view.panel)] : []), title, drawMeters(shell, view));
   row.append(drawMatrix(shell, view), side);
   return row;
 }
