@@ -18,6 +18,11 @@ SRC = HERE.parents[1] / "src"
 SLOW_GAME = ("slowgame:GAME", HERE)
 #: the toy game of docs/architecture.md (tests/core/toygame.py), which has a web view and nothing else for the page
 TOY_GAME = ("toygame:GAME", HERE.parent / "core")
+#: seconds a wait for what must happen (the server's address, its workers) may last before the test gives up: a
+#: guard against a hang, far above what a loaded machine takes; every wait ends as soon as its event comes
+HANG_GUARD = 120.0
+#: the same guard in milliseconds, for Playwright's actions and waits on a page
+PAGE_GUARD = int(HANG_GUARD * 1000)
 
 
 def serve_command(*args: str) -> list[str]:
@@ -62,7 +67,7 @@ class ServerProcess:
             text=True,
             env=serve_env(game),
         )
-        self.first_line = self.read_line(60)
+        self.first_line = self.read_line(HANG_GUARD)
         found = re.search(r"http://[^ /]+", self.first_line)
         if found is None:
             self.stop()
@@ -81,8 +86,9 @@ class ServerProcess:
     def workers(self) -> list[int]:
         return live_children(self.pid)
 
-    def wait_for_workers(self, count: int, timeout: float = 10) -> list[int]:
-        """The worker processes once there are exactly ``count`` (the last seen ones otherwise)."""
+    def wait_for_workers(self, count: int, timeout: float = HANG_GUARD) -> list[int]:
+        """The worker processes once there are exactly ``count`` (the last seen ones after ``timeout``, a hang
+        guard)."""
         deadline = time.monotonic() + timeout
         while len(found := self.workers()) != count and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -22,7 +22,7 @@ import pytest
 from aiohttp import ClientSession, ClientWebSocketResponse, WSMsgType, WSServerHandshakeError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serving import ServerProcess, is_alive, serve_command, serve_env
+from serving import HANG_GUARD, ServerProcess, is_alive, serve_command, serve_env
 
 from puzzlebots.core.protocols import WebControls
 from puzzlebots.core.registry import game_names, get_game
@@ -31,12 +31,12 @@ from puzzlebots.core.runner import play_episode
 from puzzlebots.web.session import MAX_NESTING, Session
 
 BUDGET = 5  # seconds: the server's --time-budget in these tests
-HANG_GUARD = 120  # seconds a wait for what must happen may last before the test gives up (not a budget)
 #: a request that runs until it is stopped: one decision of a bot that never decides (tests/web/slowgame.py)
 LONG = [{"op": "watch", "game": "slow", "bot": "ponder", "seed": 2}, {"op": "step", "n": 1}]
 
 
-async def ask(ws: ClientWebSocketResponse, msg: Any, timeout: float = 60) -> dict[str, Any]:
+async def ask(ws: ClientWebSocketResponse, msg: Any, timeout: float = HANG_GUARD) -> dict[str, Any]:
+    """Send ``msg`` and wait for the answer (``timeout``: a guard against a hang, not a budget)."""
     await ws.send_str(msg if isinstance(msg, str) else json.dumps(msg))
     reply = await ws.receive(timeout=timeout)
     assert reply.type == WSMsgType.TEXT, reply
@@ -161,7 +161,7 @@ def test_a_long_request_stalls_no_one_and_is_stopped_at_the_budget(server: Serve
             assert not pending.done()  # all answered while the first page's worker was still thinking
             answer = json.loads((await pending).data)
             assert is_one_line_error(answer) and f"longer than {BUDGET} s" in answer["message"], answer
-            assert time.monotonic() - started >= BUDGET  # stopped at the budget, not before
+            assert time.monotonic() - started >= BUDGET  # stopped at the budget, not before (load only adds)
             assert is_one_line_error(await ask(ws, {"op": "step"}))  # the game was stopped ...
             assert (await ask(ws, {"op": "games"}))["type"] == "games"  # ... and the page goes on
 
@@ -193,13 +193,13 @@ def test_too_many_pages_get_a_clear_refusal(server: ServerProcess) -> None:
             second = await http.ws_connect(f"{server.url}/ws")
             assert (await ask(second, {"op": "replays"}))["type"] == "replays"
             async with http.ws_connect(f"{server.url}/ws") as third:
-                refusal = await third.receive(timeout=10)
+                refusal = await third.receive(timeout=HANG_GUARD)
                 assert is_one_line_error(json.loads(refusal.data))
                 assert "2 pages open" in json.loads(refusal.data)["message"]
-                closing = await third.receive(timeout=10)
+                closing = await third.receive(timeout=HANG_GUARD)
                 assert closing.type in (WSMsgType.CLOSE, WSMsgType.CLOSED) and third.close_code == 1013
             await first.close()
-            assert len(server.wait_for_workers(1, timeout=5)) == 1
+            assert len(server.wait_for_workers(1)) == 1
             async with http.ws_connect(f"{server.url}/ws") as fourth:  # a closed page frees its place
                 assert (await ask(fourth, {"op": "replays"}))["type"] == "replays"
             await second.close()
@@ -213,8 +213,7 @@ async def busy_server(proc: ServerProcess) -> tuple[ClientSession, ClientWebSock
     ws = await http.ws_connect(f"{proc.url}/ws")
     assert (await ask(ws, LONG[0]))["type"] == "frame"
     await ws.send_str(json.dumps(LONG[1]))
-    await asyncio.sleep(0.5)
-    workers = proc.workers()
+    workers = proc.wait_for_workers(1)
     assert len(workers) == 1
     return http, ws, workers
 
@@ -267,7 +266,7 @@ def test_workers_die_with_a_killed_server() -> None:
     async def talk() -> list[int]:
         http, ws, workers = await busy_server(proc)
         proc.process.kill()  # kill -9: the server cannot clean up, the kernel kills the workers
-        proc.process.wait(5)
+        proc.process.wait(HANG_GUARD)
         await http.close()
         return workers
 
@@ -275,7 +274,7 @@ def test_workers_die_with_a_killed_server() -> None:
         workers = asyncio.run(talk())
     finally:
         proc.stop()
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + HANG_GUARD  # the kernel's death signal ends them; the guard is for a hang
     while any(is_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(is_alive(pid) for pid in workers)
