@@ -56,6 +56,20 @@ def is_alive(pid: int) -> bool:
         return False
 
 
+def waiting_for_input(pid: int, guard: float = HANG_GUARD) -> bool:
+    """Wait until process ``pid`` blocks reading a pipe (a page's worker waiting for its first message, its imports
+    done); False if it has not after ``guard`` seconds (a hang guard) or has gone."""
+    deadline = time.monotonic() + guard
+    while time.monotonic() < deadline:
+        try:
+            if "pipe_read" in Path(f"/proc/{pid}/wchan").read_text():
+                return True
+        except OSError:
+            return False
+        time.sleep(0.05)
+    return False
+
+
 class ServerProcess:
     """``puzzlebots serve --port 0 ...`` started for real; ``url`` is read from the address it prints."""
 
