@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A short showcase of what puzzlebots does today (run by `make demo`), with the kernels compiled at install: 47 s
-# of CPU time, 181 s of wall time measured on 2 cores that other work kept busy (load 11-12); it prints the
-# seconds each part took and the total. PB=... runs another puzzlebots command (e.g. from a checkout).
+# of CPU time (user+sys), 181 s of wall time measured on 2 cores that other work kept busy (load 11-12). Its wall
+# time follows the load: on 2 cores at load 30-37 it took 27 minutes (145 s of CPU, some kernels compiling,
+# 2026-11-27). It prints the seconds each part took and the total. PB=... runs another puzzlebots command (e.g.
+# from a checkout).
 set -euo pipefail
 PB=${PB:-.venv/bin/puzzlebots}
 OUT=${DEMO_OUT:-out/demo}
@@ -46,7 +48,7 @@ $PB cargobot run --level Inverter --program "call2 call2 call2 call2 R call1 pro
 $PB cargobot solve --level Transporter --jobs 2
 say "Cargo-Bot: given Elizarov's helper F2, the search builds an F1 for Genetic Code: 11 registers, best known 12"
 $PB cargobot solve --level "Genetic Code" --fix "prog_2 claw L_none claw R" --jobs 1
-say "Cargo-Bot: the two functions our solver found on Elizarov's Restoring Order sub-problem (examples/cargobot/subproblems.json, a separate run of ~3 min), given to the level: its best known 13"
+say "Cargo-Bot: the two functions our solver found on Elizarov's Restoring Order sub-problem (examples/cargobot/subproblems.json, a separate run of 182 s of one core), given to the level: its best known 13"
 $PB cargobot solve --level "Restoring Order" --jobs 1 \
     --fix "prog_2 R claw call3_red L call3_blue call2_blue prog_3 claw_blue call2 claw call3_red"
 

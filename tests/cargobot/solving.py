@@ -103,10 +103,12 @@ def stop_task(monkeypatch: pytest.MonkeyPatch, level: str, *stops: tuple[int, ty
 def sketch_as_one_process(name: str, seed: int, program: str, found_size: int,
                           **workers: Any) -> tuple[SketchResult, SketchResult]:  # fmt: skip
     """A sketch search of ``seed`` on ``workers`` (``jobs``, ``executor``) checked against one process's: the
-    expected program, verified in game semantics, found at the same size, shape and restart. Both results."""
+    expected program, verified in game semantics, found at the same size, shape and restart. Both results. The
+    searches' clock never moves: they end at the best known size, never at a time limit (a worker's restart keeps
+    the seconds of its own clock, 300, a guard against a hang only)."""
     level = find_level(name)
-    one = sketch(level, seed=seed, iterations=20_000, jobs=1)
-    many = sketch(level, seed=seed, iterations=20_000, **workers)
+    one = sketch(level, seed=seed, iterations=20_000, jobs=1, clock=Ticks())
+    many = sketch(level, seed=seed, iterations=20_000, clock=Ticks(), **workers)
     assert many.program is not None and run_level(level, many.program).solved
     assert (many.program, many.found_size, many.interrupted) == (parse_registers(program), found_size, False)
     found = [(r.solved, r.program, r.size, r.found_size, r.shape, r.restarts) for r in (one, many)]

@@ -5,6 +5,7 @@ before any work."""
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +13,9 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from solving import SOLUTIONS
+from solving import SOLUTIONS, Ticks
 
+import puzzlebots.games.cargobot.cli as cargobot_cli
 from puzzlebots.cli.app import cli
 from puzzlebots.core.errors import InputError
 from puzzlebots.games.cargobot.bots.sketch import encode, prepare, shrink_program, sketch
@@ -30,13 +32,14 @@ def _same_run(result: dict) -> dict:
 
 
 def test_sketch_finds_a_winning_program_deterministically() -> None:
+    """On a clock that never moves, the search ends at the best known size, after the same restarts anywhere."""
     level = find_level("Re-Curses")
-    first = sketch(level, seed=1, time_limit=300, iterations=20_000)
+    first = sketch(level, seed=1, time_limit=300, iterations=20_000, clock=Ticks())
     assert first.solved and first.program is not None and first.method == "sketch" and not first.proven_minimal
     report = run_level(level, first.program)
     assert report.solved and report.steps == first.ticks
     assert first.size == register_count(first.program) == 5 < (first.found_size or 0)  # shrunk to the best known
-    again = sketch(level, seed=1, time_limit=300, iterations=20_000)
+    again = sketch(level, seed=1, time_limit=300, iterations=20_000, clock=Ticks())
     assert _same_run(again.to_json()) == _same_run(first.to_json())
     # pinned: what seed 1 found before restarts could run on a pool, so one process draws as it always did
     assert (first.program, first.found_size, first.shape, first.restarts, first.evaluations) == (
@@ -50,7 +53,7 @@ def test_ctrl_c_keeps_the_best_program_found_so_far() -> None:
         if best is not None:
             raise KeyboardInterrupt
 
-    result = sketch(level, seed=1, time_limit=300, stop_at=1, iterations=50_000, progress=interrupt)
+    result = sketch(level, seed=1, time_limit=300, stop_at=1, iterations=50_000, progress=interrupt, clock=Ticks())
     assert result.interrupted and result.solved and result.program is not None
     assert run_level(level, result.program).solved
 
@@ -127,14 +130,15 @@ def test_sketch_command_refuses_bad_options(args: list[str], message: str) -> No
     assert err.startswith("error:") and message in err and len(err.strip().splitlines()) == 1
 
 
-def test_sketch_command_writes_its_result(tmp_path: Path) -> None:
+def test_sketch_command_writes_its_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cargobot_cli, "run_sketch", partial(sketch, clock=Ticks()))  # ends at its size, not its time
     target = tmp_path / "sketch.json"
     code, out, _ = _cli("--level", "Transporter", "--seed", "2", "--iterations", "20000", "--jobs", "1",
                         "--json", str(target))  # fmt: skip
     assert code == 0 and "solved with" in out and "minimality not proven" in out
     data = json.loads(target.read_text())
     assert data["method"] == "sketch" and data["proven_minimal"] is False and data["solved"]
-    expected = sketch(find_level("Transporter"), seed=2, iterations=20_000).to_json()
+    expected = sketch(find_level("Transporter"), seed=2, iterations=20_000, clock=Ticks()).to_json()
     assert _same_run(data) == _same_run(expected) | {"pack": "Tutorial", "best_known": 4}
 
 

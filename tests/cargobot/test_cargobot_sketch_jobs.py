@@ -5,12 +5,14 @@ leaves no worker behind."""
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,14 +62,27 @@ class _Draws:
         monkeypatch.setattr(sketch_module._Search, "improve", logged)
 
     def read(self) -> list[tuple[int, int, str]]:
-        rows = [line.split() for line in self.path.read_text().splitlines()]
+        rows = [line.split() for line in self.path.read_text().splitlines()] if self.path.exists() else []
         return [(int(pid), int(seed), " ".join(rest)) for pid, seed, *rest in rows]
+
+    def clock(self, workers: int, draws: int, seed: int | None = None) -> Callable[[], float]:
+        """A search clock that stands still until ``workers`` processes have drawn ``draws`` restarts in all (of
+        ``seed``'s search, if given), then jumps past any time limit: the search ends after what the test needs,
+        however busy the machine."""
+
+        def now() -> float:
+            rows = [row for row in self.read() if seed is None or row[1] == seed]
+            return 0.0 if len(rows) < draws or len({pid for pid, _, _ in rows}) < workers else math.inf
+
+        return now
 
 
 def test_workers_draw_different_restarts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Vertical Sort (18 registers) is not solved in seconds: both workers run restarts, no draw twice."""
+    """Vertical Sort (18 registers) is not solved in seconds: both workers run restarts, no draw twice. The
+    search's time runs out once both workers have drawn and four restarts are drawn."""
     draws = _Draws(tmp_path / "draws", monkeypatch)
-    result = sketch(find_level("Vertical Sort"), seed=3, time_limit=8, iterations=3_000, jobs=2)
+    result = sketch(find_level("Vertical Sort"), seed=3, time_limit=8, iterations=3_000, jobs=2,
+                    clock=draws.clock(2, 4))  # fmt: skip
     assert not result.solved and result.restarts >= 2
     rows = draws.read()
     assert len({pid for pid, _, _ in rows}) == 2, "both workers ran restarts"
@@ -85,8 +100,9 @@ def test_a_later_sketch_search_of_solve_replays_no_restart_with_two_workers(
     level, book = find_level("Vertical Sort"), ProgressFile(tmp_path / "p.json", 5000)
     stopped = SolveResult(level=level.name, solved=False, seconds=1.0, nodes=7, searched_to=0)
     book.levels[level.name] = LevelProgress(level.name, level_digest(level), "0" * 32)
-    for _ in range(2):
-        assert not Campaign(Plan(jobs=2), book).sketch_after(level, stopped, 4.0).solved
+    for seed in range(2):  # each search's time runs out once both its workers have drawn
+        plan = Plan(jobs=2, clock=draws.clock(2, 2, seed))
+        assert not Campaign(plan, book).sketch_after(level, stopped, 4.0).solved
     assert book.levels[level.name].sketches == 2
     rows = draws.read()
     by_seed = {seed: {draw for _, s, draw in rows if s == seed} for seed in (0, 1)}
@@ -190,7 +206,7 @@ def test_a_round_of_repairs_on_two_workers_takes_what_one_process_takes() -> Non
         for name, text, attempts in cases:
             prep = sketch_module.prepare(find_level(name))
             program = sketch_module.encode(prep, parse_registers(text))
-            here = sketch_module._Search(prep, 5, 400, 1, time.monotonic() + 300, repair_runs=300)
+            here = sketch_module._Search(prep, 5, 400, 1, math.inf, repair_runs=300)  # no deadline: the runs end it
             one, counted = sketch_module._repairs_here(here, program, 10)
             two, counted2 = sketch_module._repairs_on_pool(here, pool, mark, program, 10)
             assert counted == counted2 == attempts and mark.value == sketch_module.NO_STOP

@@ -5,6 +5,7 @@ runs its sketch phase on Ray workers, and Ctrl-C stops the tasks and leaves no p
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -37,18 +38,21 @@ def test_ray_finds_and_verifies_what_one_process_finds(ray_cluster: RayExecutor,
 
 
 def test_cancelled_restarts_free_their_workers(ray_cluster: RayExecutor) -> None:
-    """What the search's stop on Ray rests on: both CPUs busy with Vertical Sort restarts of 10^9 programs,
-    both cancelled as after a win, a new call gets a worker within seconds (a running restart is interrupted
-    between two kernel calls, not left to finish) and the cancelled futures say so."""
+    """What the search's stop on Ray rests on: both CPUs busy with Vertical Sort restarts of 10^9 programs (an
+    hour each by their own limit), both cancelled as after a win: a new call gets a worker (a running restart is
+    interrupted between two kernel calls, not left to its hour; the wait for it is a hang guard far below that
+    hour) and the cancelled futures say so."""
     prep = sketch_module.prepare(find_level("Vertical Sort"))
     totals = sketch_module._totals(prep, None)
-    busy = [ray_cluster.submit(sketch_module._pooled_restart, prep, 0, 400, 10**9, 600.0, k, totals) for k in (0, 1)]
-    time.sleep(5.0)  # both are running
+    busy = [ray_cluster.submit(sketch_module._pooled_restart, prep, 0, 400, 10**9, 3600.0, k, totals) for k in (0, 1)]
     start = time.monotonic()
+    while sum("ray::_call" in _name(p) for p in _tree(os.getpid())) < 2:  # both are running
+        assert time.monotonic() - start < STARTUP
+        time.sleep(0.1)
     for future in busy:
         ray_cluster.cancel(future)
-    assert ray_cluster.submit(abs, -3).result(timeout=60) == 3
-    assert time.monotonic() - start < 60 and all(future.cancelled() for future in busy)
+    assert ray_cluster.submit(abs, -3).result(timeout=STARTUP / 2) == 3
+    assert all(future.cancelled() for future in busy)
 
 
 def test_a_round_of_repairs_on_ray_takes_what_one_process_takes(ray_cluster: RayExecutor) -> None:
@@ -59,7 +63,7 @@ def test_a_round_of_repairs_on_ray_takes_what_one_process_takes(ray_cluster: Ray
     for name, text, attempts in cases:
         prep = sketch_module.prepare(find_level(name))
         program = sketch_module.encode(prep, parse_registers(text))
-        here = sketch_module._Search(prep, 5, 400, 1, time.monotonic() + 300, repair_runs=300)
+        here = sketch_module._Search(prep, 5, 400, 1, math.inf, repair_runs=300)  # no deadline: the runs end it
         one, counted = sketch_module._repairs_here(here, program, 10)
         mark = sketch_module._Mark()
         two, counted2 = sketch_module._repairs_on_pool(here, ray_cluster, mark, program, 10)

@@ -222,10 +222,14 @@ def test_solve_is_the_same_for_any_jobs(tmp_path: Path) -> None:
 # item 13: --executor ray --address of something that is not Ray retried forever
 
 def test_ray_address_nobody_listens_on_fails_at_once(tmp_path: Path) -> None:
+    """The refusal comes from the command's own probe of the address (its message, not Ray's), before Ray is
+    started: what makes it fail at once. The seconds are printed (pytest -s), not asserted: a loaded machine is slow,
+    not wrong."""
     code, output, seconds = invoke(["stats", "hatris", "--games", "2", "--quiet", "--executor", "ray", "--address",
                                     "127.0.0.1:1", "--json", "s.json"], tmp_path)
     assert_one_error_line(code, output, "cannot reach Ray at 127.0.0.1:1")
-    assert seconds < 15
+    assert "Connection refused" in output, output
+    print(f"refused after {seconds:.2f} s")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -266,6 +270,6 @@ def test_ray_address_that_is_not_ray_fails_after_a_bounded_wait(
             conn.close()
         server.close()
     assert_one_error_line(done.returncode, done.stderr, f"cannot reach Ray at 127.0.0.1:{port}: ")
-    assert message in done.stderr
-    assert seconds < 30, f"{seconds:.0f} s"
+    assert message in done.stderr  # the probe's own bounded wait answered (``CONNECT_SECONDS``), not Ray's retries
+    print(f"refused after {seconds:.2f} s")  # the figure for the report; the run's timeout above is a hang guard
     assert list(tmp_path.iterdir()) == []

@@ -86,7 +86,7 @@ def test_a_run_killed_by_kill_9_resumes_to_the_same_file(tmp_path: Path) -> None
     proc = subprocess.Popen([sys.executable, "-m", "puzzlebots", "puyo", "match", *args, "--json", "m.json"], cwd=cut,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + 300  # a hang guard: the wait ends as soon as two pairs are saved
         while time.monotonic() < deadline and lines(partial) < 3:  # the head and two pairs
             assert proc.poll() is None, "the run ended before it could be killed"
             time.sleep(0.05)

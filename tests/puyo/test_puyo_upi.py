@@ -18,6 +18,11 @@ from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.upi import field_of_pfen, pairs_of_queue, pfen, queue_text
 
 CONFIG = versus_config(2, upi_ms=100, upi_grace_ms=400)
+#: an engine's move budget far out of a busy machine's reach: a fault that is not a hang is then told by what the
+#: engine does, never by a slow answer running into the half second
+PATIENT = versus_config(2, upi_ms=100, upi_grace_ms=600_000)
+#: seconds a wait for what must happen may last (a hang guard, not a budget)
+HANG_GUARD = 120.0
 
 #: a fake engine: the handshake, then per ``go`` what ``ANSWER`` does; it starts a sleeping child first (so the
 #: test sees the process group killed) and writes both process ids to the file named in argv[1]
@@ -86,9 +91,10 @@ def test_a_failing_engine_loses_with_one_line_and_leaves_no_process(tmp_path: Pa
     script.write_text(FAKE.replace("ANSWER", answer))
     pids = tmp_path / "pids"
     spec = "upi:" + shlex.join([sys.executable, str(script), str(pids)])
+    config = CONFIG if fault == "hang" else PATIENT  # the hang's fake sleeps 600 s: it outlasts 0.5 s on any machine
     for seed in (0, 1):  # the match goes on: the next game is played (and lost) the same way
         for side, (a, b) in enumerate(((spec, "krieg"), ("krieg", spec))):
-            r = versus_game(a, b, seed, CONFIG, 50)
+            r = versus_game(a, b, seed, config, 50)
             assert r["winner"] == 1 - side
             assert reason in r["reason"] and "\n" not in r["reason"]
             assert not any(alive(int(p)) for p in pids.read_text().split())
@@ -123,12 +129,11 @@ def test_an_interrupted_host_leaves_no_engine_behind(tmp_path: Path) -> None:
         assert all(alive(p) for p in engine)
         time.sleep(0.5)  # let the host reach its wait for bestmove
         host.send_signal(signal.SIGINT)
-        host.wait(60)
+        host.wait(HANG_GUARD)
     finally:
         if host.poll() is None:
             host.kill()
-    for _ in range(100):
-        if not any(alive(p) for p in engine):
-            break
+    deadline = time.monotonic() + HANG_GUARD  # the engine's group is ended: wait for that (a hang guard)
+    while any(alive(p) for p in engine) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(p) for p in engine)

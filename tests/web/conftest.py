@@ -12,9 +12,13 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from serving import TOY_GAME, ServerProcess
+from serving import HANG_GUARD, PAGE_GUARD, TOY_GAME, ServerProcess
 
-from puzzlebots.web.server import make_app
+from puzzlebots.web.server import Limits, make_app
+
+#: the live server's seconds per answer: a guard against a hang, not the 20 s budget a slow machine could reach
+#: (a bot's first decision compiles its kernels); the budget itself is tested on a server of its own
+LIVE_BUDGET = 3600.0
 
 
 class LiveServer:
@@ -27,7 +31,7 @@ class LiveServer:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
-        runner = web.AppRunner(make_app(self.replays_dir))
+        runner = web.AppRunner(make_app(self.replays_dir, Limits(time_budget=LIVE_BUDGET)))
         self.loop.run_until_complete(runner.setup())
         site = web.TCPSite(runner, "127.0.0.1", 0)
         self.loop.run_until_complete(site.start())
@@ -39,7 +43,7 @@ class LiveServer:
 
     def start(self) -> None:
         self.thread.start()
-        if not self.started.wait(30):
+        if not self.started.wait(HANG_GUARD):
             raise RuntimeError("web server did not start")
 
     def stop(self) -> None:
@@ -99,6 +103,7 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             args=CHROMIUM_FLAGS,
             viewport={"width": 1100, "height": 800},
         )
+        context.set_default_timeout(PAGE_GUARD)  # a click on a page that redraws waits for it, not for 30 s
         try:
             yield context
         finally:
@@ -115,7 +120,7 @@ def open_page(browser_context: Any, url: str, name: str, tab: str = "watch") -> 
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(url + "/" + (f"#{tab}" if tab else ""))
-    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+    page.wait_for_selector("body[data-ready='1']", timeout=PAGE_GUARD)
     yield page
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

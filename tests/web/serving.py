@@ -18,6 +18,11 @@ SRC = HERE.parents[1] / "src"
 SLOW_GAME = ("slowgame:GAME", HERE)
 #: the toy game of docs/architecture.md (tests/core/toygame.py), which has a web view and nothing else for the page
 TOY_GAME = ("toygame:GAME", HERE.parent / "core")
+#: seconds a wait for what must happen (the server's address, its workers) may last before the test gives up: a
+#: guard against a hang, far above what a loaded machine takes; every wait ends as soon as its event comes
+HANG_GUARD = 120.0
+#: the same guard in milliseconds, for Playwright's actions and waits on a page
+PAGE_GUARD = int(HANG_GUARD * 1000)
 
 
 def serve_command(*args: str) -> list[str]:
@@ -51,6 +56,20 @@ def is_alive(pid: int) -> bool:
         return False
 
 
+def waiting_for_input(pid: int, guard: float = HANG_GUARD) -> bool:
+    """Wait until process ``pid`` blocks reading a pipe (a page's worker waiting for its first message, its imports
+    done); False if it has not after ``guard`` seconds (a hang guard) or has gone."""
+    deadline = time.monotonic() + guard
+    while time.monotonic() < deadline:
+        try:
+            if "pipe_read" in Path(f"/proc/{pid}/wchan").read_text():
+                return True
+        except OSError:
+            return False
+        time.sleep(0.05)
+    return False
+
+
 class ServerProcess:
     """``puzzlebots serve --port 0 ...`` started for real; ``url`` is read from the address it prints."""
 
@@ -62,7 +81,7 @@ class ServerProcess:
             text=True,
             env=serve_env(game),
         )
-        self.first_line = self.read_line(60)
+        self.first_line = self.read_line(HANG_GUARD)
         found = re.search(r"http://[^ /]+", self.first_line)
         if found is None:
             self.stop()
@@ -81,8 +100,9 @@ class ServerProcess:
     def workers(self) -> list[int]:
         return live_children(self.pid)
 
-    def wait_for_workers(self, count: int, timeout: float = 10) -> list[int]:
-        """The worker processes once there are exactly ``count`` (the last seen ones otherwise)."""
+    def wait_for_workers(self, count: int, timeout: float = HANG_GUARD) -> list[int]:
+        """The worker processes once there are exactly ``count`` (the last seen ones after ``timeout``, a hang
+        guard)."""
         deadline = time.monotonic() + timeout
         while len(found := self.workers()) != count and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import SRC, ServerProcess
+from serving import PAGE_GUARD, SRC, ServerProcess
 
 EXAMPLE = SRC.parent / "examples" / "lightsout"
-TIMEOUT = 60_000
+TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
 
 
 def builds_wheels() -> bool:

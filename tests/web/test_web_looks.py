@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import PAGE_GUARD
 
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
 
-TIMEOUT = 60_000
+TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
 #: the folder `make screenshots` writes the docs' screenshots to (docs/img); unset, a temporary one
 SHOTS = "PUZZLEBOTS_SCREENSHOTS"
 

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import PAGE_GUARD
 
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.seeds import bot_seed
 
-TIMEOUT = 60_000
+TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
 AI = "krieg3"
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-TIMEOUT = 60_000
+from serving import PAGE_GUARD
+
+TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
 WIDTH = 420
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from aiohttp import ClientSession, WSMsgType
+from serving import HANG_GUARD  # every wait below ends at its answer; the guard is for a hang
 
 from puzzlebots.web.files import safe_file
 from puzzlebots.web.session import Session
@@ -21,7 +22,7 @@ STATIC = Path(__file__).resolve().parents[2] / "src" / "puzzlebots" / "web" / "s
 
 def raw_get(port: int, path: str) -> tuple[int, bytes]:
     """GET with the path sent exactly as written (no client-side normalisation of ``..``)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
     conn.putrequest("GET", path, skip_accept_encoding=True)
     conn.endheaders()
     response = conn.getresponse()
@@ -144,11 +145,11 @@ def test_malformed_websocket_messages_get_errors_not_a_crash(live_server: Any, r
         async with ClientSession() as http, http.ws_connect(f"{live_server.url}/ws") as ws:
             for text in MALFORMED:
                 await ws.send_str(text)
-                answers.append(json.loads((await ws.receive(timeout=30)).data))
+                answers.append(json.loads((await ws.receive(timeout=HANG_GUARD)).data))
             await ws.send_bytes(b"\x00\x01")
-            answers.append(json.loads((await ws.receive(timeout=30)).data))
+            answers.append(json.loads((await ws.receive(timeout=HANG_GUARD)).data))
             await ws.send_str(json.dumps({"op": "games"}))
-            last = await ws.receive(timeout=30)
+            last = await ws.receive(timeout=HANG_GUARD)
             assert last.type == WSMsgType.TEXT
             answers.append(json.loads(last.data))
         return answers

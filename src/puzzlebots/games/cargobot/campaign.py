@@ -354,6 +354,7 @@ class Campaign:
         found = (self._sketch or run_sketch)(
             level, seed, time_limit=seconds, tick_cap=min(self.book.tick_cap, SKETCH_TICK_CAP),
             keep_on_interrupt=False, jobs=plan.sketch_jobs, executor=plan.executor, address=plan.address,
+            clock=plan.clock,
         )  # fmt: skip
         if not found.solved or found.program is None:
             return replace(result, seconds=result.seconds + found.seconds)

@@ -220,9 +220,10 @@ class _Search:
     """One run of the search: the level, its options, the counters, and the best verified win so far."""
 
     def __init__(self, prep: Prepared, seed: int, tick_cap: int, iterations: int, deadline: float,
-                 repair_runs: int = REPAIR_RUNS) -> None:  # fmt: skip
+                 repair_runs: int = REPAIR_RUNS, clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
         self.prep, self.seed, self.tick_cap, self.iterations, self.deadline = prep, seed, tick_cap, iterations, deadline
         self.repair_runs = repair_runs
+        self.clock = clock  # the seconds ``deadline`` is on (a test's clock that never moves: counts alone end it)
         self.evaluations = 0
         self.restarts = 0
         self.stopped: Callable[[], bool] = lambda: False  # a pool worker's restart stopped by the parent
@@ -241,7 +242,7 @@ class _Search:
         tenure = max(1, int(free.sum()) // TENURE_SHARE)
         step, done = 0, 0
         while done < total:
-            if time.monotonic() >= self.deadline or self.stopped():
+            if self.clock() >= self.deadline or self.stopped():
                 return None
             score, runs, step = kernel.tabu(
                 program.op, program.cond, free, self.prep.slots, oplist, self.prep.conds, self.prep.board,
@@ -353,7 +354,7 @@ def shrink(search: _Search, program: Candidate, on_smaller: Callable[[Candidate]
     on_smaller(program)
     attempt = 0
     improved = True
-    while improved and time.monotonic() < search.deadline:
+    while improved and search.clock() < search.deadline:
         repaired, attempt = search.repairs(program, attempt)
         improved = repaired is not None
         if repaired is not None:
@@ -416,19 +417,21 @@ def sketch(
     jobs: int | None = 1,
     executor: str = "process",
     address: str | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> SketchResult:
     """Search ``level`` for a winning program until ``time_limit`` seconds pass or one of at most ``stop_at``
     registers (default: the best known size) is found, running restarts on ``jobs`` processes (1: here; None:
     one per usable core), or with ``executor="ray"`` as Ray tasks (``jobs``: the CPUs of the local Ray instance
     started; with ``address``, the cluster there, and ``jobs`` None). Ctrl-C ends it with the best program found
     so far (``keep_on_interrupt``), or passes on (a caller with more work to stop, as ``solve --all``); either
-    way no worker or task is left running, and a Ray instance this call started is shut down."""
+    way no worker or task is left running, and a Ray instance this call started is shut down. ``time_limit`` is in
+    seconds of ``clock`` (a worker's restart or repair gets the seconds left, on its own clock)."""
     check_options(time_limit, seed, tick_cap, iterations, jobs)
     check_executor(executor, None if executor == "process" else jobs, address)
     if executor == "process":
         jobs = jobs or default_jobs()
-    start = time.monotonic()
-    search = _Search(prepare(level), seed, tick_cap, iterations, start + time_limit)
+    start = clock()
+    search = _Search(prepare(level), seed, tick_cap, iterations, start + time_limit, clock=clock)
     goal = stop_at if stop_at is not None else (level.best_known or 0)
     interrupted = False
 
@@ -447,7 +450,7 @@ def sketch(
 
     def show(best: int | None) -> None:
         if progress:
-            progress(time.monotonic() - start, best, search.restarts)
+            progress(clock() - start, best, search.restarts)
 
     try:
         if executor == "process" and jobs == 1:
@@ -458,7 +461,7 @@ def sketch(
         if not keep_on_interrupt:
             raise
         interrupted = True
-    return _result(search, level, time.monotonic() - start, search.restarts, interrupted)
+    return _result(search, level, clock() - start, search.restarts, interrupted)
 
 
 def _best_size(search: _Search) -> int | None:
@@ -468,7 +471,7 @@ def _best_size(search: _Search) -> int | None:
 def _in_turn(search: _Search, goal: int, show: Callable[[int | None], None],
              take: Callable[[Candidate, tuple[int, ...]], None]) -> None:  # fmt: skip
     """The restarts one after another in this process, until the goal size, the deadline, or no sketch left."""
-    while time.monotonic() < search.deadline:
+    while search.clock() < search.deadline:
         best = _best_size(search)
         if best is not None and best <= goal:
             break
@@ -571,7 +574,7 @@ def _repairs_on_pool(search: _Search, pool: WorkerPool | RayExecutor, stop_above
 
 
 def _left(search: _Search) -> float:
-    return max(0.0, search.deadline - time.monotonic())
+    return max(0.0, search.deadline - search.clock())
 
 
 def _has_sketch(prep: Prepared, totals: list[int]) -> bool:
@@ -602,7 +605,7 @@ def _on_pool(search: _Search, goal: int, workers: tuple[WorkerPool | RayExecutor
                 take(found, shape)
                 continue
             if not wins:
-                if (best is not None and best <= goal) or time.monotonic() >= search.deadline:
+                if (best is not None and best <= goal) or search.clock() >= search.deadline:
                     break
                 totals = _totals(search.prep, best)
                 if not _has_sketch(search.prep, totals):
