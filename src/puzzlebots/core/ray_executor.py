@@ -55,6 +55,9 @@ class RayExecutor(Executor):
             }
             if address is None:
                 kwargs["num_cpus"] = num_cpus
+                # Ray starts its workers at niceness 15: beside other CPU-bound work a local run's tasks then get
+                # almost no CPU. A local cluster is the user's own run, so its workers run at the caller's niceness.
+                os.environ.setdefault("RAY_worker_niceness", "0")
             else:
                 reach_ray(address)
             try:
