@@ -84,39 +84,45 @@ def sources(ama: Path) -> list[Path]:
     return sorted(p for d in SOURCE_DIRS for p in (ama / d).glob("*.cpp"))
 
 
-def build_key(ama: Path, cxx: str, flags: list[str]) -> str:
-    """A digest of everything the driver is built from: compiler, flags, our files and ama's."""
+def digest_of(parts: list[bytes]) -> str:
     digest = hashlib.sha256()
-    version = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=False).stdout
-    digest.update((version + "\0" + " ".join(flags)).encode())
-    files = sorted(DRIVER_DIR.glob("*")) + sorted(p for d in HEADER_DIRS for p in (ama / d).glob("*") if p.is_file())
-    for path in files + [ama / "config.json"]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for part in parts:
+        digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()[:16]
 
 
 def build(ama: Path, cxx: str, flags: list[str], cache: Path) -> Path:
-    """The driver binary, compiled (one object at a time, niced) unless ``cache`` holds this build already."""
-    folder = cache / build_key(ama, cxx, flags)
-    driver = folder / "driver"
-    if driver.is_file():
-        print(f"ama driver: up to date ({driver})", flush=True)
-        return driver
-    objects = folder / "objects"
-    objects.mkdir(parents=True, exist_ok=True)
+    """The driver binary, compiled (one object at a time, niced) unless ``cache`` holds this build already.
+
+    An object is named by a digest of what it is built from (compiler version, flags, its source and every
+    header), the binary by the digest of its objects (ama's ``config.json`` is read when it starts): an edit
+    rebuilds only what it touches, and a stopped build keeps the objects it finished."""
+    version = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=False).stdout
+    headers = sorted(p for d in HEADER_DIRS for p in (ama / d).glob("*.h*") if p.is_file())
+    common = [version.encode(), " ".join(flags).encode(), (DRIVER_DIR / "compat.h").read_bytes()]
+    common += [p.name.encode() + b"\0" + p.read_bytes() for p in headers]
     units = [DRIVER_DIR / "driver.cpp", *sources(ama)]
+    objects = cache / "objects"
+    objects.mkdir(parents=True, exist_ok=True)
     compile_flags = [*flags, "-include", str(DRIVER_DIR / "compat.h"), "-I", str(ama)]
     done = []
     for i, unit in enumerate(units, 1):
-        out = objects / (hashlib.sha256(str(unit).encode()).hexdigest()[:12] + ".o")
+        out = objects / (digest_of([*common, str(unit.relative_to(unit.parents[1])).encode(), unit.read_bytes()])
+                         + ".o")
         if not out.is_file():
             print(f"ama driver: compiling {i}/{len(units)} {unit.name}", flush=True)
             part = out.with_suffix(".part")
             run([cxx, "-c", *compile_flags, str(unit), "-o", str(part)], f"compiling {unit}")
             part.replace(out)
-        done.append(str(out))
+        done.append(out)
+    folder = cache / digest_of([p.name.encode() for p in done])
+    driver = folder / "driver"
+    if driver.is_file():
+        print(f"ama driver: up to date ({driver})", flush=True)
+        return driver
+    folder.mkdir(exist_ok=True)
     part = folder / "driver.part"
-    run([cxx, "-pthread", *done, "-o", str(part)], "linking the driver")
+    run([cxx, "-pthread", *map(str, done), "-o", str(part)], "linking the driver")
     part.replace(driver)
     print(f"ama driver: built {driver}", flush=True)
     return driver

@@ -364,12 +364,17 @@ public:
                 }
             }
         }
+        std::string said;
+        if (other.chain > 0) {
+            said = "info other chain " + std::to_string(enemy.attack_chain) + " links, attack_frame "
+                + std::to_string(enemy.attack_frame) + ", attack " + std::to_string(enemy.attack) + "\n";
+        }
         auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!log_path.empty()) {
             std::ofstream log(log_path, std::ios::app);
             log << ms << "\n";
         }
-        return "bestmove " + std::to_string(placement.x + 1) + " " + std::to_string(i32(placement.r));
+        return said + "bestmove " + std::to_string(placement.x + 1) + " " + std::to_string(i32(placement.r));
     }
 
     // Not UPI: drops the current pair at X R on our board as ama does (then pops) and shows the board, so that
