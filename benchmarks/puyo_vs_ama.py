@@ -241,12 +241,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"compiler {cxx}, flags {' '.join(flags)}", flush=True)
     with tempfile.TemporaryDirectory(prefix="puyo-vs-ama-") as tmp:
         log = Path(tmp) / "think.log"
+        # the log goes by the environment, so that the bot's name (the command) is the same in every run and a
+        # --json file resumes
         engine = shlex.join([str(driver), "--config", str(ama / "config.json"), "--reach", args.reach,
-                             "--width", str(args.width), "--depth", str(args.depth), "--log", str(log)])
+                             "--width", str(args.width), "--depth", str(args.depth)])
         command = [sys.executable, "-m", "puzzlebots", "puyo", "match", "--bots", f"{args.bot},upi:{engine}",
                    "--games", str(args.games), "--seed", str(args.seed), "--ms", str(args.ms), "--jobs",
                    str(args.jobs), "--reach", args.reach, *(["--json", str(args.json)] if args.json else [])]
-        code = subprocess.run(command, check=False).returncode
+        code = subprocess.run(command, check=False, env={**os.environ, "PUZZLEBOTS_AMA_LOG": str(log)}).returncode
         print(think_times(log), flush=True)
     sys.exit(code)
 

@@ -6,6 +6,9 @@
 //
 //   driver --config AMA/config.json [--reach strict|climb12] [--width W] [--depth D] [--log FILE]
 //
+// --log (or the environment's PUZZLEBOTS_AMA_LOG, which keeps the command, and so the bot's name in a match's
+// result file, the same from run to run) appends each move's think time in milliseconds.
+//
 // Conventions (checked by the script's round trip before every match):
 // - pfen: six columns, each bottom-up in `rgbyo` and closed by '/'; r g b y are ama's RED GREEN BLUE YELLOW,
 //   o is garbage. ama plays with 4 colours, so a fifth colour (p) is refused.
@@ -443,6 +446,9 @@ int main(int argc, char** argv)
             else {
                 throw Failure { "unknown option " + arg + " " + value };
             }
+        }
+        if (engine.log_path.empty() && std::getenv("PUZZLEBOTS_AMA_LOG") != nullptr) {
+            engine.log_path = std::getenv("PUZZLEBOTS_AMA_LOG");
         }
         engine.configs = load_configs(config_path);
     }
