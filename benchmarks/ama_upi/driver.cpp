@@ -20,7 +20,8 @@
 // - self/enemy field and queue: the two boards and queues. While the other side's chain runs, the host shows
 //   its board from before the placement that fired it; the driver finds that placement (the pair the other
 //   side's queue lost since the last position, every reachable placement whose chain has at least the links
-//   already popped, the longest) and gives ama the board after the chain, its length and its garbage.
+//   already popped, the longest; the same one again while that side's queue and board stay as they were) and
+//   gives ama the board after the chain, its length and its garbage.
 // - attack: the garbage a side is sending and that has not fallen yet (the other side's fixed + incoming).
 // - attack_frame, in ama's units (a placement 1 or 2, a link 2): twice the links of the other side's chain still
 //   to pop; 0 when nothing is running (fixed garbage falls after this placement).
@@ -212,6 +213,7 @@ struct Running
 {
     bool found = false;
     Field after;
+    avec<Field, 19> links;
     i32 count = 0;
     i32 rest_score = 0;
 };
@@ -231,7 +233,7 @@ Running running_chain(Field before, cell::Pair pair, i32 popped)
         }
         i32 rest = score_from(links, popped);
         if (!best.found || links.get_size() > best.count || (links.get_size() == best.count && rest > best.rest_score)) {
-            best = Running { .found = true, .after = f, .count = links.get_size(), .rest_score = rest };
+            best = Running { .found = true, .after = f, .links = links, .count = links.get_size(), .rest_score = rest };
         }
     }
     return best;
@@ -265,6 +267,8 @@ private:
     Side other;
     bool positioned = false;
     cell::Queue other_before;
+    Running running;
+    Field running_before;
     std::optional<i32> trigger_next;
 public:
     // What ama's search thread (search::Thread) computes between two pairs for a queue of two: its beam search
@@ -294,6 +298,7 @@ public:
     {
         positioned = false;
         other_before.clear();
+        running = Running();
         trigger_next.reset();
     }
 
@@ -338,16 +343,19 @@ public:
         if (other.chain > 0) {
             enemy.attack_chain = i32(other.chain);
             enemy.attack_frame = 2;
-            auto pair = placed_pair(other_before, other.queue);
-            if (pair.has_value()) {
-                auto run = running_chain(other.field, pair.value(), i32(other.chain));
-                if (run.found) {
-                    enemy.field = run.after;
-                    enemy.all_clear = run.after.is_empty();
-                    enemy.attack_chain = run.count;
-                    enemy.attack_frame = 2 * (run.count - i32(other.chain));
-                    enemy.attack += run.rest_score / target;
-                }
+            // the same queue and board as at the last position: the same chain, still running
+            bool same = other_before == other.queue && running.found && other.field == running_before;
+            if (!same) {
+                auto pair = placed_pair(other_before, other.queue);
+                running = pair.has_value() ? running_chain(other.field, pair.value(), i32(other.chain)) : Running();
+                running_before = other.field;
+            }
+            if (running.found && running.count >= other.chain) {
+                enemy.field = running.after;
+                enemy.all_clear = running.after.is_empty();
+                enemy.attack_chain = running.count;
+                enemy.attack_frame = 2 * (running.count - i32(other.chain));
+                enemy.attack += score_from(running.links, i32(other.chain)) / target;
             }
         }
 
