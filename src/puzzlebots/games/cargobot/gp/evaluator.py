@@ -86,6 +86,7 @@ class Evaluator:
             raise InputError("an evaluation needs at least one board")
         self.setups = [([list(p) for p in stacks], [list(p) for p in goal], claw) for claw, stacks, goal in self.boards]
         self.batch = Batch([()], self.setups, semantics="game", functions=self.genome.functions, step_limit=limit)
+        self.board_index = self.batch.board.copy()  # each board's place among the distinct ones the batch keeps
         codes = [_GAME_CODES.get(c) or 3 + int(c[1:]) for c, _ in self.genome.alphabet]
         self.gene_op = np.array([0, *codes], np.int8)
         self.gene_cond = np.array([0, *(self.batch.colours.cond(k) for _, k in self.genome.alphabet)], np.int32)
@@ -142,7 +143,7 @@ class Evaluator:
             batch.op, batch.cond = op, cond
             batch.flen = np.tile(np.array(self.genome.functions, np.int32), (programs, 1))
             batch.prog = np.repeat(np.arange(programs, dtype=np.int64), count)
-            batch.board = np.tile(np.arange(count, dtype=np.int64), programs)
+            batch.board = np.tile(self.board_index, programs)
         else:
             texts = [self.genome.text(g) for g in genes.tolist()]
             batch = Batch([t for t in texts for _ in range(count)], self.setups * programs, semantics="vaguery",
