@@ -87,7 +87,7 @@ class Evaluator:
         self.setups = [([list(p) for p in stacks], [list(p) for p in goal], claw) for claw, stacks, goal in self.boards]
         self.batch = Batch([()], self.setups, semantics="game", functions=self.genome.functions, step_limit=limit)
         self.board_index = self.batch.board.copy()  # each board's place among the distinct ones the batch keeps
-        codes = [_GAME_CODES.get(c) or 3 + int(c[1:]) for c, _ in self.genome.alphabet]
+        codes = [_GAME_CODES.get(str(c)) or 3 + int(str(c)[1:]) for c, _ in self.genome.alphabet]
         self.gene_op = np.array([0, *codes], np.int8)
         self.gene_cond = np.array([0, *(self.batch.colours.cond(k) for _, k in self.genome.alphabet)], np.int32)
         width = max(self.genome.functions)

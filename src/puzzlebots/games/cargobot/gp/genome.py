@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import show
@@ -78,7 +79,7 @@ class Genome:
         """One program in any accepted form as a checked genome (the one place a program reaches the evaluator)."""
         if isinstance(program, str):
             return self.genes(parse_registers(program), where)
-        items = list(program)
+        items: list[Any] = list(program)
         if all(isinstance(g, int) and not isinstance(g, bool) for g in items):
             if len(items) != self.length:
                 raise InputError(f"{where}: a genome of this level has {self.length} genes, got {len(items)}")
@@ -88,7 +89,7 @@ class Genome:
             return items
         if not all(isinstance(f, tuple | list) and all(isinstance(r, tuple | list) for r in f) for f in items):
             raise InputError(f"{where}: expected program text, register lists or a list of genes")
-        return self.genes(registers_from_lists([[list(r) for r in f] for f in items]), where)  # type: ignore[union-attr]
+        return self.genes(registers_from_lists([[list(r) for r in f] for f in items]), where)
 
     @staticmethod
     def size(genes: Sequence[int]) -> int:
