@@ -127,7 +127,8 @@ def test_malformed_levels_file(tmp_path: Path, content: str, message: str) -> No
 def test_adapter_points_to_the_commands() -> None:
     assert GAME.name == "cargobot"
     assert [b.name for b in GAME.bots()] == ["climb", "solve", "evolve", "sketch"]
-    assert [c.name for c in GAME.extra_commands()] == ["levels", "run", "solve", "sketch", "climb", "evolve"]
+    assert [c.name for c in GAME.extra_commands()] == ["levels", "run", "solve", "sketch", "climb", "evolve",
+                                                         "bench-gp"]
     with pytest.raises(ConfigError, match="puzzlebots cargobot"):
         capability(GAME, Episodic)
     with pytest.raises(ConfigError, match="unknown bot"):

@@ -46,7 +46,7 @@ def test_hostile_options(options: dict, message: str) -> None:
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["cargobot", "evolve", *args])
+    result = CliRunner().invoke(cli, ["cargobot", "evolve", "--method", "ga", *args])
     return result.exit_code, result.stdout, result.stderr
 
 

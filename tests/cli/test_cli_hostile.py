@@ -47,7 +47,8 @@ WORK = [
     ("puzzlebots.games.cargobot.campaign", "passes"),
     ("puzzlebots.games.cargobot.cli", "run_sketch"),
     ("puzzlebots.games.cargobot.run_cli", "run_climb"),
-    ("puzzlebots.games.cargobot.run_cli", "run_evolve"),
+    ("puzzlebots.games.cargobot.gp_cli", "run_ga"),
+    ("puzzlebots.games.cargobot.gp_cli", "run_gp"),
     ("puzzlebots.games.puyo.cli", "run_versus"),
 ]
 

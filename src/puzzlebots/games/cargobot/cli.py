@@ -1,6 +1,6 @@
-"""The ``cargobot`` commands: ``levels``, ``solve`` and ``sketch`` here, ``run``, ``climb`` and ``evolve`` from
-``run_cli`` (mounted as ``puzzlebots cargobot``). ``solve`` parses its options, runs the campaign (``campaign``) and
-prints what it found.
+"""The ``cargobot`` commands: ``levels``, ``solve`` and ``sketch`` here, ``run`` and ``climb`` from ``run_cli``,
+``evolve`` and ``bench-gp`` from ``gp_cli`` (mounted as ``puzzlebots cargobot``). ``solve`` parses its options,
+runs the campaign (``campaign``) and prints what it found.
 
 Bad input raises ``PuzzlebotsError``; the top-level ``puzzlebots`` group turns it into one ``error: ...`` line on
 stderr and exit code 2.
@@ -34,9 +34,10 @@ from .bots.sketch import sketch as run_sketch
 from .bots.solve import DEFAULT_TICK_CAP
 from .bots.sweep import sweeps
 from .engine import GAME_TICK_LIMIT
+from .gp_cli import bench_gp, evolve
 from .language import format_registers
 from .levels import Level, find_level, load_levels
-from .run_cli import LEVELS_FILE, climb, evolve, run
+from .run_cli import LEVELS_FILE, climb, run
 
 
 @click.command(help="The table of levels.")
@@ -253,4 +254,4 @@ def sketch(
         write_json_atomic(json_file, result.to_json() | {"pack": level.pack, "best_known": level.best_known})
 
 
-COMMANDS = (levels, run, solve, sketch, climb, evolve)
+COMMANDS = (levels, run, solve, sketch, climb, evolve, bench_gp)

@@ -1,5 +1,5 @@
 """The ``cargobot`` commands that run programs and search scripts: ``run`` (a program in either semantics, on a
-level or a board of one's own), ``climb`` and ``evolve`` (the searches over Ruby scripts). ``cli`` mounts them with
+level or a board of one's own), ``climb`` (the Ruby hill climber). ``cli`` mounts them with
 the others.
 
 Bad input raises ``PuzzlebotsError``; the top-level ``puzzlebots`` group turns it into one ``error: ...`` line on
@@ -17,14 +17,12 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from puzzlebots.cli.options import DELAY, SEED, FiniteFloat, refuse_given
+from puzzlebots.cli.options import DELAY, SEED, refuse_given
 from puzzlebots.cli.terminal import live_view
 from puzzlebots.core.errors import InputError
 
 from . import engine
 from .bots.climb import climb as run_climb
-from .bots.evolve import check_options as check_evolve_options
-from .bots.evolve import evolve as run_evolve
 from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, Rules, run_level
 from .language import parse_registers, register_count
 from .levels import Level, board_from_json, find_level, load_levels
@@ -40,7 +38,7 @@ LEVELS_FILE = click.option(
 
 
 def search_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options climb and evolve share: the length of one run of a script, JSON output, the levels file."""
+    """climb's options for the length of one run of a script, JSON output and the levels file."""
     command = LEVELS_FILE(command)
     command = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)
     return click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
@@ -156,28 +154,3 @@ def _report_search(what: str, level: Level, total: int, as_json: bool, search: C
     click.echo(f"{level.name}: {state} after {done(result)}")
     click.echo(f"script: {result.script}")
     click.echo(f"score (rebuild, crashes, topples): {list(result.score)}")
-
-
-@click.command(help="A genetic program over Ruby scripts on a level (climb's tokens and mutation, plus crossover).")
-@click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
-@click.option("--population", type=click.IntRange(min=2, max=100_000), default=200, show_default=True,
-              help="Scripts per generation.")  # fmt: skip
-@click.option("--evaluations", type=click.IntRange(min=2, max=10**9), default=100_000, show_default=True,
-              help="Budget: most scripts to run (as climb's --max-iterations).")  # fmt: skip
-@click.option("--elite", type=click.IntRange(min=0), default=2, show_default=True,
-              help="Best scripts kept unchanged each generation.")  # fmt: skip
-@click.option("--crossover", type=FiniteFloat(0.0, 1.0), default=0.7, show_default=True,
-              help="Share of children made by crossover (the rest are mutated copies).")  # fmt: skip
-@search_run_options
-def evolve(
-    level_name: str, seed: int, population: int, evaluations: int, elite: int, crossover: float, step_limit: int,
-    as_json: bool, levels_file: str | None,
-) -> None:  # fmt: skip
-    check_evolve_options(population, evaluations, elite, crossover)
-    level = find_level(level_name, load_levels(levels_file))
-    _report_search(
-        "evolving", level, evaluations, as_json,
-        lambda tick: run_evolve(level, seed, population, evaluations, elite, crossover, step_limit, progress=tick),
-        lambda r: f"{r.evaluations} evaluations ({r.generations} generations)",
-    )  # fmt: skip

@@ -1,0 +1,92 @@
+"""Cargo-Bot through the GP path: programs evaluated per second at population 1,000 on one level, against the Ruby
+emulator's 130 k steps/s (issue 36). Two rows: the evaluator alone (``gp.evaluator.Evaluator.run`` on a generation
+of the GP's random programs) and whole GP generations (``gp.search.gp``, lexicase: selection, variation and
+evaluation). Steps per program are counted in the same runs, so programs/s x mean steps = steps/s, and the ratio
+is that over 130,000. One core; each figure the best of the passes.
+
+Run: python benchmarks/bench_cargobot_gp.py [--quick] [--level NAME]   (or `puzzlebots bench cargobot_gp`)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from puzzlebots.games.cargobot.gp.evaluator import Evaluator
+from puzzlebots.games.cargobot.gp.search import GPOptions, gp, random_genes
+from puzzlebots.games.cargobot.levels import find_level
+
+RUBY_STEPS_PER_SECOND = 130_000
+POPULATION = 1_000
+
+
+class Counting(Evaluator):
+    """The evaluator, adding up the programs it ran and their steps."""
+
+    programs = 0
+    steps = 0
+
+    def run(self, genes: np.ndarray):  # type: ignore[no-untyped-def]
+        out = super().run(genes)
+        self.programs += len(genes)
+        self.steps += int(out.steps.sum())
+        return out
+
+
+def measure(level_name: str, passes: int, generations: int) -> list[tuple[str, int, float, float]]:
+    """(what, programs, programs/s, mean steps per program) for each row, the best pass of each."""
+    level = find_level(level_name)
+    rows = []
+    evaluator = Counting(level)
+    random.seed(0)
+    population = np.array([random_genes(evaluator.genome, GPOptions.empty) for _ in range(POPULATION)])
+    evaluator.run(population)  # compiled or loaded before the clock starts
+    best = None
+    for _ in range(passes):
+        evaluator.programs = evaluator.steps = 0
+        start = time.perf_counter()
+        evaluator.run(population)
+        seconds = time.perf_counter() - start
+        best = seconds if best is None else min(best, seconds)
+    rows.append(("Evaluator.run, one generation of random programs", POPULATION, POPULATION / best,
+                 evaluator.steps / evaluator.programs))  # fmt: skip
+    options = GPOptions(population=POPULATION, selection="lexicase")
+    budget = POPULATION * generations
+    best, steps = None, 0.0
+    for _ in range(passes):
+        counting = Counting(level)
+        start = time.perf_counter()
+        result = gp(counting, budget, 1, options)
+        seconds = time.perf_counter() - start
+        if best is None or counting.programs / seconds > best:
+            best, steps = counting.programs / seconds, counting.steps / counting.programs
+        programs = counting.programs
+        del result
+    rows.append((f"gp(), lexicase, {generations} generations (selection + variation + evaluation)", programs,
+                 best or 0.0, steps))  # fmt: skip
+    return rows
+
+
+def main(quick: bool = False, level: str = "Mirror") -> None:
+    passes, generations = (1, 3) if quick else (3, 10)
+    table = Table(title=f"Cargo-Bot GP path, {level}, population {POPULATION:,}, game semantics, step limit 1000, "
+                  "one core (best of the passes)")  # fmt: skip
+    for col in ("path", "programs", "programs/s", "mean steps/program", "steps/s", "x Ruby (130 k steps/s)"):
+        table.add_column(col)
+    for what, programs, rate, steps in measure(level, passes, generations):
+        table.add_row(what, f"{programs:,}", f"{rate:,.0f}", f"{steps:,.1f}", f"{rate * steps / 1e6:,.2f} M",
+                      f"{rate * steps / RUBY_STEPS_PER_SECOND:,.1f}")  # fmt: skip
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--level", default="Mirror")
+    args = parser.parse_args()
+    main(args.quick, args.level)

@@ -1,0 +1,305 @@
+"""Program searches at a budget of program evaluations: the GP on DEAP and its baselines.
+
+* ``gp``: a generational GP over integer genomes (``genome.py``, so every program is legal for its level) with
+  DEAP's two-point crossover, a gene-resetting mutation and DEAP's selection: tournament (on total error, with
+  size as the lexicographic tie-break when ``parsimony``), lexicase, epsilon-lexicase or automatic
+  epsilon-lexicase (``deap.tools.selLexicase``, ``selEpsilonLexicase``, ``selAutomaticEpsilonLexicase``) over the
+  evaluator's cases. ``elite`` programs pass unchanged, the best by (total error, size).
+* ``random_search``: random genomes drawn as the GP's first generation is, in batches.
+* ``climb``: the Ruby example's hill climber (``bots.climb``), its iterations counted as evaluations.
+
+Every run is seeded: DEAP draws from Python's ``random``, which a run seeds with its own seed and gives back as it
+found it, so runs in one process or many give the same answers. A winning genome is then simplified (empty
+registers tried one at a time, kept while it still wins; those runs are counted apart from the budget).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+from deap import algorithms, base, tools
+
+from puzzlebots.core.errors import InputError, PuzzlebotsError
+
+from ..bots.climb import climb as run_climb
+from ..language import parse_registers
+from .evaluator import Evaluator, Outcomes
+from .genome import Genome
+
+SELECTIONS = ("tournament", "lexicase", "epsilon", "auto-epsilon")
+#: random search evaluates this many programs per kernel call
+RANDOM_BATCH = 1000
+#: the largest population and evaluation budget a run takes
+MAX_POPULATION = 100_000
+MAX_EVALUATIONS = 10**9
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class GPOptions:
+    """The GP's settings (see the module's docstring); ``mutation`` is the chance a child is mutated,
+    ``gene_changes`` the expected genes a mutation redraws, ``empty`` the share of empty registers drawn."""
+
+    population: int = 500
+    selection: str = "lexicase"
+    tournament: int = 7
+    crossover: float = 0.7
+    mutation: float = 0.9
+    gene_changes: float = 2.0
+    empty: float = 0.6
+    elite: int = 2
+    parsimony: bool = True
+    epsilon: float = 1.0
+
+    def check(self, evaluations: int) -> None:
+        if not 2 <= self.population <= MAX_POPULATION:
+            raise InputError(f"population {self.population} is outside 2-{MAX_POPULATION:,}")
+        if self.selection not in SELECTIONS:
+            raise InputError(f"unknown selection {self.selection!r} ({', '.join(SELECTIONS)})")
+        if not 0 <= self.elite < self.population:
+            raise InputError(f"elite {self.elite} must be at least 0 and below the population {self.population}")
+        if not 2 <= self.tournament <= self.population:
+            raise InputError(f"tournament size {self.tournament} is outside 2-{self.population}")
+        for name in ("crossover", "mutation", "empty"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise InputError(f"{name} rate {getattr(self, name)} is not in [0, 1]")
+        if self.crossover + self.mutation == 0:
+            raise InputError("crossover and mutation rates are both 0: no child would ever change")
+        if not 0.0 < self.gene_changes <= 100.0 or not 0.0 <= self.epsilon <= 1e6:
+            raise InputError("gene changes must be in (0, 100] and epsilon in [0, 10^6]")
+        check_budget(evaluations, self.population)
+
+
+def check_budget(evaluations: int, population: int = 1) -> None:
+    if not population <= evaluations <= MAX_EVALUATIONS:
+        raise InputError(f"evaluation budget {evaluations} is outside {population}-{MAX_EVALUATIONS:,} "
+                         "(at least one population)")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One seeded run: solved or not, evaluations to its first win (else all it used), the winner simplified
+    (``program``, ``size``; ``found_size`` as found), the best total case error, generations, runs spent
+    simplifying."""
+
+    method: str
+    level: str
+    seed: int
+    solved: bool
+    evaluations: int
+    program: str
+    size: int
+    found_size: int
+    best_error: int
+    generations: int
+    simplify_evaluations: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@contextmanager
+def seeded(seed: int) -> Iterator[None]:
+    """Python's ``random`` (DEAP's source) seeded for one run and given back as it was."""
+    saved = random.getstate()
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        random.setstate(saved)
+
+
+def random_genes(genome: Genome, empty: float) -> list[int]:
+    return [0 if random.random() < empty else random.randrange(1, genome.symbols) for _ in range(genome.length)]
+
+
+def mutate(genes: list[int], genome: Genome, rate: float, empty: float) -> tuple[list[int]]:
+    """Redraw each gene with probability ``rate`` (empty with probability ``empty``): always a legal program."""
+    for i in range(len(genes)):
+        if random.random() < rate:
+            genes[i] = 0 if random.random() < empty else random.randrange(1, genome.symbols)
+    return (genes,)
+
+
+class Individual(list):  # type: ignore[type-arg]
+    """A genome with a DEAP fitness (its class set per run: the weights depend on the cases) and its (total case
+    error, size), which the elite is chosen by and which copies keep."""
+
+    fitness: base.Fitness
+    score: tuple[int, int]
+
+
+class CachedFitness(base.Fitness):
+    """DEAP's fitness with ``values`` kept as set: DEAP's getter divides the weights out on every read, and
+    lexicase reads a value per case per candidate per selection (without this, nine tenths of a run's time)."""
+
+    _values: tuple[float, ...] = ()
+
+    def _get(self) -> tuple[float, ...]:
+        return self._values
+
+    def _set(self, values: tuple[float, ...]) -> None:
+        base.Fitness.setValues(self, values)
+        self._values = tuple(values)
+
+    def _delete(self) -> None:
+        base.Fitness.delValues(self)
+        self._values = ()
+
+    values = property(_get, _set, _delete)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CachedFitness:
+        copy: CachedFitness = base.Fitness.__deepcopy__(self, memo)
+        copy._values = self._values
+        return copy
+
+
+@cache
+def _fitness(weights: tuple[float, ...]) -> type[base.Fitness]:
+    return type(f"Fitness{len(weights)}", (CachedFitness,), {"weights": weights})
+
+
+def _selector(options: GPOptions) -> Callable[[list[Individual], int], list[Individual]]:
+    if options.selection == "tournament":
+        return lambda pop, k: tools.selTournament(pop, k, tournsize=options.tournament)
+    if options.selection == "lexicase":
+        return lambda pop, k: by_error_vector(tools.selLexicase, pop, k)
+    if options.selection == "epsilon":
+        return lambda pop, k: by_error_vector(lambda p, n: tools.selEpsilonLexicase(p, n, options.epsilon), pop, k)
+    return lambda pop, k: by_error_vector(tools.selAutomaticEpsilonLexicase, pop, k)
+
+
+def by_error_vector(select: Callable[[list[Individual], int], list[Individual]], population: list[Individual],
+                    k: int) -> list[Individual]:  # fmt: skip
+    """Lexicase (plain or epsilon) over the distinct error vectors, then a uniform pick among the programs of
+    the chosen vector: the same distribution as lexicase over the whole population (which ends in a uniform pick
+    among the survivors, all of one vector once the cases run out), at the cost of the distinct vectors only
+    (DEAP's lexicase is quadratic in the candidates, and a population holds many programs with equal errors)."""
+    groups: dict[tuple[float, ...], list[Individual]] = {}
+    for person in population:
+        groups.setdefault(person.fitness.values, []).append(person)
+    firsts = {id(members[0]): members for members in groups.values()}
+    return [random.choice(firsts[id(chosen)]) for chosen in select([m[0] for m in groups.values()], k)]
+
+
+def gp(evaluator: Evaluator, evaluations: int, seed: int, options: GPOptions = GPOptions(),
+       progress: Progress | None = None) -> RunResult:  # fmt: skip
+    """One GP run until a program wins every case or ``evaluations`` programs were run."""
+    options.check(evaluations)
+    genome = evaluator.genome
+    tournament = options.selection == "tournament"
+    weights = (-1.0, -1.0) if tournament and options.parsimony else (-1.0,) if tournament else (-1.0,) * evaluator.cases
+    fitness = _fitness(weights)
+    toolbox = base.Toolbox()
+    toolbox.register("mate", tools.cxTwoPoint)
+    toolbox.register("mutate", mutate, genome=genome, rate=min(1.0, options.gene_changes / genome.length),
+                     empty=options.empty)  # fmt: skip
+    select = _selector(options)
+
+    def rate(people: list[Individual]) -> Outcomes:
+        out = evaluator.run(np.array(people, np.int64).reshape(len(people), genome.length))
+        for person, errors, size in zip(people, out.errors.tolist(), out.sizes.tolist(), strict=True):
+            person.score = (sum(errors), size)
+            person.fitness = fitness()
+            person.fitness.values = ((person.score if options.parsimony else person.score[:1]) if tournament
+                                     else tuple(errors))  # fmt: skip
+        return out
+
+    with seeded(seed):
+        population = [Individual(random_genes(genome, options.empty)) for _ in range(options.population)]
+        fresh, used, generations, won = population, 0, 0, None
+        while True:
+            fresh = fresh[: evaluations - used]
+            wins = np.flatnonzero(rate(fresh).solved) if fresh else np.array([], np.int64)
+            spent = int(wins[0]) + 1 if len(wins) else len(fresh)
+            used += spent
+            if progress:
+                progress(spent)
+            if len(wins):
+                won = fresh[int(wins[0])]
+                break
+            if used >= evaluations:
+                break
+            elite = sorted(population, key=lambda p: p.score)[: options.elite]
+            children = algorithms.varAnd(select(population, options.population - options.elite), toolbox,
+                                         options.crossover, options.mutation)  # fmt: skip
+            fresh = [c for c in children if not c.fitness.valid]
+            population = elite + children
+            generations += 1
+        rated = [p for p in population if p.fitness.valid]
+        best = won if won is not None else min(rated, key=lambda p: p.score)
+    return _result(f"gp-{options.selection}", evaluator, seed, won is not None, used, list(best), generations,
+                   best.score[0])  # fmt: skip
+
+
+def random_search(evaluator: Evaluator, evaluations: int, seed: int, empty: float = GPOptions.empty,
+                  progress: Progress | None = None) -> RunResult:  # fmt: skip
+    """Random genomes until one wins or ``evaluations`` were run."""
+    check_budget(evaluations)
+    genome = evaluator.genome
+    used, best, best_total = 0, None, None
+    with seeded(seed):
+        while used < evaluations:
+            batch = [random_genes(genome, empty) for _ in range(min(RANDOM_BATCH, evaluations - used))]
+            out = evaluator.run(np.array(batch, np.int64))
+            totals = out.errors.sum(axis=1)
+            wins = np.flatnonzero(out.solved)
+            if len(wins):
+                if progress:
+                    progress(int(wins[0]) + 1)
+                return _result("random", evaluator, seed, True, used + int(wins[0]) + 1, batch[int(wins[0])], 0, 0)
+            k = int(np.argmin(totals))
+            if best_total is None or totals[k] < best_total:
+                best, best_total = batch[k], int(totals[k])
+            used += len(batch)
+            if progress:
+                progress(len(batch))
+    return _result("random", evaluator, seed, False, used, best or [], 0, best_total or 0)
+
+
+def climb(evaluator: Evaluator, evaluations: int, seed: int, progress: Progress | None = None) -> RunResult:
+    """The Ruby hill climber (``bots.climb``) on the evaluator's level, semantics and step limit, until its
+    first solving script; its iterations count as evaluations."""
+    check_budget(evaluations)
+    if len(evaluator.boards) > 1:
+        raise InputError("the hill climber runs on a level's own board, not on a family's boards")
+    found = run_climb(evaluator.level, seed, evaluator.semantics, evaluations, 1, evaluator.step_limit, progress)
+    size = len([t for t in found.script.split() if not t.startswith("prog_")])
+    try:
+        genes = evaluator.genome.genes(parse_registers(found.script))
+    except PuzzlebotsError:  # a Ruby script beyond the level's slots (vaguery): kept as it is
+        return RunResult("climb", evaluator.level.name, seed, found.solved, found.iterations, found.script, size,
+                         size, found.score[0], 0, 0)  # fmt: skip
+    return _result("climb", evaluator, seed, found.solved, found.iterations, genes, 0, found.score[0])
+
+
+def simplify(evaluator: Evaluator, genes: list[int]) -> tuple[list[int], int]:
+    """Empty one register at a time while the program still wins; (simplified genes, programs run)."""
+    runs = 0
+    while True:
+        tries = [genes[:i] + [0] + genes[i + 1 :] for i, g in enumerate(genes) if g]
+        if not tries:
+            return genes, runs
+        out = evaluator.run(np.array(tries, np.int64))
+        runs += len(tries)
+        wins = np.flatnonzero(out.solved)
+        if not len(wins):
+            return genes, runs
+        genes = tries[int(wins[0])]
+
+
+def _result(method: str, evaluator: Evaluator, seed: int, solved: bool, used: int, genes: list[int],
+            generations: int, best_error: int) -> RunResult:  # fmt: skip
+    found_size = Genome.size(genes)
+    runs = 0
+    if solved:
+        genes, runs = simplify(evaluator, list(genes))
+    return RunResult(method, evaluator.level.name, seed, solved, used, evaluator.genome.text(genes), Genome.size(genes),
+                     found_size, 0 if solved else int(best_error), generations, runs)  # fmt: skip
