@@ -14,7 +14,8 @@ the largest chain the opponent can fire within his visible pairs. Then, in this 
   ``duelist_harass`` garbage that the opponent cannot offset within his visible pairs is fired;
 - **fire**: a chain of ``duelist_fire_links`` links or more is fired;
 - **build**: otherwise the ``builder`` search (``kernels.builder``, its weights, futures in parallel) picks the
-  placement, with the garbage that will land assumed to fall after it (so it digs when it must).
+  placement, with the garbage that will land assumed to fall after it (so it digs when it must); while the
+  opponent's chain still runs, only chains fired before its garbage lands count (a counter in time).
 
 Solo and the turn-based versus have no opponent to read: there it counters pending garbage and builds. The
 futures come from the bot's seeded generator, so a seed plays the same moves.
@@ -77,8 +78,8 @@ class DuelistBot(PuyoBot):
         observe = getattr(state, "observe", None)
         if observe is None:  # turn-based versus: no clock, no opponent to read
             mine = shots(state.field, state.current(), 0, TARGET_POINTS, 0, self.source)
-            return self._answer(state, legal, mine, int(state.pending), True) or self._fire_or_build(
-                state, legal, mine, int(state.pending))
+            answer = self._answer(state, legal, mine, int(state.pending), True)
+            return answer if answer is not None else self._fire_or_build(state, legal, mine, int(state.pending))
         obs = observe()
         me, him = obs.me, obs.other
         mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)
@@ -98,7 +99,12 @@ class DuelistBot(PuyoBot):
                       and s.garbage > counter]
             if harass:
                 return self._fire(max(harass, key=lambda s: (s.garbage, -s.ends)), "harass")
-        return self._fire_or_build(state, legal, mine, on_way if urgent else me.fixed)
+        horizon = None
+        if not urgent and on_way >= self.defend and him.chain:
+            # his garbage falls after our first placement that lands once his chain ends: build for a chain
+            # that fires by then (the search looks no further), so that there is a counter when it lands
+            horizon = max(1, (him.busy_until - obs.frame) // TYPICAL_PLACEMENT_FRAMES + 1)
+        return self._fire_or_build(state, legal, mine, on_way if urgent else me.fixed, horizon)
 
     def _rest_of_chain(self, him: Any, incoming: int, now: int) -> int:
         """The garbage the opponent's chain in progress will still send, estimated: its links left (the frames
@@ -130,23 +136,25 @@ class DuelistBot(PuyoBot):
             return self._fire(best, "defend")
         return None
 
-    def _fire_or_build(self, state: Any, legal: list[int], mine: list[Shot], garbage: int) -> int:
+    def _fire_or_build(self, state: Any, legal: list[int], mine: list[Shot], garbage: int,
+                       horizon: int | None = None) -> int:
         big = [s for s in mine if s.links >= self.fire_links]
         if big:
             return self._fire(max(big, key=lambda s: (s.garbage, -s.ends)), "fire")
-        return self._build(state, legal, garbage)
+        return self._build(state, legal, garbage, horizon)
 
     def _fire(self, shot: Shot, reason: str) -> int:
         self.reason = reason
         return shot.index
 
     # -- building: the builder's search ----------------------------------------------------------------------
-    def _build(self, state: Any, legal: list[int], garbage: int) -> int:
+    def _build(self, state: Any, legal: list[int], garbage: int, horizon: int | None = None) -> int:
         """The legal placement with the largest summed chain over the sampled futures (``kernels.builder``),
-        ``garbage`` assumed to fall after it; ties by survival, then by value."""
+        ``garbage`` assumed to fall after it, chains counted only within ``horizon`` placements if given; ties
+        by survival, then by value."""
         self.reason = "build"
         params = self.params.copy()
-        params[P_REMAINING] = state.remaining()
+        params[P_REMAINING] = state.remaining() if horizon is None else min(state.remaining(), horizon)
         params[P_GARBAGE] = garbage
         root = BB.new_field()
         BB.encode(state.field.cells, root)
