@@ -78,8 +78,8 @@ class DuelistBot(PuyoBot):
         observe = getattr(state, "observe", None)
         if observe is None:  # turn-based versus: no clock, no opponent to read
             mine = shots(state.field, state.current(), 0, TARGET_POINTS, 0, self.source)
-            answer = self._answer(state, legal, mine, int(state.pending), True)
-            return answer if answer is not None else self._fire_or_build(state, legal, mine, int(state.pending))
+            choice = self._answer(state, legal, mine, int(state.pending), True)
+            return choice if choice is not None else self._fire_or_build(state, legal, mine, int(state.pending))
         obs = observe()
         me, him = obs.me, obs.other
         mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)

@@ -74,12 +74,12 @@ def reach(field: Field, pairs: Sequence[Pair], now: int, target: int, carry: int
         for b, first in frontier:
             BB.column_heights(b, heights)
             placement_mask(heights, pair[0] == pair[1], field.crossable, mask)
-            for index in np.flatnonzero(mask):
+            for index in (int(i) for i in np.flatnonzero(mask)):
                 child = b.copy()
                 score = BB.play_pair(child, index, pair[0], pair[1], pos, stats)
                 if score < 0 or BB.cell(child, DEATH_X, VISIBLE_ROWS - 1):
                     continue
-                start = int(index) if first < 0 else first
+                start = index if first < 0 else first
                 links = int(stats[0])
                 if links:
                     garbage = garbage_of(int(score), carry, target)
