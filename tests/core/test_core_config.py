@@ -136,7 +136,10 @@ DEFAULTS = {
     },
     "puyo": {
         "beam_depth": 6, "beam_fire_links": 0, "beam_samples": 3, "beam_width": 40, "builder_depth": 16,
-        "builder_discount": 970, "builder_futures": 6, "builder_prune": 5000, "builder_width": 120, "early_stop": 0,
+        "builder_discount": 970, "builder_futures": 6, "builder_prune": 5000, "builder_width": 120,
+        "duelist_bury_rows": 3, "duelist_crush": 36, "duelist_defend": 6, "duelist_depth": 12,
+        "duelist_fire_links": 8, "duelist_futures": 4, "duelist_harass": 0, "duelist_harass_links": 3,
+        "duelist_width": 80, "early_stop": 0,
         "k3_abandon_after": 8, "k3_colours": "fixed", "k3_fit": "left", "k3_legality": "delta", "k3_templates": "",
         "margin_targets": "reference", "n_colours": 4, "opening_3col_pairs": 2, "pairs": 50, "reach": "strict",
         "seq": "esports", "upi_grace_ms": 2000, "upi_ms": 1000, "versus_clock": "frames", "versus_frames": "nova",
@@ -149,7 +152,8 @@ WEB_KEYS = {
     "hatris": {"pair_source", "endless", "start_level", "max_spawns"},
     "yoshis_cookie": {"speed", "mode", "start_round", "max_stages", "size"},
     "puyo": {"pairs", "visible", "seq", "n_colours", "reach", "k3_colours", "k3_fit", "k3_legality", "beam_width",
-             "beam_depth", "beam_samples", "builder_width", "builder_depth", "builder_futures"},
+             "beam_depth", "beam_samples", "builder_width", "builder_depth", "builder_futures",
+             "duelist_width", "duelist_depth", "duelist_futures"},
     "cargobot": set(),
     "cards": {"cards"},
 }
@@ -208,7 +212,9 @@ def test_web_keys_and_their_defaults(name: str) -> None:
     ("puyo", {"reach": "fly"}, "puyo: reach must be one of strict, climb12, got 'fly'"),
     ("puyo", {"k3_templates": 3}, "puyo: k3_templates must be a file path (or empty for the shipped templates), got 3"),
     ("puyo", {"colours": 4}, "puyo: unknown config key 'colours' (known: beam_depth, beam_fire_links, beam_samples, "
-     "beam_width, builder_depth, builder_discount, builder_futures, builder_prune, builder_width, early_stop, "
+     "beam_width, builder_depth, builder_discount, builder_futures, builder_prune, builder_width, duelist_bury_rows, "
+     "duelist_crush, duelist_defend, duelist_depth, duelist_fire_links, duelist_futures, duelist_harass, "
+     "duelist_harass_links, duelist_width, early_stop, "
      "k3_abandon_after, k3_colours, k3_fit, k3_legality, k3_templates, margin_targets, n_colours, "
      "opening_3col_pairs, pairs, reach, seq, upi_grace_ms, upi_ms, versus_clock, versus_frames, visible)"),
     ("cargobot", {"level": 1}, "cargobot: unknown config key 'level' (known: none)"),

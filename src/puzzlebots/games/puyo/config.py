@@ -68,10 +68,34 @@ class PuyoConfig(Schema):
         range=(1, 256), flag="--builder-futures", web=True, web_max=6, bots=("builder",))
     builder_prune: int = setting(
         5000, "builder: a searched line that fires a chain of this many points stops there (it spent its chain)",
-        range=(1, 10_000_000), bots=("builder",))
+        range=(1, 10_000_000), bots=("builder", "duelist"))
     builder_discount: int = setting(
         970, "builder: per mille a searched chain loses per pair it lies ahead (the unseen pairs' risk)",
-        range=(1, 1000), bots=("builder",))
+        range=(1, 1000), bots=("builder", "duelist"))
+    duelist_width: int = setting(
+        80, "duelist: fields kept per depth in each future's beam (the builder's search)", range=(1, 10_000),
+        web=True, web_max=120, bots=("duelist",))
+    duelist_depth: int = setting(
+        12, "duelist: pairs searched ahead when it builds", range=(1, 50), web=True, web_max=16, bots=("duelist",))
+    duelist_futures: int = setting(
+        4, "duelist: sampled futures searched in parallel when it builds", range=(1, 256), web=True, web_max=6,
+        bots=("duelist",))
+    duelist_fire_links: int = setting(
+        8, "duelist: fire a chain of this many links or more", range=(1, 19), bots=("duelist",))
+    duelist_defend: int = setting(
+        6, "duelist: garbage landing before its next placement that it answers by firing (counter or defend)",
+        range=(1, 1000), bots=("duelist",))
+    duelist_bury_rows: int = setting(
+        3, "duelist: rows of garbage that make it fire a chain that offsets only part of it", range=(1, 12),
+        bots=("duelist",))
+    duelist_harass: int = setting(
+        0, "duelist: garbage a small chain must send, beyond what the opponent can offset, to harass (0: off)",
+        range=(0, 1000), bots=("duelist",))
+    duelist_harass_links: int = setting(
+        3, "duelist: most links of a harassing chain", range=(1, 19), bots=("duelist",))
+    duelist_crush: int = setting(
+        36, "duelist: net garbage that counts as a kill even if the spawn column has more room", range=(1, 1000),
+        bots=("duelist",))
     versus_clock: str = setting(
         "frames", "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",
         choices=("frames", "turns"), flag="--clock", versus=True)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 KRIEG3_KEYS = bot_keys(PuyoConfig, "krieg3")
 BEAM_KEYS = bot_keys(PuyoConfig, "beam")
 BUILDER_KEYS = bot_keys(PuyoConfig, "builder")
+DUELIST_KEYS = bot_keys(PuyoConfig, "duelist")
 
 
 class PuyoGame(EpisodicBase):
@@ -63,6 +64,8 @@ class PuyoGame(EpisodicBase):
                     BEAM_KEYS, compiled=True),
             BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
                     WEIGHT_NAMES, False, BUILDER_KEYS, compiled=True),
+            BotInfo("duelist", "versus AI: reads the opponent's chains on the frame clock; kills, counters, "
+                    "defends, harasses or builds (the builder's search)", (), False, DUELIST_KEYS, compiled=True),
         )
 
     def default_weights(self, bot: str) -> list[float] | None:
@@ -82,6 +85,7 @@ class PuyoGame(EpisodicBase):
         self.check_weights(name, weights)
         from .bots.beam import BeamBot  # the bots load numba: imported on use, so `--help` and `list` stay fast
         from .bots.builder import BuilderBot
+        from .bots.duelist import DuelistBot
         from .bots.krieg import KriegBot
         from .bots.krieg3 import Krieg3Bot
 
@@ -91,6 +95,8 @@ class PuyoGame(EpisodicBase):
             return Krieg3Bot(config, weights, seed)
         if name == "builder":
             return BuilderBot(config, weights, seed)
+        if name == "duelist":
+            return DuelistBot(config, seed)
         return BeamBot(config, seed)
 
     def encode_action(self, action: Action) -> JSON:

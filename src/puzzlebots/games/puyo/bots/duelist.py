@@ -1,0 +1,172 @@
+"""``duelist``: a versus AI that reads its opponent on the frame clock, then kills, counters, defends, harasses
+or builds.
+
+Each decision reads both sides (``reading``): the chains this side can fire now with its current pair (exact
+frames to the last link, garbage with the target points in force), the garbage already on its way here (fixed,
+and incoming from the opponent's chain in progress, whose rest is estimated from the frames it still runs), and
+the largest chain the opponent can fire within his visible pairs. Then, in this order:
+
+- **kill**: a chain whose garbage, after offsetting ours and the opponent's best answer, fills his spawn column
+  (or reaches ``duelist_crush``) is fired;
+- **counter / defend**: when at least ``duelist_defend`` garbage lands before our next placement, the chain
+  that offsets all of it is fired, or the largest one when the rest would bury us by ``duelist_bury_rows`` rows;
+- **harass**: with nothing on its way, a chain of at most ``duelist_harass_links`` links sending at least
+  ``duelist_harass`` garbage that the opponent cannot offset within his visible pairs is fired;
+- **fire**: a chain of ``duelist_fire_links`` links or more is fired;
+- **build**: otherwise the ``builder`` search (``kernels.builder``, its weights, futures in parallel) picks the
+  placement, with the garbage that will land assumed to fall after it (so it digs when it must); while the
+  opponent's chain still runs, only chains fired before its garbage lands count (a counter in time).
+
+Solo and the turn-based versus have no opponent to read: there it counters pending garbage and builds. The
+futures come from the bot's seeded generator, so a seed plays the same moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..engine import REACH_RULES, SoloState, action_of
+from ..frames import link_frames
+from ..kernels import bitboard as BB
+from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many, search_params
+from ..kernels.chain_eval import signed
+from ..rules import N_PLACEMENTS, TARGET_POINTS
+from .base import PuyoBot
+from .builder import default_weights
+from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, reach, rows_of, shots
+
+#: the reasons a decision gives (``DuelistBot.reason``)
+REASONS = ("build", "kill", "counter", "defend", "harass", "fire")
+
+
+class DuelistBot(PuyoBot):
+    name = "duelist"
+
+    def __init__(self, config: Mapping[str, Any], seed: int = 0) -> None:
+        self.depth = int(config["duelist_depth"])
+        self.futures = int(config["duelist_futures"])
+        self.n_colours = int(config["n_colours"])
+        self.params = search_params(int(config["duelist_width"]), self.n_colours, REACH_RULES[config["reach"]],
+                                    int(config["builder_prune"]), int(config["builder_discount"]))
+        self.weights = signed(default_weights())
+        self.fire_links = int(config["duelist_fire_links"])
+        self.defend = int(config["duelist_defend"])
+        self.bury_rows = int(config["duelist_bury_rows"])
+        self.harass = int(config["duelist_harass"])
+        self.harass_links = int(config["duelist_harass_links"])
+        self.crush = int(config["duelist_crush"])
+        self.source = str(config.get("versus_frames", "nova"))
+        self.rng = np.random.default_rng(seed)
+        self.reason = "build"  # why the last decision was taken (one of ``REASONS``)
+
+    def act(self, state: Any) -> tuple[int, int]:
+        """The placement for ``state``: a frame-clock player (read through ``observe()``), a turn-based versus
+        player or a solo state."""
+        return action_of(self._choose(state))
+
+    # -- the decision --------------------------------------------------------------------------------------
+    def _choose(self, state: Any) -> int:
+        legal = state.field.placements(state.current())
+        if not legal:
+            self.reason = "build"
+            return 0
+        if isinstance(state, SoloState):
+            return self._build(state, legal, int(state.pending))
+        observe = getattr(state, "observe", None)
+        if observe is None:  # turn-based versus: no clock, no opponent to read
+            mine = shots(state.field, state.current(), 0, TARGET_POINTS, 0, self.source)
+            choice = self._answer(state, legal, mine, int(state.pending), True)
+            return choice if choice is not None else self._fire_or_build(state, legal, mine, int(state.pending))
+        obs = observe()
+        me, him = obs.me, obs.other
+        mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)
+        on_way = me.fixed + me.incoming + self._rest_of_chain(him, me.incoming, obs.frame)
+        # the opponent's answer: what he can fire within his visible pairs, unless his chain still runs
+        answer = None if him.chain else reach(him.field, him.pairs, obs.frame, obs.target, him.carry)
+        counter = answer.garbage if answer is not None else 0
+        kill = self._kill(mine, me.fixed + me.incoming, counter, him.field)
+        if kill is not None:
+            return self._fire(kill, "kill")
+        urgent = me.fixed > 0 or (him.chain > 0 and him.busy_until <= obs.frame + TYPICAL_PLACEMENT_FRAMES)
+        choice = self._answer(state, legal, mine, on_way, urgent)
+        if choice is not None:
+            return choice
+        if self.harass and on_way == 0 and not him.chain:
+            harass = [s for s in mine if s.links <= self.harass_links and s.garbage >= self.harass
+                      and s.garbage > counter]
+            if harass:
+                return self._fire(max(harass, key=lambda s: (s.garbage, -s.ends)), "harass")
+        horizon = None
+        if not urgent and on_way >= self.defend and him.chain:
+            # his garbage falls after our first placement that lands once his chain ends: build for a chain
+            # that fires by then (the search looks no further), so that there is a counter when it lands
+            horizon = max(1, (him.busy_until - obs.frame) // TYPICAL_PLACEMENT_FRAMES + 1)
+        return self._fire_or_build(state, legal, mine, on_way if urgent else me.fixed, horizon)
+
+    def _rest_of_chain(self, him: Any, incoming: int, now: int) -> int:
+        """The garbage the opponent's chain in progress will still send, estimated: its links left (the frames
+        it still runs over a one-row fall's link frames), each sending what its links sent so far on average."""
+        if not him.chain:
+            return 0
+        links_left = max(0, him.busy_until - now) // link_frames(1, self.source)
+        return links_left * max(1, incoming // him.chain)
+
+    def _kill(self, mine: list[Shot], on_way: int, counter: int, field: Any) -> Shot | None:
+        """The shot whose garbage, after offsetting ``on_way`` and the opponent's best answer, kills or
+        crushes him; the one sending most."""
+        need = min(garbage_to_kill(field), self.crush)
+        lethal = [s for s in mine if s.garbage - on_way - counter >= need]
+        return max(lethal, key=lambda s: (s.garbage, -s.ends)) if lethal else None
+
+    def _answer(self, state: Any, legal: list[int], mine: list[Shot], on_way: int, urgent: bool) -> int | None:
+        """Counter or defend when ``on_way`` garbage (at least ``defend``) lands before our next placement:
+        the shot offsetting all of it, else the largest shot if the rest would bury us; None to go on."""
+        if not urgent or on_way < self.defend or not mine:
+            return None
+        full = [s for s in mine if s.garbage >= on_way]
+        if full:
+            return self._fire(max(full, key=lambda s: (s.garbage, -s.ends)), "counter")
+        best = max(mine, key=lambda s: (s.garbage, -s.ends))
+        left = on_way - best.garbage
+        death_rows = 12 - int(state.field.heights.max())
+        if rows_of(on_way) >= min(self.bury_rows, death_rows) and rows_of(left) < rows_of(on_way):
+            return self._fire(best, "defend")
+        return None
+
+    def _fire_or_build(self, state: Any, legal: list[int], mine: list[Shot], garbage: int,
+                       horizon: int | None = None) -> int:
+        big = [s for s in mine if s.links >= self.fire_links]
+        if big:
+            return self._fire(max(big, key=lambda s: (s.garbage, -s.ends)), "fire")
+        return self._build(state, legal, garbage, horizon)
+
+    def _fire(self, shot: Shot, reason: str) -> int:
+        self.reason = reason
+        return shot.index
+
+    # -- building: the builder's search ----------------------------------------------------------------------
+    def _build(self, state: Any, legal: list[int], garbage: int, horizon: int | None = None) -> int:
+        """The legal placement with the largest summed chain over the sampled futures (``kernels.builder``),
+        ``garbage`` assumed to fall after it, chains counted only within ``horizon`` placements if given; ties
+        by survival, then by value."""
+        self.reason = "build"
+        params = self.params.copy()
+        params[P_REMAINING] = state.remaining() if horizon is None else min(state.remaining(), horizon)
+        params[P_GARBAGE] = garbage
+        root = BB.new_field()
+        BB.encode(state.field.cells, root)
+        known = np.array(state.next_pairs(), dtype=np.int64)
+        depth = max(self.depth, len(known))
+        queues = np.empty((self.futures, depth, 2), dtype=np.int64)
+        queues[:, : len(known)] = known
+        queues[:, len(known):] = self.rng.integers(1, self.n_colours + 1, size=(self.futures, depth - len(known), 2))
+        chains = np.zeros((self.futures, N_PLACEMENTS))
+        values = np.zeros((self.futures, N_PLACEMENTS))
+        search_many(root, queues, params, self.weights, chains, values)
+        total = np.maximum(chains, 0).sum(axis=0)
+        alive = (values > -1.0e17).sum(axis=0)
+        mean_value = np.where(values > -1.0e17, values, 0.0).sum(axis=0) / np.maximum(alive, 1)
+        return max(legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])))

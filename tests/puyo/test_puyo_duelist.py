@@ -1,0 +1,155 @@
+"""``duelist``: its versus golden, determinism, and that it answers a garbage threat (issue 33, acceptance 4).
+
+The golden is a frame-clock game against ``krieg3`` with a small search (every decision's frame, placement and
+reason, and the result); regenerate it with ``PUZZLEBOTS_REGEN_GOLDEN=1`` after a deliberate change and review
+the diff. The threat positions are drawn as rows of letters (top row first, ``.RGBYP`` and ``o`` garbage).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from puzzlebots.core.seeds import bot_seed
+from puzzlebots.games.puyo.bots.duelist import REASONS, DuelistBot
+from puzzlebots.games.puyo.bots.reading import garbage_of, reach, shots
+from puzzlebots.games.puyo.engine import Field, placement_of
+from puzzlebots.games.puyo.frame_versus import FrameVersus, play_frames
+from puzzlebots.games.puyo.game import GAME
+from puzzlebots.games.puyo.versus import VERSUS_FIRE_LINKS
+
+GOLDEN = Path(__file__).parents[1] / "golden" / "playthroughs" / "puyo_duelist_versus_seed5.json"
+REGEN = bool(os.environ.get("PUZZLEBOTS_REGEN_GOLDEN"))
+#: a small search, so that a whole game takes seconds
+SMALL = {"duelist_width": 16, "duelist_depth": 6, "duelist_futures": 2}
+
+
+def config(**keys: Any) -> dict[str, Any]:
+    return GAME.check_config({"visible": 2, "beam_fire_links": VERSUS_FIRE_LINKS, **SMALL, **keys})
+
+
+class Recorder:
+    """A bot that keeps each decision's frame, placement and (for duelist) reason."""
+
+    def __init__(self, bot: Any, log: list[list[Any]], side: int) -> None:
+        self.bot, self.log, self.side = bot, log, side
+
+    def act(self, player: Any) -> tuple[int, int]:
+        action = self.bot.act(player)
+        self.log.append([self.side, player.game.now, list(action), getattr(self.bot, "reason", "")])
+        return action
+
+
+def recorded_game(seed: int, opponent: str = "krieg3", max_turns: int = 60) -> dict[str, Any]:
+    cfg = config()
+    log: list[list[Any]] = []
+    bots = [Recorder(GAME.make_bot("duelist", cfg, None, bot_seed(seed, 0)), log, 0),
+            Recorder(GAME.make_bot(opponent, cfg, None, bot_seed(seed, 1)), log, 1)]
+    result = play_frames(bots, seed, cfg, max_turns)
+    return {"seed": seed, "opponent": opponent, "config": SMALL, "max_turns": max_turns, "decisions": log,
+            "result": result}
+
+
+def test_versus_golden() -> None:
+    game = recorded_game(5)
+    text = json.dumps(game, indent=1, sort_keys=True) + "\n"
+    if REGEN:
+        GOLDEN.write_text(text)
+    assert json.loads(GOLDEN.read_text()) == json.loads(text)
+    assert all(reason in REASONS for side, _, _, reason in game["decisions"] if side == 0)
+
+
+def test_same_seed_same_game() -> None:
+    a, b = recorded_game(7, "beam", 30), recorded_game(7, "beam", 30)
+    assert a == b
+    assert recorded_game(8, "beam", 30)["decisions"] != a["decisions"]
+
+
+# -- threats: the opponent's garbage lands before our chain could fire ------------------------------------
+
+def position(mine: Sequence[str], pairs: Sequence[tuple[int, int]], *, fixed: int = 0, incoming: int = 0,
+             his: Sequence[str] = ("......",), his_chain: int = 0, his_busy: int = 0, now: int = 600) -> FrameVersus:
+    """A frame-clock game at frame ``now`` with side 0 to move: its field and pairs, the garbage on its way,
+    and the opponent's field and chain in progress (``his_chain`` links popped, ending at ``his_busy``)."""
+    game = FrameVersus(0, config())
+    game.now = now
+    me, other = game.players
+    me.field = Field.from_rows(mine)
+    me.sequence = list(pairs)
+    me.fixed, me.incoming = fixed, incoming
+    other.field = Field.from_rows(his)
+    other.chain = his_chain
+    other.busy_until = his_busy
+    return game
+
+
+#: (my field, my pairs): each fires a 3- or 4-link chain with its current pair, but holds a bigger one to build
+FIELDS = {
+    "three_links_yb": (["B.....", "Y.....", "YG....", "BB.RY.", "RBGGRR", "RRGRBG"], [(4, 3), (3, 2), (4, 4)]),
+    "three_links_bg": (["B.....", "Y.....", "YG...G", "BB.RYG", "RBGGRR", "RRGRBG"], [(3, 2), (4, 4), (1, 3)]),
+    "four_links_yy": ([".R....", ".G....", "BB....", "GYY...", "GYG...", "GBBGBB", "RGGRYB"],
+                      [(4, 4), (2, 1), (4, 4)]),
+}
+#: the opponent's fields: a tall one still holding his chain, a low one
+HIS_TALL = ["..B...", ".RB...", "GRRB..", "GGBYY.", "RYBBYG", "RRYYGG"]
+
+#: name -> (field, threat keys): the garbage lands before our next placement or right after it
+THREATS = {
+    "fixed_two_rows": ("three_links_yb", {"fixed": 12}),
+    "his_chain_ends_now": ("three_links_bg", {"incoming": 24, "his_chain": 3, "his_busy": 620, "his": HIS_TALL}),
+    "fixed_five_rows": ("four_links_yy", {"fixed": 30}),
+    "fixed_and_incoming": ("three_links_yb", {"fixed": 6, "incoming": 10, "his_chain": 2, "his_busy": 700}),
+}
+
+
+def decide(game: FrameVersus) -> tuple[int, str]:
+    """Duelist's placement for side 0 of ``game``: the links it fires and the reason it gives."""
+    bot = DuelistBot(config(), 1)
+    me = game.players[0]
+    action = bot.act(me)
+    return me.field.copy().play(me.current(), placement_of(action)).links, bot.reason
+
+
+@pytest.mark.parametrize("name", sorted(THREATS))
+def test_a_threat_is_answered_by_firing(name: str) -> None:
+    field, keys = THREATS[name]
+    links, reason = decide(position(*FIELDS[field], **keys))
+    assert links > 0 and reason in ("counter", "defend"), (links, reason)
+
+
+@pytest.mark.parametrize("name", sorted(FIELDS))
+def test_without_a_threat_it_builds(name: str) -> None:
+    """The same fields with nothing on the way: the small chain is kept for later."""
+    links, reason = decide(position(*FIELDS[name], his=HIS_TALL))
+    assert (links, reason) == (0, "build")
+
+
+def test_a_small_threat_it_can_wait_for_is_not_answered() -> None:
+    """Garbage from a chain that ends long after our next placement: it builds on (it will answer later)."""
+    links, reason = decide(position(*FIELDS["three_links_yb"], incoming=12, his_chain=1, his_busy=1400))
+    assert (links, reason) == (0, "build")
+
+
+def test_a_lethal_chain_fires() -> None:
+    """The 4-link chain's 33 garbage fills a nearly full spawn column the opponent cannot answer."""
+    his = ["..Y...", "..G...", "..B...", "..R...", "..Y...", "..G...", "..B...", "..R...", "RGYBR."]
+    links, reason = decide(position(*FIELDS["four_links_yy"], his=his))
+    assert links == 4 and reason == "kill"
+
+
+def test_reading_a_shot() -> None:
+    """A shot's garbage is its points over the target with the carry; its end counts placement and links."""
+    rows, pairs = FIELDS["four_links_yy"]
+    field = Field.from_rows(rows)
+    fired = shots(field, pairs[0], 100, 70, 0, "nova")
+    best = max(fired, key=lambda s: s.garbage)
+    assert (best.links, best.score, best.garbage) == (4, 2340, 33)
+    assert best.ends > 100 + 4 * 55
+    assert garbage_of(2340, 30, 70) == 33 and garbage_of(2340, 40, 70) == 34
+    line = reach(field, pairs, 100, 70, 0)
+    assert line is not None and line.garbage >= 33
