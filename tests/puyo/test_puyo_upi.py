@@ -15,9 +15,10 @@ from puzzlebots.core.errors import InputError
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.cli import versus_config, versus_game
 from puzzlebots.games.puyo.engine import Field
+from puzzlebots.games.puyo.game import GAME as PUYO
 from puzzlebots.games.puyo.upi import field_of_pfen, pairs_of_queue, pfen, queue_text
 
-CONFIG = versus_config(2, upi_ms=100, upi_grace_ms=400)
+CONFIG = versus_config(PUYO, 2, upi_ms=100, upi_grace_ms=400)
 
 #: a fake engine: the handshake, then per ``go`` what ``ANSWER`` does; it starts a sleeping child first (so the
 #: test sees the process group killed) and writes both process ids to the file named in argv[1]
@@ -73,8 +74,8 @@ def test_our_engine_through_the_host_plays_the_in_process_bots_games(bot: str, c
     config = {**CONFIG, "versus_clock": clock, "upi_ms": 1000, "upi_grace_ms": 600_000}
     engine = shlex.join([sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", bot,
                          "--seed", str(bot_seed(seed, 0))])
-    through_upi = versus_game(f"upi:{engine}", "krieg", seed, config, 500)
-    in_process = versus_game(bot, "krieg", seed, config, 500)
+    through_upi = versus_game(PUYO, f"upi:{engine}", "krieg", seed, config, 500)
+    in_process = versus_game(PUYO, bot, "krieg", seed, config, 500)
     assert through_upi == in_process
     assert not in_process.get("reason")
 
@@ -88,15 +89,15 @@ def test_a_failing_engine_loses_with_one_line_and_leaves_no_process(tmp_path: Pa
     spec = "upi:" + shlex.join([sys.executable, str(script), str(pids)])
     for seed in (0, 1):  # the match goes on: the next game is played (and lost) the same way
         for side, (a, b) in enumerate(((spec, "krieg"), ("krieg", spec))):
-            r = versus_game(a, b, seed, CONFIG, 50)
+            r = versus_game(PUYO, a, b, seed, CONFIG, 50)
             assert r["winner"] == 1 - side
             assert reason in r["reason"] and "\n" not in r["reason"]
             assert not any(alive(int(p)) for p in pids.read_text().split())
-    assert versus_game("krieg", "krieg3", 0, CONFIG, 50)["reason"] == ""
+    assert versus_game(PUYO, "krieg", "krieg3", 0, CONFIG, 50)["reason"] == ""
 
 
 def test_an_engine_that_cannot_start_loses(tmp_path: Path) -> None:
-    r = versus_game(f"upi:{tmp_path / 'no-such-engine'}", "krieg", 0, CONFIG, 50)
+    r = versus_game(PUYO, f"upi:{tmp_path / 'no-such-engine'}", "krieg", 0, CONFIG, 50)
     assert r["winner"] == 1 and "could not start" in r["reason"]
 
 
@@ -113,7 +114,8 @@ def test_an_interrupted_host_leaves_no_engine_behind(tmp_path: Path) -> None:
     host = subprocess.Popen([sys.executable, "-c", (
         "import sys\n"
         "from puzzlebots.games.puyo.cli import versus_config, versus_game\n"
-        "versus_game(sys.argv[1], 'krieg', 0, versus_config(2, upi_ms=600000), 50)\n"), spec],
+        "from puzzlebots.games.puyo.game import GAME\n"
+        "versus_game(GAME, sys.argv[1], 'krieg', 0, versus_config(GAME, 2, upi_ms=600000), 50)\n"), spec],
         stderr=subprocess.DEVNULL)
     try:
         while not (pids.exists() and len(pids.read_text().split()) == 2):  # the engine is up (counted, not timed)

@@ -19,7 +19,6 @@ from typing import Any, Self
 import click
 
 from .errors import ConfigError
-from .protocols import ConfigOption
 
 _META = "puzzlebots.setting"
 
@@ -75,6 +74,24 @@ class Setting:
         if self.range is not None:
             return f"an integer in {self.range[0]}..{self.range[1]}"
         return "true or false" if self.type is bool else "a string"
+
+
+@dataclass(frozen=True)
+class ConfigOption:
+    """A game-specific command-line option that sets one configuration key (derived from the game's schema).
+
+    ``type`` is anything click accepts as an option type (``int``, ``click.Choice([...])``, ...).
+    """
+
+    flag: str  # e.g. "--pairs"
+    key: str  # configuration key it sets, e.g. "pair_source"
+    type: Any
+    help: str
+    is_flag: bool = False
+    #: the key's default, shown in ``--help``
+    default: Any = None
+    #: the values the key takes, in words, where ``type`` does not show them itself ("" otherwise)
+    domain: str = ""
 
 
 class Invalid(Exception):

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 from pathlib import Path
 
 import click
 
-from ..cli.options import FiniteFloat
+from ..command_parts.options import FiniteFloat
 from ..core.errors import ConfigError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @click.command("serve", context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,7 +35,7 @@ def serve(host: str, port: int, replays: Path, time_budget: float, max_sessions:
     (playing Puyo against an AI, running Cargo-Bot programs). SIGINT (Ctrl+C) or SIGTERM stops it within a
     second."""
     try:
-        from .server import Limits, make_app, run
+        from .server import Limits, is_loopback, make_app, run
     except ImportError as exc:
         raise ConfigError(f"serve needs the [web] extra: pip install 'puzzlebots[web]' ({exc})") from exc
     app = make_app(replays, Limits(host=host, time_budget=time_budget, max_sessions=max_sessions))

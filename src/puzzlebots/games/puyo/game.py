@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import RenderableType
 
 from puzzlebots.core.base import EpisodicBase
-from puzzlebots.core.config import bot_keys
+from puzzlebots.core.config import Schema, bot_keys
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import show
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
@@ -36,15 +36,15 @@ class PuyoGame(EpisodicBase):
     env_name = "Puyo"
     fitness_label = "score"
     #: what ``stats --plot`` draws: the largest chain of each game (the figure Puyo AIs are compared by)
-    plot_figure = ("max_chain", "largest chain")
-    summary_notes = {
+    plot_figure: tuple[str | None, str] | None = ("max_chain", "largest chain")
+    summary_notes: Mapping[str, str] = {
         "rate_60k": "share of games whose best chain scored >= 60,000",
         "rate_80k": "share of games whose best chain scored >= 80,000",
         "rate_100k": "share of games whose best chain scored >= 100,000",
         "median_max_chain": "median of the largest chain (links)",
         "p90_max_chain": "90th percentile of the largest chain (nearest rank)",
     }
-    config_schema = PuyoConfig
+    config_schema: type[Schema] = PuyoConfig
 
     def bots(self) -> Sequence[BotInfo]:
         return (
@@ -135,10 +135,10 @@ class PuyoGame(EpisodicBase):
         return render_solo(state, bot)
 
     def extra_commands(self) -> Sequence[Any]:
-        """``puyo versus``, ``match``, ``play`` and ``upi``; imported here because ``cli`` imports this module."""
-        from .cli import match_command, play_command, upi_command, versus_command
+        """``puyo versus``, ``match``, ``play`` and ``upi`` (the module is imported here, as only they need it)."""
+        from .cli import commands
 
-        return (versus_command, match_command, play_command, upi_command)
+        return commands(self)
 
     def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
         """The page's board: the generic ``grid``, with KRIEG3's target chain as dim cells (the page module is
