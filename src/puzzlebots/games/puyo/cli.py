@@ -29,6 +29,7 @@ from puzzlebots.core.jsonio import show
 from puzzlebots.core.protocols import Episodic
 from puzzlebots.core.seeds import bot_seed
 
+from .config import typed_config
 from .frame_versus import play_frames
 from .upi import PREFIX, EngineBot, close_bot, serve
 from .versus import VERSUS_FIRE_LINKS, play_versus
@@ -66,13 +67,13 @@ def versus_bot(game: Episodic, spec: str, config: Mapping[str, Any], seed: int) 
 
 def versus_game(game: Episodic, bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any],
                 max_turns: int) -> dict[str, Any]:  # fmt: skip
-    """One seeded versus game's result on the clock ``config["versus_clock"]`` (frames unless given); a
+    """One seeded versus game's result on the clock ``versus_clock`` (frames unless given); a
     top-level function so that it pickles into worker processes. An external engine that fails loses the game
     (``reason`` says why); its process is ended when the game ends, however it ends."""
     bots = (versus_bot(game, bot_a, config, bot_seed(seed, 0)), versus_bot(game, bot_b, config, bot_seed(seed, 1)))
     r: dict[str, Any] = {}
     try:
-        if config.get("versus_clock", "frames") == "frames":
+        if typed_config(config).versus_clock == "frames":
             r = play_frames(bots, seed, config, max_turns)
         else:
             r = play_versus(bots, seed, config, max_turns).as_dict()
