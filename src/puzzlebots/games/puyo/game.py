@@ -48,13 +48,14 @@ class PuyoGame(EpisodicBase):
 
     def bots(self) -> Sequence[BotInfo]:
         return (
-            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, True, compiled=True),
-            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS, True,
-                    KRIEG3_KEYS, compiled=True),
-            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False,
-                    BEAM_KEYS, compiled=True),
+            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, faithful=True,
+                    compiled=True),
+            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS,
+                    faithful=True, config_keys=KRIEG3_KEYS, compiled=True),
+            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation",
+                    faithful=False, config_keys=BEAM_KEYS, compiled=True),
             BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
-                    WEIGHT_NAMES, False, BUILDER_KEYS, compiled=True),
+                    WEIGHT_NAMES, faithful=False, config_keys=BUILDER_KEYS, compiled=True),
         )
 
     def default_weights(self, bot: str) -> list[float] | None:
