@@ -14,7 +14,7 @@ import dataclasses
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import click
 
@@ -111,6 +111,10 @@ class Schema:
     the game would silently have no config keys. The decorator runs after the class is created, so the check is
     made where a schema is first used: a game class naming it (``GameBase``) and every function below.
     """
+
+    #: keys renamed after files were written with them, old name -> new name: :func:`check` reads a config under
+    #: either (a replay's header, a checkpoint's settings), so an old file keeps loading
+    renamed: ClassVar[Mapping[str, str]] = {}
 
     @classmethod
     def cross_check(cls, config: Mapping[str, Any]) -> None:
@@ -231,10 +235,12 @@ def check(
 
     ``web``: ``raw`` comes from a web page, which may set only web keys, and ranged ones only up to ``web_max``.
     ``files=False``: ``raw`` comes from a file (a replay's header), which may not name another file to read.
+    A key the schema has renamed (``Schema.renamed``) is read under its new name.
     """
     specs = settings(schema)
     merged = defaults(schema)
-    for key, value in raw.items():
+    for given, value in raw.items():
+        key = schema.renamed.get(given, given)
         spec = specs.get(key)
         if web and (spec is None or not spec.web):
             raise ConfigError(f"{game}: a web page may not set {_short.repr(key)}")
