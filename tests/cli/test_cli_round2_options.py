@@ -1,4 +1,4 @@
-"""Issue 31 items 2, 5, 8, 11, 13 and 14: benchmarks only from the project, one seed range everywhere, errors
+"""Benchmarks only from the project, one seed range everywhere, errors
 that quote values short, CMA-ES from any seed, no bot option silently ignored, finite bounded floats."""
 
 from __future__ import annotations

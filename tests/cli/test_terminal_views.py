@@ -1,4 +1,4 @@
-"""Issue 13, terminal: every ``watch`` view in one frame style, fitting 80 columns, and saying plainly how it ended."""
+"""Every ``watch`` view in one frame style, fitting 80 columns, and saying plainly how it ended."""
 
 from __future__ import annotations
 
