@@ -305,10 +305,9 @@ def _write_program(prog, out):
 def _dfs(problem, task, out, prog, machine, table, levels):
     """Run to the next decision, branch there, on a dead end go back (one function: array calls cost refcounts)."""
     board, rules, ruled = problem.board, problem.pile_rules, problem.pile_rules.max() > 0 or problem.poison > 0
-    board_keys, claw_keys, held_keys, site_keys = problem.keys
-    toolbox, needed, tick_cap = problem.toolbox, problem.needed, problem.tick_cap
-    budget, forced = task.budget, task.forced
-    slots, limits, oplist, firemask, allmask, redundant_pairs, ncond = toolbox
+    (board_keys, claw_keys, held_keys, site_keys), needed = problem.keys, problem.needed
+    toolbox, tick_cap, budget, forced = problem.toolbox, problem.tick_cap, task.budget, task.forced
+    slots, limits, oplist, firemask, allmask, pair_table, ncond = toolbox  # pair_table: Toolbox.redundant_pairs
     pop, pmask, plen, pend, _, _ = prog
     piles, heights, st, hashes, frames, moves = machine
     (tkey, tval, log_key, log_val), (info, lv_st, lv_bh) = table, levels  # the loop table: written by ``_loops``
@@ -409,7 +408,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     old = info[LV_OLDMASK, L]
                     pmask[f, i] = (old & fire) if opt == 0 else (old & ~fire)
                     spent = inlining and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
-                    rule = PR_PAIR if redundant(pop, pmask, plen, f, i, redundant_pairs, ncond) else 0
+                    rule = PR_PAIR if redundant(pop, pmask, plen, f, i, pair_table, ncond) else 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     counters[rule] += 1 if rule else 0
                     applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
@@ -437,8 +436,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     st[ST_COUNTS + min(op, 4) - 1] += 1 if op > 0 else 0  # (op 0 adds 0 to ST_NFUN)
                     rule = PR_SLOTS if kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits) else 0
                     rule = rule or (PR_BOUND if _lower_bound(st, plen, needed, budget) > budget else 0)
-                    if not rule and not skip and redundant(pop, pmask, plen, f, i, redundant_pairs, ncond):
-                        rule = PR_PAIR
+                    rule = rule or (PR_PAIR if not skip and redundant(pop, pmask, plen, f, i, pair_table, ncond) else 0)
                     spent = inlining and not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     rule = rule or (PR_SHORT if kind == OPCHOOSE and _short(st, pend, budget) else 0)
