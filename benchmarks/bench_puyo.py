@@ -169,9 +169,9 @@ def clock_table(games: int) -> Table:
     for column in ("clock", "s / game", "placements / game (2 x turns)", "s / placement"):
         table.add_column(column, justify="right")
     for clock in ("turns", "frames"):
-        config = versus_config(2, versus_clock=clock)
+        config = versus_config(GAME, 2, versus_clock=clock)
         start = time.process_time()
-        placed = sum(versus_game("krieg", "krieg", s, config, 500)["turns"] * 2
+        placed = sum(versus_game(GAME, "krieg", "krieg", s, config, 500)["turns"] * 2
                      for s in range(games))
         spent = time.process_time() - start
         table.add_row(clock, f"{spent / games:.3f}", f"{placed / games:.1f}", f"{spent / placed * 1e3:.2f} ms")

@@ -1,5 +1,6 @@
-"""The layering the design promises, checked on the source: edges and core know no game, games know no other game,
-and no package reaches into another package's private module."""
+"""The layering the design promises, checked on the source: edges and core know no game, games know no other game
+and stand below the command line, no package reaches into another package's private module, and no module
+imports itself through others (imports inside functions and under ``TYPE_CHECKING`` count too)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,86 @@ def test_layers(path: Path) -> None:
         private = [p for p in name.split(".")[1:] if p.startswith("_") and not p.startswith("__")]
         where = path.relative_to(SRC)
         assert not private or theirs == mine, f"{where} imports another package's private module: {name}"
+
+
+def test_games_stand_below_the_command_line() -> None:
+    """A game's own commands use ``command_parts`` (and ``core``); ``cli`` is the layer above every game."""
+    above = []
+    for path in MODULES:
+        if package_of(path)[:1] == ("games",):
+            above += [f"{path.relative_to(SRC)} imports {n}" for n in imported(path) if owner(n)[:1] == ("cli",)]
+    assert not above, above
+
+
+def module_name(path: Path) -> str:
+    parts = ("puzzlebots", *path.relative_to(SRC).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of ``src`` and the modules of ``src`` it imports (a name imported from a module is that module)."""
+    modules = {module_name(p): p for p in MODULES}
+    graph = {}
+    for name, path in modules.items():
+        found = set()
+        for target in imported(path):
+            while target and target not in modules:  # ``pkg.module.attribute`` -> ``pkg.module``
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+        graph[name] = found
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_cycles_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(import_graph()) == []
 
 
 def test_every_game_has_the_same_shape() -> None:

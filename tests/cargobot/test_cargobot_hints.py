@@ -95,7 +95,7 @@ def test_min_ops_cut_partial_programs_and_keep_those_that_hold_them() -> None:
     level = find_level("Inverter")
     hints = parse_hints(level, None, None, "right=2,pickup=2")
     plain, hinted = solver.setup_search(level), solver.setup_search(level, hints=hints)
-    assert hinted.problem.need.tolist() == [2, 1, 2, plain.problem.need[3]]
+    assert hinted.problem.needed.tolist() == [2, 1, 2, plain.problem.needed[3]]
     _, _, c_plain = solver.run_task(plain, 9, (), 10**9, all_counters=True)
     status, _, c_hinted = solver.run_task(hinted, 9, (), 10**9, all_counters=True)
     assert status == kernel.EXHAUSTED and c_hinted[kernel.NODES] < 0.8 * c_plain[kernel.NODES]

@@ -68,9 +68,9 @@ def test_one_way_refuses_what_needs_the_claw_to_come_back() -> None:
 def test_needing_both_moves_cuts_options_and_keeps_the_smallest_size() -> None:
     level = find_level("Lay it out")  # six crates leave pile 1 one by one: the claw must come back
     setup = solver.setup_search(level)
-    need = setup.problem.need
-    assert need[0] == need[1] == 1
-    weaker = setup._replace(problem=setup.problem._replace(need=np.array([1, 0, *need[2:]], np.int32)))
+    needed = setup.problem.needed
+    assert needed[0] == needed[1] == 1
+    weaker = setup._replace(problem=setup.problem._replace(needed=np.array([1, 0, *needed[2:]], np.int32)))
     size, nodes = _deepen(setup, 8)
     size_without, nodes_without = _deepen(weaker, 8)
     assert size == size_without == level.best_known

@@ -45,7 +45,7 @@ def test_solve_time_limit_reports_unsolved() -> None:
 
 def test_redundant_pair_table() -> None:
     setup = solver.setup_search(find_level("Clarity"))  # conditions: always, red, green, none, any
-    red = setup.problem.toolbox.red
+    red = setup.problem.toolbox.redundant_pairs
     always, r, g, none, any_ = range(5)
     assert red[1, always, 2, always] and red[2, always, 1, always]  # R L, L R
     assert red[1, any_, 1, none]  # *> N> == >

@@ -1,4 +1,4 @@
-"""Issue 9 items 9-13 through the real ``puzzlebots`` command: each audited input is one ``error:`` line and exit 2.
+"""Each audited input, given to the real ``puzzlebots`` command, is one ``error:`` line and exit 2.
 
 Where the audit lost work (an output path checked after the games), the error must come before the first game:
 the command starts no work (each place work starts is replaced by one that fails the test), and writes no

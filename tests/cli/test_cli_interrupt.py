@@ -1,4 +1,4 @@
-"""Issue 9 items 14-15: a killed run takes its workers along, and a progress file it left empty blocks nothing."""
+"""A killed run takes its workers along, and a progress file it left empty blocks nothing."""
 
 from __future__ import annotations
 

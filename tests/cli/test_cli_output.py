@@ -1,4 +1,4 @@
-"""Issue 13, terminal half: what a newcomer reads. Help on every command, plain words in it, a summary table."""
+"""What a newcomer reads in the terminal. Help on every command, plain words in it, a summary table."""
 
 from __future__ import annotations
 

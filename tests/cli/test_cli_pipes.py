@@ -1,4 +1,4 @@
-"""Issue 35, clean output: every command run with its stdout in a pipe (a real process, as a script or a log
+"""Clean output: every command run with its stdout in a pipe (a real process, as a script or a log
 sees it) writes whole lines, no carriage-return progress, JSON that parses on lines of its own (no caption
 glued to it), tables whose words are whole (never ``Tutor…``), and colours that carry meaning as letters."""
 

@@ -1,4 +1,4 @@
-"""Issue 31 items 2, 5, 8, 11, 13 and 14: benchmarks only from the project, one seed range everywhere, errors
+"""Benchmarks only from the project, one seed range everywhere, errors
 that quote values short, CMA-ES from any seed, no bot option silently ignored, finite bounded floats."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from refusal import refused  # noqa: E402
 from puzzlebots.cli import cli  # noqa: E402
 from puzzlebots.cli.app import MAX_ERROR, error_line  # noqa: E402
 from puzzlebots.cli.commands import benchmarks_dir  # noqa: E402
-from puzzlebots.cli.options import FiniteFloat  # noqa: E402
+from puzzlebots.command_parts.options import FiniteFloat  # noqa: E402
 from puzzlebots.core import config as config_mod  # noqa: E402
 from puzzlebots.core.jsonio import show  # noqa: E402
 from puzzlebots.core.protocols import Episodic  # noqa: E402

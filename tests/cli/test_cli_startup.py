@@ -1,4 +1,4 @@
-"""Issue 35, a fast first run: ``puzzlebots --help`` and ``puzzlebots list`` load no numba kernels (numba's
+"""A fast first run: ``puzzlebots --help`` and ``puzzlebots list`` load no numba kernels (numba's
 import alone takes about a second), and ``--help`` not even numpy, checked by the modules a real process has
 loaded, not by a clock."""
 

@@ -1,4 +1,4 @@
-"""Issue 31 item 4: Ctrl-C or SIGTERM stops ``stats``, ``train`` and ``versus`` at once, busy workers and all,
+"""Ctrl-C or SIGTERM stops ``stats``, ``train`` and ``versus`` at once, busy workers and all,
 and every game finished before the signal is in the partial file.
 
 The runs are real processes. The nap game (napgame.py) brings each run to a known point on any machine: its

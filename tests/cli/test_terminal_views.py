@@ -1,4 +1,4 @@
-"""Issue 13, terminal: every ``watch`` view in one frame style, fitting 80 columns, and saying plainly how it ended."""
+"""Every ``watch`` view in one frame style, fitting 80 columns, and saying plainly how it ended."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from puzzlebots.cli import cli
 from puzzlebots.core.protocols import Episodic, TerminalView
 from puzzlebots.core.registry import get_game, loadable_games
 from puzzlebots.games.puyo.cli import versus_config
+from puzzlebots.games.puyo.game import GAME as PUYO
 from puzzlebots.games.puyo.human import HumanMatch, run_match
 
 WATCHED = {"hatris": {}, "puyo": {}, "yoshis_cookie": {"max_stages": 1}}
@@ -95,7 +96,7 @@ def test_yoshis_final_screen_is_the_outcome_not_an_empty_matrix() -> None:
 
 def human_match() -> HumanMatch:
     game = get_game("puyo")
-    config = versus_config(2)
+    config = versus_config(PUYO, 2)
     return HumanMatch(0, config, game.make_bot("krieg", config, None, 1))  # type: ignore[attr-defined]
 
 

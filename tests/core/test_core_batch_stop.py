@@ -1,4 +1,4 @@
-"""Issue 31 item 4 in ``run_tasks``: a stop hands on every result the workers had sent, each once, and ends
+"""``run_tasks`` stopped hands on every result the workers had sent, each once, and ends
 busy workers at once instead of waiting for their calls to finish."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 31 item 7: a checkpoint is refused on its cheap checks (file size, generation count, list lengths
+"""A checkpoint is refused on its cheap checks (file size, generation count, list lengths
 against the settings) before it is parsed or its CMA-ES history replayed."""
 
 from __future__ import annotations

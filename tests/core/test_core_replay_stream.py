@@ -1,4 +1,4 @@
-"""Issue 31 item 6: a replay is read as a stream and bounded: at most ``MAX_ACTIONS`` actions, lines of at most
+"""A replay is read as a stream and bounded: at most ``MAX_ACTIONS`` actions, lines of at most
 ``MAX_LINE_BYTES``, memory that does not grow with the file, a folder listing from a file's ends, and messages
 that name the file by its name only."""
 

@@ -1,4 +1,4 @@
-"""Issue 10's acceptance for "add a game": the toy game, installed from outside the package through
+"""Adding a game: the toy game, installed from outside the package through
 ``PUZZLEBOTS_GAMES`` only, gets every command, a Gym env that passes ``check_env``, and (tests/web) a page.
 
 Each command runs in a real process whose environment is all that tells it about the game."""

@@ -1,4 +1,4 @@
-"""Hostile input to the envs (issue 9 item 17): every action, reset option and constructor argument that is not
+"""Hostile input to the envs: every action, reset option and constructor argument that is not
 what the spaces and docs/envs.md promise raises InputError / ConfigError naming the space or the argument,
 before the game sees it; a game that has ended raises ResetNeeded until reset."""
 

@@ -1,4 +1,4 @@
-"""Issue 31 item 15: ``gym.make(id, render_mode="human")`` is refused in one ``ConfigError`` naming the modes
+"""``gym.make(id, render_mode="human")`` is refused in one ``ConfigError`` naming the modes
 there are, as docs/envs.md says, instead of a pygame window wrapper that fails later in ``reset``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9 items 6, 7, 8, 16 through the real ``puzzlebots`` entry: every hostile file or JSON text is one
+"""Every hostile file or JSON text given to the real ``puzzlebots`` entry is one
 ``error:`` line and exit code 2, never a traceback, and a planted checkpoint never runs code."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11: the progress file of ``cargobot solve --resume`` is hostile input. Every fault (bytes, JSON, a field
+"""The progress file of ``cargobot solve --resume`` is hostile input. Every fault (bytes, JSON, a field
 of the wrong type or range, a file made for another levels file, tick cap or search, a planted program) is one
 ``error:`` line and exit code 2 before any search starts, through the real ``puzzlebots`` entry."""
 

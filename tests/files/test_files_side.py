@@ -1,4 +1,4 @@
-"""Issue 31 items 1, 3, 9 and 10: files written beside an output (``OUT.partial``, temporary files, ``OUT.ckpt``,
+"""Files written beside an output (``OUT.partial``, temporary files, ``OUT.ckpt``,
 ``OUT.progress``) are never followed, opened as a FIFO or written through a link; a partial file is used only
 when every line is a result of this run; an output name too long for the file system is one error line.
 

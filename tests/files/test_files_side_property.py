@@ -1,4 +1,4 @@
-"""Issue 31 acceptance 2: properties over what may lie beside an output, for every command that writes one, and
+"""Properties over what may lie beside an output, for every command that writes one, and
 over malformed lines of a ``stats`` partial file.
 
 Beside-the-output: whatever kind of thing is planted at the output or at a name beside it (a regular file of
@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from puzzlebots.cli import cli
 
-#: examples per property (fixed, so a run's cost is known: see the issue 31 report)
+#: examples per property (fixed, so a run's cost is known)
 SIDE_EXAMPLES = 150
 LINE_EXAMPLES = 200
 SIDE = settings(max_examples=SIDE_EXAMPLES, deadline=None, derandomize=True,

@@ -164,7 +164,7 @@ def test_max_spawns_caps_the_game() -> None:
 
 
 def test_frames_advance_the_counter() -> None:
-    s = make([[], [], [], [], [], []], cur=(CAP, COWBOY), fc0=0)
+    s = make([[], [], [], [], [], []], cur=(CAP, COWBOY), first_frame_counter=0)
     s.fc = 0
     s.apply(("place", 0, 1))  # swap 0, two moves left, hard drop: 3 presses x 2 frames
     assert s.fc == 6

@@ -40,7 +40,7 @@ def test_versus_runs_and_summarizes(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["puyo", "versus", "--bots", "krieg3,krieg", "--games", "2", "--json", str(out)])
     assert result.exit_code == 0, result.output
     assert "wins" in result.output and out.exists()
-    summary = run_versus("krieg3", "krieg", 2, 0, progress=False)
+    summary = run_versus(GAME, "krieg3", "krieg", 2, 0, progress=False)
     assert summary["wins"][0] + summary["wins"][1] + summary["draws"] == 2
 
 

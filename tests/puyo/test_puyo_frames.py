@@ -17,7 +17,7 @@ from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.frame_versus import FrameVersus, play_frames
 from puzzlebots.games.puyo.game import GAME as PUYO
 
-CONFIG = versus_config(2)
+CONFIG = versus_config(PUYO, 2)
 RED, BLUE = 1, 3
 GOLDEN = Path(__file__).parent.parent / "data" / "puyo" / "versus_turns.json"
 
@@ -133,7 +133,7 @@ def test_garbage_is_conserved(seed: int, turns: int, source: str) -> None:
 
 def test_the_turn_based_clock_plays_its_old_games() -> None:
     """Recorded with the turn-based code before the frame clock existed (``versus_game``, 500 turns)."""
-    turns = versus_config(2, versus_clock="turns")
+    turns = versus_config(PUYO, 2, versus_clock="turns")
     for record in json.loads(GOLDEN.read_text()):
         a, b = record.pop("bots")
-        assert versus_game(a, b, record["seed"], turns, 500) == record
+        assert versus_game(PUYO, a, b, record["seed"], turns, 500) == record

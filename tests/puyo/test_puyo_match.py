@@ -1,4 +1,4 @@
-"""``puzzlebots puyo match`` (issue 32, acceptance 3): the SPRT stops early on a clearly stronger bot, a run
+"""``puzzlebots puyo match``: the SPRT stops early on a clearly stronger bot, a run
 killed by ``kill -9`` resumes to the same file, ``--jobs 1`` and ``--jobs 2`` play the same games, bad input is
 refused with one line."""
 

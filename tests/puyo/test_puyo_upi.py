@@ -15,12 +15,13 @@ from puzzlebots.core.errors import InputError
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.cli import versus_config, versus_game
 from puzzlebots.games.puyo.engine import Field
+from puzzlebots.games.puyo.game import GAME as PUYO
 from puzzlebots.games.puyo.upi import field_of_pfen, pairs_of_queue, pfen, queue_text
 
-CONFIG = versus_config(2, upi_ms=100, upi_grace_ms=400)
+CONFIG = versus_config(PUYO, 2, upi_ms=100, upi_grace_ms=400)
 #: an engine's move budget far out of a busy machine's reach: a fault that is not a hang is then told by what the
 #: engine does, never by a slow answer running into the half second
-PATIENT = versus_config(2, upi_ms=100, upi_grace_ms=600_000)
+PATIENT = versus_config(PUYO, 2, upi_ms=100, upi_grace_ms=600_000)
 #: seconds a wait for what must happen may last (a hang guard, not a budget)
 HANG_GUARD = 120.0
 
@@ -78,8 +79,8 @@ def test_our_engine_through_the_host_plays_the_in_process_bots_games(bot: str, c
     config = {**CONFIG, "versus_clock": clock, "upi_ms": 1000, "upi_grace_ms": 600_000}
     engine = shlex.join([sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", bot,
                          "--seed", str(bot_seed(seed, 0))])
-    through_upi = versus_game(f"upi:{engine}", "krieg", seed, config, 500)
-    in_process = versus_game(bot, "krieg", seed, config, 500)
+    through_upi = versus_game(PUYO, f"upi:{engine}", "krieg", seed, config, 500)
+    in_process = versus_game(PUYO, bot, "krieg", seed, config, 500)
     assert through_upi == in_process
     assert not in_process.get("reason")
 
@@ -94,15 +95,15 @@ def test_a_failing_engine_loses_with_one_line_and_leaves_no_process(tmp_path: Pa
     config = CONFIG if fault == "hang" else PATIENT  # the hang's fake sleeps 600 s: it outlasts 0.5 s on any machine
     for seed in (0, 1):  # the match goes on: the next game is played (and lost) the same way
         for side, (a, b) in enumerate(((spec, "krieg"), ("krieg", spec))):
-            r = versus_game(a, b, seed, config, 50)
+            r = versus_game(PUYO, a, b, seed, config, 50)
             assert r["winner"] == 1 - side
             assert reason in r["reason"] and "\n" not in r["reason"]
             assert not any(alive(int(p)) for p in pids.read_text().split())
-    assert versus_game("krieg", "krieg3", 0, CONFIG, 50)["reason"] == ""
+    assert versus_game(PUYO, "krieg", "krieg3", 0, CONFIG, 50)["reason"] == ""
 
 
 def test_an_engine_that_cannot_start_loses(tmp_path: Path) -> None:
-    r = versus_game(f"upi:{tmp_path / 'no-such-engine'}", "krieg", 0, CONFIG, 50)
+    r = versus_game(PUYO, f"upi:{tmp_path / 'no-such-engine'}", "krieg", 0, CONFIG, 50)
     assert r["winner"] == 1 and "could not start" in r["reason"]
 
 
@@ -119,7 +120,8 @@ def test_an_interrupted_host_leaves_no_engine_behind(tmp_path: Path) -> None:
     host = subprocess.Popen([sys.executable, "-c", (
         "import sys\n"
         "from puzzlebots.games.puyo.cli import versus_config, versus_game\n"
-        "versus_game(sys.argv[1], 'krieg', 0, versus_config(2, upi_ms=600000), 50)\n"), spec],
+        "from puzzlebots.games.puyo.game import GAME\n"
+        "versus_game(GAME, sys.argv[1], 'krieg', 0, versus_config(GAME, 2, upi_ms=600000), 50)\n"), spec],
         stderr=subprocess.DEVNULL)
     try:
         while not (pids.exists() and len(pids.read_text().split()) == 2):  # the engine is up (counted, not timed)

@@ -1,4 +1,4 @@
-"""Issue 9, the web server: what a hostile page or client sends cannot read files, drive the socket from
+"""The web server: what a hostile page or client sends cannot read files, drive the socket from
 another site, stall the server or crash a session, and ``serve`` reports bad arguments in one line.
 
 The socket tests run the real ``puzzlebots serve`` in a process of its own and talk to it with aiohttp; the
@@ -257,7 +257,7 @@ STOP_PATIENCE = 30.0
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_the_server_and_every_worker_whatever_they_do(sig: signal.Signals) -> None:
-    """Issue 31 item 17: with every page open and half of them busy on the CPU (their workers are the load),
+    """With every page open and half of them busy on the CPU (their workers are the load),
     the signal ends the server and all its workers, with exit code 0 and no traceback. The time it takes is
     printed (pytest -s), not asserted: it is the figure for the report, and a loaded machine is no failure."""
     proc = ServerProcess()

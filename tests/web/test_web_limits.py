@@ -1,4 +1,4 @@
-"""Issue 31 items 12, 16 and 18 on a real ``puzzlebots serve``: a message no page's game survives is answered
+"""A real ``puzzlebots serve``: a message no page's game survives is answered
 with an error, malformed or duplicate ``Host`` headers are a 400 without a traceback, half-open requests are
 dropped, and the replay list names a bad file by its name only and reads only the ends of each file."""
 

@@ -1,4 +1,4 @@
-"""The page looks like the games (issue 13): Hatris's hats are drawn with their sprites, with the falling and next
+"""The page looks like the games: Hatris's hats are drawn with their sprites, with the falling and next
 pairs, a legend and the level/cash/helpers panel; the figures are a panel, not JSON. Each test saves the
 screenshot docs/web.md shows: in a temporary folder, so that a test run leaves the tree as it was, or under
 docs/img/ when `make screenshots` names that folder in PUZZLEBOTS_SCREENSHOTS."""

@@ -1,4 +1,4 @@
-"""Issue 31 item 18 in the browser: a replay the list cannot read shows its error by the file's name only (never
+"""The replay list in the browser: a replay it cannot read shows its error by the file's name only (never
 the server's path), and its row, however long the name and the error, stays inside a narrow page."""
 
 from __future__ import annotations

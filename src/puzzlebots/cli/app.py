@@ -12,10 +12,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ..command_parts.terminal import print_fitted
 from ..core.errors import PuzzlebotsError
 from ..core.protocols import Commands
 from ..core.registry import game_names, get_game, loadable_games
-from .terminal import print_fitted
 
 
 class Terminated(KeyboardInterrupt):

@@ -18,11 +18,16 @@ import click
 from rich.console import Console, Group
 from rich.text import Text
 
+from ..command_parts.figures import image_formats
+from ..command_parts.game_options import game_option_decorators, split_config, with_options
+from ..command_parts.options import DELAY, SEED, FiniteFloat, executor_options, refuse_given
+from ..command_parts.output import OutputPath, progress_log, read_progress, write_json_atomic
+from ..command_parts.terminal import live_view, print_fitted
 from ..core import config as config_mod
 from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
 from ..core.files import beside, short_name
-from ..core.protocols import Commands, ConfigOption, Episodic, Game, TerminalView, capability
+from ..core.protocols import Commands, Episodic, Game, TerminalView, capability
 from ..core.registry import get_game, loadable_games
 from ..core.replay import MAX_ACTIONS as MAX_REPLAY_ACTIONS
 from ..core.replay import check_replay, read_replay, write_replay
@@ -30,19 +35,7 @@ from ..core.results import check_result, result_template
 from ..core.runner import play_episode
 from ..core.seeds import MAX_SEED, bot_seed
 from .app import cli
-from .options import DELAY, SEED, FiniteFloat, GameOption, executor_options, refuse_given
-from .output import (
-    OutputPath,
-    image_formats,
-    load_weights,
-    plot_histogram,
-    plot_learning_curve,
-    progress_log,
-    read_progress,
-    summary_table,
-    write_json_atomic,
-)
-from .terminal import live_view, print_fitted
+from .output import load_weights, plot_histogram, plot_learning_curve, summary_table
 
 Factory = Callable[[Episodic], click.Command]
 
@@ -69,44 +62,10 @@ class PerGame(GameDispatch):
         return self.factory(capability(get_game(cmd_name), Episodic))
 
 
-def game_option_decorators(game: Any) -> list[Callable[[Any], Any]]:
-    """click options for the game's own config keys; their values land in ``kwargs['config_<key>']``."""
-    out = []
-    for opt in game.config_options():
-        dest = "config__" + opt.key
-        # default None: a key the user leaves out keeps the game's default, which the help shows (GameOption)
-        shown = "; ".join(filter(None, [f"default: {_default_words(opt)}", opt.domain]))
-        kind = {"is_flag": True} if opt.is_flag else {"type": opt.type}
-        out.append(click.option(opt.flag, dest, cls=GameOption, shown=shown, default=None, help=opt.help, **kind))
-    return out
-
-
-def _default_words(opt: ConfigOption) -> str:
-    """A game option's default as ``--help`` shows it: the flag a bool default stands for, else the value."""
-    if opt.is_flag:
-        on, _, off = opt.flag.partition("/")
-        return (on if opt.default else off or "off").lstrip("-")
-    if isinstance(opt.default, str):
-        return opt.default or '""'
-    return json.dumps(opt.default)
-
-
-def split_config(game: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Pull the game options out of ``kwargs`` into a validated config."""
-    raw = {k[len("config__"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
-    return game.check_config({k: v for k, v in raw.items() if v is not None})
-
-
 def bot_option(game: Any) -> Callable[[Any], Any]:
     names = [b.name for b in game.bots()]
     return click.option("--bot", "bot", default=names[0], show_default=True,
                         help=f"Which bot plays: {', '.join(names)}.")
-
-
-def with_options(decorators: Sequence[Callable[[Any], Any]], fn: Any) -> Any:
-    for dec in reversed(list(decorators)):
-        fn = dec(fn)
-    return fn
 
 
 def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Sequence[float] | None,

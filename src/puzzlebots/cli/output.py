@@ -1,89 +1,16 @@
-"""Files the CLI reads and writes: weights, result JSON, partial progress, plots."""
+"""What the generic commands read and write besides results: weights files, summary tables, plots."""
 
 from __future__ import annotations
 
-import functools
-import io
-import json
-import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import click
 from rich.table import Table
 
+from ..command_parts.figures import pyplot, save_figure
 from ..core.errors import InputError
-from ..core.files import (
-    check_folder_takes_files,
-    check_output_name,
-    open_append,
-    read_regular,
-    short_name,
-    write_atomic,
-)
-from ..core.jsonio import check_number, name_of, parse_json, read_json, show
-
-
-@functools.cache
-def image_formats() -> tuple[str, ...]:
-    """File name suffixes matplotlib can write a figure as (png, svg, pdf, ...)."""
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    return tuple(sorted(FigureCanvasBase.get_supported_filetypes()))
-
-
-class OutputPath(click.ParamType):
-    """A file a command writes, checked when the command line is read, so that no work is lost at the end.
-
-    The name must not be empty, a folder or a device (``/dev/null`` would be replaced), and must fit the file
-    system with room for the ``.partial``/``.ckpt``/``.progress`` files kept beside it; its folder must exist
-    and take a new file (tried for real, as every write goes through ``core.files``); and with ``formats`` its
-    suffix must be one of them.
-    """
-
-    name = "file"
-
-    def __init__(self, formats: Callable[[], Sequence[str]] | None = None) -> None:
-        self.formats = formats
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
-        text = str(value)
-        if not text.strip():
-            self.fail("an empty name is no file", param, ctx)
-        if "\0" in text:
-            self.fail(f"{short_name(text)} is not a usable file name (a NUL byte)", param, ctx)
-        path = Path(text)
-        try:
-            check_output_name(path)
-            self._check(path)
-        except InputError as exc:
-            self.fail(str(exc), param, ctx)
-        except OSError as exc:
-            self.fail(f"cannot use {short_name(path)} ({exc.strerror or exc})", param, ctx)
-        return path
-
-    def _check(self, path: Path) -> None:
-        name = short_name(path)
-        if path.is_dir():
-            raise InputError(f"{name} is a folder")
-        if self.formats is not None:
-            known = self.formats()
-            if path.suffix.lower().lstrip(".") not in known:
-                raise InputError(f"{name} does not end in a known format ({', '.join(known)})")
-        if not path.parent.is_dir():
-            raise InputError(f"folder {short_name(path.parent)} does not exist")
-        check_folder_takes_files(path)
-        if path.exists() and not path.is_file():
-            raise InputError(f"{name} is not a regular file (a device, pipe or socket)")
-        if path.exists() and not os.access(path, os.W_OK):
-            raise InputError(f"{name} is not writable")
-
-
-def write_json_atomic(path: Path, doc: Any) -> None:
-    """Write JSON (sorted keys) so that an interrupted run never leaves a half-written file behind."""
-    write_atomic(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
+from ..core.jsonio import check_number, name_of, read_json, show
 
 
 def load_weights(path: Path, game: Any, bot: str) -> list[float]:
@@ -100,69 +27,6 @@ def load_weights(path: Path, game: Any, bot: str) -> list[float]:
     if isinstance(doc, dict) and doc.get("names") not in (None, list(names)):
         raise InputError(f"{where} names {show(doc.get('names'), 80)}, {game.name}/{bot} needs {list(names)}")
     return values
-
-
-#: the longest line a partial file may hold (a result or a game pair is well under 4 KB; the header holds the config)
-MAX_PROGRESS_LINE = 16 * 1024
-
-
-@contextmanager
-def progress_log(path: Path | None, head: dict[str, Any], resumed: bool) -> Iterator[Callable[[Any], None]]:
-    """How a run keeps each result as it arrives: appended to ``path`` (its partial file, begun with ``head``
-    unless the run resumes it), opened once through ``core.files`` and flushed line by line; no path, no file."""
-    if path is None:
-        yield lambda _record: None
-        return
-    if not resumed:
-        write_atomic(path, json.dumps(head, sort_keys=True) + "\n")
-    with open_append(path, "partial file") as log:
-
-        def keep(record: Any) -> None:
-            log.write(json.dumps(record, sort_keys=True) + "\n")
-            log.flush()
-
-        yield keep
-
-
-def read_progress(path: Path, head: dict[str, Any], seeds: range,
-                  check: Callable[[Any, str], dict[str, Any]]) -> dict[int, dict[str, Any]]:  # fmt: skip
-    """Results of an interrupted run (``stats --json``, ``match --json``) with the same arguments, by seed.
-
-    The file is read only if it is a regular file of this user (``core.files``): a link, FIFO, folder or device
-    there is an error. A file without a header (a run killed before it wrote one) holds no progress: a notice
-    says so and the run starts over. Otherwise every line is checked before any game is played: the header
-    against these arguments, each result by ``check(value, where)`` (which returns it with its ``seed``, or
-    raises ``InputError``; for ``stats`` the game's result shape, ``core.results``) and this run's seeds. The
-    first bad line is an error and the file is kept as it is, never half used. A last line without its newline
-    is the result being written when the run was killed: it is left out.
-    """
-    data = read_regular(path, "partial file", (len(seeds) + 1) * MAX_PROGRESS_LINE)
-    if data is None:
-        return {}
-    where = f"partial file {short_name(path)}"
-    lines = [(no, line) for no, line in enumerate(data.split(b"\n")[:-1], 1) if line.strip()]
-    if not lines:
-        click.echo(f"notice: {short_name(path)} holds no run (empty or no header): starting over", err=True)
-        return {}
-    values = [parse_json(_text(line, f"{where} line {no}"), f"{where} line {no}", max_chars=MAX_PROGRESS_LINE)
-              for no, line in lines]
-    if values[0] != json.loads(json.dumps(head, sort_keys=True)):
-        raise InputError(f"{short_name(path)} holds a run with other arguments: delete it or repeat those arguments")
-    done: dict[int, dict[str, Any]] = {}
-    for (no, _), value in zip(lines[1:], values[1:], strict=True):
-        result = check(value, f"{where} line {no}")
-        if result["seed"] not in seeds:
-            raise InputError(f"{where} line {no}: seed {show(result['seed'])} is not one of this run's "
-                             f"({seeds.start} to {seeds.stop - 1})")
-        done[result["seed"]] = result
-    return done
-
-
-def _text(line: bytes, where: str) -> str:
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where} is not UTF-8 text: byte 0x{line[exc.start]:02x} at offset {exc.start}") from None
 
 
 def figure(key: str, value: Any) -> str:
@@ -198,25 +62,6 @@ def summary_table(title: str, summary: dict[str, Any], notes: dict[str, str]) ->
     return table
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def save_figure(fig: Any, path: Path) -> None:
-    """Write a figure in the format its name's suffix says, through ``core.files`` (never through a link)."""
-    buffer = io.BytesIO()
-    try:
-        fig.savefig(buffer, format=path.suffix.lower().lstrip("."), dpi=100)
-    finally:
-        _pyplot().close(fig)
-    write_atomic(path, buffer.getvalue())
-
-
 def plot_histogram(path: Path, values: Sequence[float], label: str, title: str, note: str = "") -> None:
     """Write :func:`histogram_figure` to ``path``."""
     save_figure(histogram_figure(values, label, title, note), path)
@@ -236,7 +81,7 @@ def histogram_figure(values: Sequence[float], label: str, title: str, note: str 
     """
     from matplotlib.ticker import MaxNLocator
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
     whole = all(float(v).is_integer() for v in values)
     if whole and values and max(values) - min(values) <= 40:
@@ -280,7 +125,7 @@ def learning_curve_figure(history: Sequence[dict[str, Any]], title: str, label: 
     """The rating of the weights being tuned, generation by generation, in the game's units (``label``)."""
     from matplotlib.ticker import MaxNLocator
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
     gens = [h["generation"] for h in history]
     ax.plot(gens, [h["rating"] for h in history], marker="o", label="tuned weights")

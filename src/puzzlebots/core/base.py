@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import config as config_mod
+from .config import ConfigOption
 from .errors import ConfigError
 from .jsonio import show
-from .protocols import JSON, Action, BotInfo, ConfigOption
+from .protocols import JSON, Action, BotInfo
 
 
 class GameBase:

@@ -14,12 +14,11 @@ import dataclasses
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import click
 
 from .errors import ConfigError
-from .protocols import ConfigOption
 
 _META = "puzzlebots.setting"
 
@@ -77,6 +76,24 @@ class Setting:
         return "true or false" if self.type is bool else "a string"
 
 
+@dataclass(frozen=True)
+class ConfigOption:
+    """A game-specific command-line option that sets one configuration key (derived from the game's schema).
+
+    ``type`` is anything click accepts as an option type (``int``, ``click.Choice([...])``, ...).
+    """
+
+    flag: str  # e.g. "--pairs"
+    key: str  # configuration key it sets, e.g. "pair_source"
+    type: Any
+    help: str
+    is_flag: bool = False
+    #: the key's default, shown in ``--help``
+    default: Any = None
+    #: the values the key takes, in words, where ``type`` does not show them itself ("" otherwise)
+    domain: str = ""
+
+
 class Invalid(Exception):
     """Raised by ``Schema.cross_check``: ``key``'s value must be ``what`` (``check`` words the ConfigError)."""
 
@@ -94,6 +111,10 @@ class Schema:
     the game would silently have no config keys. The decorator runs after the class is created, so the check is
     made where a schema is first used: a game class naming it (``GameBase``) and every function below.
     """
+
+    #: keys renamed after files were written with them, old name -> new name: :func:`check` reads a config under
+    #: either (a replay's header, a checkpoint's settings), so an old file keeps loading
+    renamed: ClassVar[Mapping[str, str]] = {}
 
     @classmethod
     def cross_check(cls, config: Mapping[str, Any]) -> None:
@@ -214,10 +235,12 @@ def check(
 
     ``web``: ``raw`` comes from a web page, which may set only web keys, and ranged ones only up to ``web_max``.
     ``files=False``: ``raw`` comes from a file (a replay's header), which may not name another file to read.
+    A key the schema has renamed (``Schema.renamed``) is read under its new name.
     """
     specs = settings(schema)
     merged = defaults(schema)
-    for key, value in raw.items():
+    for given, value in raw.items():
+        key = schema.renamed.get(given, given)
         spec = specs.get(key)
         if web and (spec is None or not spec.web):
             raise ConfigError(f"{game}: a web page may not set {_short.repr(key)}")

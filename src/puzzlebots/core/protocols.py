@@ -23,14 +23,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from rich.console import RenderableType
 
+from .config import ConfigOption, Schema
 from .errors import ConfigError
-
-if TYPE_CHECKING:
-    from .config import Schema
 
 Action = Any
 JSON = Any
@@ -72,24 +70,6 @@ class Bot(Protocol):
     name: str
 
     def act(self, state: State) -> Action: ...
-
-
-@dataclass(frozen=True)
-class ConfigOption:
-    """A game-specific command-line option that sets one configuration key (derived from the game's schema).
-
-    ``type`` is anything click accepts as an option type (``int``, ``click.Choice([...])``, ...).
-    """
-
-    flag: str  # e.g. "--pairs"
-    key: str  # configuration key it sets, e.g. "pair_source"
-    type: Any
-    help: str
-    is_flag: bool = False
-    #: the key's default, shown in ``--help``
-    default: Any = None
-    #: the values the key takes, in words, where ``type`` does not show them itself ("" otherwise)
-    domain: str = ""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import re
 import shlex
 import shutil
@@ -12,22 +11,13 @@ from pathlib import Path
 
 import click
 
-from ..cli.options import FiniteFloat
+from ..command_parts.options import FiniteFloat
 from ..core.errors import ConfigError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 #: an engine's name on the command line and on the page: a short word
 ENGINE_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def engine_table(specs: Sequence[str]) -> dict[str, tuple[str, ...]]:
@@ -79,7 +69,7 @@ def serve(host: str, port: int, replays: Path, time_budget: float, max_sessions:
     stops it within a second."""
     engines = engine_table(engine_specs)
     try:
-        from .server import Limits, make_app, run
+        from .server import Limits, is_loopback, make_app, run
     except ImportError as exc:
         raise ConfigError(f"serve needs the [web] extra: pip install 'puzzlebots[web]' ({exc})") from exc
     app = make_app(replays, Limits(host=host, time_budget=time_budget, max_sessions=max_sessions), engines)

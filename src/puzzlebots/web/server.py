@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import json
 import logging
 import os
@@ -26,7 +27,6 @@ from aiohttp import WSCloseCode, WSMsgType, hdrs, http_exceptions, web
 
 from ..core.errors import ConfigError
 from ..core.protocols import EngineTable
-from .cli import is_loopback
 from .files import safe_file
 from .games import list_games, page_folders
 from .session import error_reply
@@ -122,6 +122,16 @@ class Worker:
 
 #: the open pages, each with its worker
 PAGES_KEY: web.AppKey[dict[web.WebSocketResponse, Worker]] = web.AppKey("pages")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address) is this machine's own loopback: ``localhost``, 127.0.0.0/8, ::1."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def host_name(host: str) -> str | None:

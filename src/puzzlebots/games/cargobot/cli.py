@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from puzzlebots.cli.options import MAX_SECONDS, SEED, FiniteFloat, executor_options, refuse_given
-from puzzlebots.cli.output import OutputPath, write_json_atomic
-from puzzlebots.cli.terminal import print_fitted
+from puzzlebots.command_parts.options import MAX_SECONDS, SEED, FiniteFloat, executor_options, refuse_given
+from puzzlebots.command_parts.output import OutputPath, write_json_atomic
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.files import beside
 

@@ -16,9 +16,10 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from puzzlebots.cli.options import SEED, FiniteFloat, executor_options, refuse_given
-from puzzlebots.cli.output import OutputPath, image_formats, progress_log, read_progress, save_figure, write_json_atomic
-from puzzlebots.cli.terminal import print_fitted
+from puzzlebots.command_parts.figures import image_formats, save_figure
+from puzzlebots.command_parts.options import SEED, FiniteFloat, executor_options, refuse_given
+from puzzlebots.command_parts.output import OutputPath, progress_log, read_progress, write_json_atomic
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.batch import run_tasks
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.files import beside

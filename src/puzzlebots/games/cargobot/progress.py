@@ -19,9 +19,9 @@ the file was written are in it, so a resumed search redoes at most those), front
 ``k`` of options it shares with the prefix before it, then the rest of its options (consecutive prefixes, the
 children of one task, share most of theirs). A result of a search after the exhaustive one above the level's best
 known size, with smaller sizes left to search, is provisional (``LevelProgress.provisional``): the level stays
-open, and its record keeps the frontier beside the program. Older formats read: 1 (no ``sketches``: none started),
-2 (a provisional result has no frontier), 3 (no ``ruled``), 4 (frontiers as plain lists of options), 5 (no
-``sweeps``).
+open, and its record keeps the frontier beside the program. Formats 1 to 5 are read too, each lacking a part of
+this one, read as empty: 1 has no ``sketches`` (none started), 2 no frontier beside a provisional result, 3 no
+``ruled``, 4 plain frontiers (lists of options, not front-coded), 5 no ``sweeps``.
 
 It is hostile input when read back: every field is checked, and it must match this run: the same definition of each
 level it names (same levels file), the same tick cap, and the same search (``search`` is the digest of the kernel's
@@ -48,7 +48,7 @@ from .records import METHODS, Found, Frontier, LevelProgress
 from .verify import play_out
 
 FORMAT = 6
-#: formats read (the module's docstring says how each differs from ``FORMAT``)
+#: formats read (the module's docstring says what each lacks of ``FORMAT``)
 READS = (1, 2, 3, 4, 5, 6)
 KIND = "puzzlebots cargobot solve progress"
 #: seconds between two writes while a size is searched (every finished size and level is written at once) ...

@@ -17,8 +17,8 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from puzzlebots.cli.options import DELAY, SEED, refuse_given
-from puzzlebots.cli.terminal import live_view
+from puzzlebots.command_parts.options import DELAY, SEED, refuse_given
+from puzzlebots.command_parts.terminal import live_view
 from puzzlebots.core.errors import InputError
 
 from . import engine

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
@@ -28,6 +28,9 @@ def _non_negative(v: Any) -> bool:
 class HatrisConfig(Schema):
     """One field per key; web pages set only the first four (run shape, not rules), the CLI those and
     ``hoard_stage`` (10 turns the expectimax bot's hoarding off)."""
+
+    #: the short names replays and checkpoints written before the keys were named in words still use
+    renamed: ClassVar[Mapping[str, str]] = {"fc0": "first_frame_counter", "m7": "metric7_formula"}
 
     pair_source: str = setting(
         "nes", "pair source: the NES PRNG with its re-pick rule, or uniform random pairs",
@@ -49,7 +52,7 @@ class HatrisConfig(Schema):
         choices=("circular8", "carry_through"))
     prng_retries_per_frame: int = setting(
         60, "pickHats draws per frame before the NMI bumps the frame counter", range=(1, 10000))
-    fc0: Any = setting(
+    first_frame_counter: Any = setting(
         "random", "Q3: frame counter at the first pick: 'random' (seeded 0-255) or a frame count",
         valid=lambda v: v == "random" or (is_int(v) and 0 <= v <= 0xFFFF),
         what="'random' or a frame count in 0..65535")
@@ -75,7 +78,8 @@ class HatrisConfig(Schema):
     refill: str = setting(
         "uniform_no5", "Q14: refill hat types, re-drawn when one would complete a 5-run (or not)",
         choices=("uniform_no5", "uniform"))
-    m7: str = setting("signed", "Q15: metric 7 as a signed sum or of absolute differences", choices=("signed", "abs"),
+    metric7_formula: str = setting(
+        "signed", "Q15: metric 7 as a signed sum or of absolute differences", choices=("signed", "abs"),
         bots=("searcher", "expectimax"))
     norm: str = setting("bounds", "Q17: metric normalisation", choices=("bounds",))
     sort_dir: str = setting(

@@ -132,8 +132,8 @@ class HatrisState:
         self.hats_removed = 0
         self.hats_discarded = 0
         self.hats_cleared = 0
-        fc0 = r.fc0
-        self.fc = self.rng.randrange(256) if fc0 == "random" else fc0
+        first = r.first_frame_counter
+        self.fc = self.rng.randrange(256) if first == "random" else first
         self.frames_played = 0
         self.acc = 0  # the 8-bit fall accumulator ($03E2)
         self.source: NesPairs | UniformPairs

@@ -74,7 +74,7 @@ def runs(pile: Sequence[int]) -> list[int]:
 
 def metrics(
     piles: Sequence[Sequence[int]], cash_gained: int, nest: Sequence[Sequence[int]], top_px: int,
-    min_run: int = 2, m7: str = "signed", mirror: bool = False,
+    min_run: int = 2, metric7_formula: str = "signed", mirror: bool = False,
 ) -> list[float]:
     """The 8 normalised metrics of a field (each in [0, 1] on a live field; larger is better)."""
     n1, n2, n3, n4, n5 = norm_bounds(top_px)
@@ -86,7 +86,7 @@ def metrics(
     m4 = sum(rl[-1] ** 2 for rl in run_lists if rl and rl[-1] >= min_run) / n4
     m5 = 1 - sum(len(rl) - 1 for rl in run_lists if rl) / n5
     m6 = 1 - perm_distance(heights, mirror) / 5
-    if m7 == "signed":
+    if metric7_formula == "signed":
         hs = list(reversed(heights)) if mirror else heights
         m7v = (sum(hs[i] - hs[i + 1] for i in range(5)) + top_px) / (2 * top_px)
     else:

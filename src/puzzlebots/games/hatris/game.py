@@ -56,7 +56,7 @@ class HatrisGame(EpisodicBase):
                 "searcher",
                 "the Hatris AI article's searcher: current x next pair and helpers, 8 weighted metrics",
                 METRIC_NAMES,
-                True,
+                faithful=True,
                 config_keys=bot_keys(HatrisConfig, "searcher"),
                 compiled=True,
             ),
@@ -68,7 +68,7 @@ class HatrisGame(EpisodicBase):
                 config_keys=bot_keys(HatrisConfig, "expectimax"),
                 compiled=True,
             ),
-            BotInfo("random", "a uniformly random legal action (tests, engine speed)", (), False),
+            BotInfo("random", "a uniformly random legal action (tests, engine speed)", faithful=False),
         )
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:

@@ -79,7 +79,7 @@ def helper_uses(field: Field, rules: Rules) -> list[tuple[Action, Field]]:
 
 def value(field: Field, rules: Rules, weights: Sequence[float]) -> float:
     m = metrics(
-        field.piles, field.cash, rules.nest, rules.top_px, rules.min_run, rules.m7,
+        field.piles, field.cash, rules.nest, rules.top_px, rules.min_run, rules.metric7_formula,
         rules.sort_dir == "asc_lr",
     )
     return score(m, weights)

@@ -1,12 +1,14 @@
-"""``puzzlebots puyo versus`` and ``puzzlebots puyo play``: the game-specific commands.
+"""``puzzlebots puyo versus``, ``match``, ``play`` and ``upi``: the game-specific commands.
 
 They are mounted by ``game.PuyoGame.extra_commands`` under the top-level ``puzzlebots`` group (also as
 ``puzzlebots versus puyo``), which turns every ``PuzzlebotsError`` into ``error: ...`` and exit code 2.
-This module imports the game adapter; the adapter imports it only when asked for its commands.
+The adapter hands itself in (:func:`commands`) and every function here takes it as ``game``, so this module does
+not import the adapter that imports it.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,59 +18,62 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.cli.commands import game_option_decorators, with_options
-from puzzlebots.cli.match import match_options, match_sprt, play_match
-from puzzlebots.cli.options import SEED, executor_options, refuse_given
-from puzzlebots.cli.output import OutputPath, write_json_atomic
-from puzzlebots.cli.terminal import print_fitted
+from puzzlebots.command_parts.game_options import game_option_decorators, with_options
+from puzzlebots.command_parts.match import match_options, match_sprt, play_match
+from puzzlebots.command_parts.options import SEED, executor_options, refuse_given
+from puzzlebots.command_parts.output import OutputPath, write_json_atomic
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.jsonio import show
+from puzzlebots.core.protocols import Episodic
 from puzzlebots.core.seeds import bot_seed
 
+from .config import typed_config
 from .frame_versus import play_frames
-from .game import GAME
 from .upi import PREFIX, EngineBot, close_bot, serve
 from .versus import VERSUS_FIRE_LINKS, play_versus
 
 
-def _bot_pair(spec: str) -> tuple[str, str]:
+def _bot_pair(game: Episodic, spec: str) -> tuple[str, str]:
     names = [s.strip() for s in spec.split(",")]
     if len(names) != 2 or not all(names):
         raise ConfigError(f"puyo versus: --bots takes two bot names like beam,krieg, got {show(spec)}")
     for n in names:
-        check_bot(n)
+        check_bot(game, n)
     return names[0], names[1]
 
 
-def check_bot(spec: str) -> None:
+def check_bot(game: Episodic, spec: str) -> None:
     """A bot name, or ``upi:COMMAND`` (an external UPI engine) with a command."""
     if spec.startswith(PREFIX):
         if not spec[len(PREFIX):].strip():
             raise ConfigError("puyo: upi:COMMAND needs a command, like upi:./nova-upi")
     else:
-        GAME.bot_info(spec)
+        game.bot_info(spec)
 
 
-def versus_config(pairs_visible: int, **keys: Any) -> dict[str, Any]:
-    return GAME.check_config({"visible": pairs_visible, "beam_fire_links": VERSUS_FIRE_LINKS, **keys})
+def versus_config(game: Episodic, pairs_visible: int, **keys: Any) -> dict[str, Any]:
+    """A checked versus config: ``pairs_visible`` next pairs shown, the versus fire threshold, and ``keys``."""
+    return game.check_config({"visible": pairs_visible, "beam_fire_links": VERSUS_FIRE_LINKS, **keys})
 
 
-def versus_bot(spec: str, config: Mapping[str, Any], seed: int) -> Any:
+def versus_bot(game: Episodic, spec: str, config: Mapping[str, Any], seed: int) -> Any:
     """A bot by name, or an external engine for ``upi:COMMAND``."""
     if spec.startswith(PREFIX):
         return EngineBot(spec[len(PREFIX):], config, spec)
-    return GAME.make_bot(spec, config, None, seed)
+    return game.make_bot(spec, config, None, seed)
 
 
-def versus_game(bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], max_turns: int) -> dict[str, Any]:
-    """One seeded versus game's result on the clock ``config["versus_clock"]`` (frames unless given); a
+def versus_game(game: Episodic, bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any],
+                max_turns: int) -> dict[str, Any]:  # fmt: skip
+    """One seeded versus game's result on the clock ``versus_clock`` (frames unless given); a
     top-level function so that it pickles into worker processes. An external engine that fails loses the game
     (``reason`` says why); its process is ended when the game ends, however it ends."""
-    bots = (versus_bot(bot_a, config, bot_seed(seed, 0)), versus_bot(bot_b, config, bot_seed(seed, 1)))
+    bots = (versus_bot(game, bot_a, config, bot_seed(seed, 0)), versus_bot(game, bot_b, config, bot_seed(seed, 1)))
     r: dict[str, Any] = {}
     try:
-        if config.get("versus_clock", "frames") == "frames":
+        if typed_config(config).versus_clock == "frames":
             r = play_frames(bots, seed, config, max_turns)
         else:
             r = play_versus(bots, seed, config, max_turns).as_dict()
@@ -80,13 +85,13 @@ def versus_game(bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], ma
     return r
 
 
-def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, max_turns: int = 500,
+def run_versus(game: Episodic, bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, max_turns: int = 500,
                progress: bool = True, *, jobs: int | None = None, executor: str = "process",
                address: str | None = None, clock: str = "frames", upi_ms: int = 1000) -> dict[str, Any]:
     """Play ``games`` seeded versus games (seeds seed, seed+1, ...); the bots swap no sides (the sequence is
     shared, so sides are symmetric). Returns per-game results and the win counts, the same for any ``jobs``."""
-    config = versus_config(visible, versus_clock=clock, upi_ms=upi_ms)
-    results = run_tasks(versus_game, ((bot_a, bot_b, s, config, max_turns) for s in range(seed, seed + games)),
+    config = versus_config(game, visible, versus_clock=clock, upi_ms=upi_ms)
+    results = run_tasks(versus_game, ((game, bot_a, bot_b, s, config, max_turns) for s in range(seed, seed + games)),
                         total=games, jobs=jobs, executor=executor, address=address,
                         description=f"{bot_a} vs {bot_b}", progress=progress)
     wins = [sum(1 for r in results if r["winner"] == i) for i in (0, 1)]
@@ -106,25 +111,46 @@ def run_versus(bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, 
 HELP = {"help_option_names": ["-h", "--help"]}
 
 
-@click.command("versus", context_settings=HELP)
-@click.option("--bots", "bots", default="beam,krieg", show_default=True, help="two bot names, A,B")
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True, help="number of games")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="first seed (games use seed, seed+1, ...)")
-@click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
-@click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this")
-@click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
-              help="real frames per placement, chain link and garbage drop, or the old turn-based versus")
-@click.option("--upi-ms", type=click.IntRange(1, 600_000), default=1000, show_default=True,
-              help="think time per move (go MS) for upi:COMMAND engines")
-@executor_options
-@click.option("--json", "json_path", type=OutputPath(), default=None, help="write the summary and every game here")
-def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: int, clock: str, upi_ms: int,
-                   jobs: int | None, executor: str, address: str | None, json_path: Path | None) -> None:
+def commands(game: Episodic) -> tuple[click.Command, ...]:
+    """``versus``, ``match``, ``play`` and ``upi``, each calling its function below with ``game``."""
+    return (
+        command("versus", versus_command, game, VERSUS_OPTIONS),
+        command("match", match, game, [*MATCH_OPTIONS, *game_option_decorators(game)]),
+        command("play", play_command, game, PLAY_OPTIONS),
+        command("upi", upi_command, game, UPI_OPTIONS),
+    )
+
+
+def command(name: str, run: Any, game: Episodic, options: list[Any]) -> click.Command:
+    """The click command ``name``: ``options`` over ``run(game, ...)``, helped by ``run``'s docstring."""
+    return click.command(name, context_settings=HELP, help=run.__doc__)(
+        with_options(options, functools.partial(run, game)))
+
+
+VERSUS_OPTIONS = [
+    click.option("--bots", "bots", default="beam,krieg", show_default=True, help="two bot names, A,B"),
+    click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True,
+                 help="number of games"),
+    click.option("--seed", type=SEED, default=0, show_default=True, help="first seed (games use seed, seed+1, ...)"),
+    click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible"),
+    click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this"),
+    click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
+                 help="real frames per placement, chain link and garbage drop, or the old turn-based versus"),
+    click.option("--upi-ms", type=click.IntRange(1, 600_000), default=1000, show_default=True,
+                 help="think time per move (go MS) for upi:COMMAND engines"),
+    executor_options,
+    click.option("--json", "json_path", type=OutputPath(), default=None,
+                 help="write the summary and every game here"),
+]
+
+
+def versus_command(game: Episodic, bots: str, games: int, seed: int, visible: int, max_turns: int, clock: str,
+                   upi_ms: int, jobs: int | None, executor: str, address: str | None,
+                   json_path: Path | None) -> None:  # fmt: skip
     """AI against AI with garbage: a summary of wins (a bot may be upi:COMMAND, an external UPI engine)."""
-    a, b = _bot_pair(bots)
-    summary = run_versus(a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor, address=address,
-                         clock=clock, upi_ms=upi_ms)
+    a, b = _bot_pair(game, bots)
+    summary = run_versus(game, a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor,
+                         address=address, clock=clock, upi_ms=upi_ms)
     table = Table(title=f"puyo versus, {games} games from seed {seed}")
     for col in ("bot", "wins", "win rate", "mean max chain"):
         table.add_column(col)
@@ -138,20 +164,23 @@ def versus_command(bots: str, games: int, seed: int, visible: int, max_turns: in
         write_json_atomic(json_path, summary)
 
 
-@click.command("play", context_settings=HELP)
-@click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="which game: the same seed deals the same pairs")
-@click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible")
-@click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
-              help="the AI plays at its frames while you think, or one pair each after yours")
-def play_command(ai: str, seed: int, visible: int, clock: str) -> None:
+PLAY_OPTIONS = [
+    click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)"),
+    click.option("--seed", type=SEED, default=0, show_default=True,
+                 help="which game: the same seed deals the same pairs"),
+    click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible"),
+    click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
+                 help="the AI plays at its frames while you think, or one pair each after yours"),
+]
+
+
+def play_command(game: Episodic, ai: str, seed: int, visible: int, clock: str) -> None:
     """Play against an AI in the terminal (KRIEG3's keys; the AI's target chain is drawn as an overlay)."""
-    GAME.bot_info(ai)
+    game.bot_info(ai)
     if not sys.stdin.isatty():
         raise ConfigError("puyo play needs an interactive terminal")
-    config = versus_config(visible)
-    bot = GAME.make_bot(ai, config, None, bot_seed(seed))
+    config = versus_config(game, visible)
+    bot = game.make_bot(ai, config, None, bot_seed(seed))
     if clock == "frames":
         import time
 
@@ -166,24 +195,33 @@ def play_command(ai: str, seed: int, visible: int, clock: str) -> None:
     run_match(HumanMatch(seed, config, bot), terminal_keys(), Console())
 
 
-@click.command("upi", context_settings=HELP)
-@click.option("--bot", "bot_name", default="builder", show_default=True, help="the bot that answers")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="the bot's seed")
-@click.option("--reach", type=click.Choice(["strict", "climb12"]), default="strict", show_default=True,
-              help="columns a pair can cross")
-def upi_command(bot_name: str, seed: int, reach: str) -> None:
+UPI_OPTIONS = [
+    click.option("--bot", "bot_name", default="builder", show_default=True, help="the bot that answers"),
+    click.option("--seed", type=SEED, default=0, show_default=True, help="the bot's seed"),
+    click.option("--reach", type=click.Choice(["strict", "climb12"]), default="strict", show_default=True,
+                 help="columns a pair can cross"),
+]
+
+
+def upi_command(game: Episodic, bot_name: str, seed: int, reach: str) -> None:
     """Speak UPI (nova's engine protocol) on stdin/stdout, so that other hosts can play our bots."""
-    GAME.bot_info(bot_name)
-    config = GAME.check_config({"beam_fire_links": VERSUS_FIRE_LINKS, "reach": reach})
-    serve(lambda: GAME.make_bot(bot_name, config, None, seed), reach, bot_name, sys.stdin, sys.stdout, sys.stderr)
+    game.bot_info(bot_name)
+    config = game.check_config({"beam_fire_links": VERSUS_FIRE_LINKS, "reach": reach})
+    serve(lambda: game.make_bot(bot_name, config, None, seed), reach, bot_name, sys.stdin, sys.stdout, sys.stderr)
 
 
 #: game options a versus game never reads (solo only)
 SOLO_ONLY = ("config__pairs", "config__early_stop")
 
+MATCH_OPTIONS = [
+    click.option("--bots", "bots", default="builder,krieg", show_default=True, help="two bot names, A,B"),
+    click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this"),
+    match_options,
+]
 
-def match(bots: str, max_turns: int, ms: int | None, games: int, seed: int, sprt: tuple[float, float] | None,
-          alpha: float, beta: float, **kwargs: Any) -> None:
+
+def match(game: Episodic, bots: str, max_turns: int, ms: int | None, games: int, seed: int,
+          sprt: tuple[float, float] | None, alpha: float, beta: float, **kwargs: Any) -> None:  # fmt: skip
     """Bot A against bot B in pairs of versus games (one seed, sides swapped): wins, draws, the Elo difference
     with its 95% interval, and with --sprt a sequential test that stops the match once it decides."""
     test = match_sprt(games, sprt, alpha, beta)
@@ -191,21 +229,13 @@ def match(bots: str, max_turns: int, ms: int | None, games: int, seed: int, sprt
     if len(names) != 2 or not all(names):
         raise ConfigError(f"puyo match: --bots takes two bot names like builder,krieg, got {bots!r}")
     for name in names:
-        check_bot(name)
+        check_bot(game, name)
     refuse_given(click.get_current_context(), SOLO_ONLY, "is for solo games: versus does not read it")
     chosen = {k[len("config__"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
     chosen = {k: v for k, v in chosen.items() if v is not None}
-    config = GAME.check_config({**versus_config(chosen.get("visible", 2)), **chosen})
+    config = game.check_config({**versus_config(game, chosen.get("visible", 2)), **chosen})
     if ms is not None:
         config["think_ms"] = ms
-    play_match(versus_game, (names[0], names[1]), (config, max_turns),
-               {"game": GAME.name, "config": config, "max_turns": max_turns},
+    play_match(functools.partial(versus_game, game), (names[0], names[1]), (config, max_turns),
+               {"game": game.name, "config": config, "max_turns": max_turns},
                games=games, seed=seed, sprt=test, **kwargs)
-
-
-match_command = click.command("match", context_settings=HELP)(with_options([
-    click.option("--bots", "bots", default="builder,krieg", show_default=True, help="two bot names, A,B"),
-    click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this"),
-    match_options,
-    *game_option_decorators(GAME),
-], match))

@@ -18,6 +18,7 @@ import numpy as np
 from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.jsonio import show
 
+from .config import typed_config
 from .kernels.bitboard import drop_garbage_grid, play_grid
 from .kernels.field import column_heights
 from .kernels.placements import placement_mask
@@ -188,16 +189,17 @@ class SoloState:
     pending = 0
 
     def __init__(self, seed: int, config: Mapping[str, Any]) -> None:
+        rules = typed_config(config)
         self.seed = seed
-        self.n_pairs = int(config["pairs"])
-        self.visible = int(config["visible"])
+        self.n_pairs = rules.pairs
+        self.visible = rules.visible
         #: a chain of at least this many points ends the game (0: never; ama's test protocol)
-        self.early_stop = int(config["early_stop"])
-        self.n_colours = int(config["n_colours"])
+        self.early_stop = rules.early_stop
+        self.n_colours = rules.n_colours
         self.sequence = pair_sequence(
-            seed, self.n_pairs + self.visible, config["seq"], self.n_colours, int(config["opening_3col_pairs"])
+            seed, self.n_pairs + self.visible, rules.seq, self.n_colours, rules.opening_3col_pairs
         )
-        self.field = Field(reach=config["reach"])
+        self.field = Field(reach=rules.reach)
         self.index = 0
         self.score = 0
         self.all_clear_pending = False

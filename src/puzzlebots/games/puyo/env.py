@@ -15,6 +15,7 @@ from gymnasium import spaces
 from puzzlebots.core.arrays import draw_cells, numbered_mask
 from puzzlebots.core.protocols import Action, State
 
+from .config import typed_config
 from .rules import GARBAGE, N_PLACEMENTS, PLACEMENTS, ROWS, WIDTH
 
 INDEX = {(x + 1, r): i for i, (x, r) in enumerate(PLACEMENTS)}
@@ -40,7 +41,7 @@ class PuyoAdapter:
     n_actions = N_PLACEMENTS
 
     def __init__(self, config: Mapping[str, Any]) -> None:
-        self.visible = int(config["visible"])
+        self.visible = typed_config(config).visible
 
     def action_index(self, action: Action) -> int:
         x, r = action

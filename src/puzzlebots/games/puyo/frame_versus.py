@@ -23,6 +23,7 @@ import numpy as np
 from puzzlebots.core.errors import IllegalActionError
 
 from . import oracle
+from .config import typed_config
 from .engine import Field, Pair, garbage_layout, placement_of
 from .frames import garbage_frames, link_frames, placement_frames, target_points
 from .pairs import pair_sequence
@@ -148,12 +149,11 @@ class FrameVersus:
     decide; ``place`` resolves that side's placement at that frame."""
 
     def __init__(self, seed: int, config: Mapping[str, Any], max_turns: int = 500) -> None:
-        sequence = pair_sequence(
-            seed, 128, config["seq"], int(config["n_colours"]), int(config["opening_3col_pairs"])
-        )
-        self.source = str(config.get("versus_frames", "nova"))
-        self.margin = str(config.get("margin_targets", "reference"))
-        self.players = [FramePlayer(self, i, sequence, int(config["visible"]), config["reach"]) for i in range(2)]
+        rules = typed_config(config)
+        sequence = pair_sequence(seed, 128, rules.seq, rules.n_colours, rules.opening_3col_pairs)
+        self.source = rules.versus_frames
+        self.margin = rules.margin_targets
+        self.players = [FramePlayer(self, i, sequence, rules.visible, rules.reach) for i in range(2)]
         self.rng = np.random.default_rng(seed)
         self.max_turns = max_turns
         self.now = 0

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import RenderableType
 
 from puzzlebots.core.base import EpisodicBase
-from puzzlebots.core.config import bot_keys
+from puzzlebots.core.config import Schema, bot_keys
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import show
 from puzzlebots.core.protocols import JSON, Action, Bot, BotInfo, State
@@ -37,8 +37,8 @@ class PuyoGame(EpisodicBase):
     env_name = "Puyo"
     fitness_label = "score"
     #: what ``stats --plot`` draws: the largest chain of each game (the figure Puyo AIs are compared by)
-    plot_figure = ("max_chain", "largest chain")
-    summary_notes = {
+    plot_figure: tuple[str | None, str] | None = ("max_chain", "largest chain")
+    summary_notes: Mapping[str, str] = {
         "games": "games played",
         "mean_max_chain": "largest chain of a game (links), mean",
         "mean_score": "score at the end, mean per game",
@@ -53,19 +53,21 @@ class PuyoGame(EpisodicBase):
         "best_max_chain": "the largest chain of all games (links)",
         "best_score": "the best final score of all games",
     }
-    config_schema = PuyoConfig
+    config_schema: type[Schema] = PuyoConfig
 
     def bots(self) -> Sequence[BotInfo]:
         return (
-            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, True, compiled=True),
-            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS, True,
-                    KRIEG3_KEYS, compiled=True),
-            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation", (), False,
-                    BEAM_KEYS, compiled=True),
+            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, faithful=True,
+                    compiled=True),
+            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS,
+                    faithful=True, config_keys=KRIEG3_KEYS, compiled=True),
+            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation",
+                    faithful=False, config_keys=BEAM_KEYS, compiled=True),
             BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
-                    WEIGHT_NAMES, False, BUILDER_KEYS, compiled=True),
+                    WEIGHT_NAMES, faithful=False, config_keys=BUILDER_KEYS, compiled=True),
             BotInfo("duelist", "versus AI: reads the opponent's chains on the frame clock; kills, counters, "
-                    "defends, harasses or builds (the builder's search)", (), False, DUELIST_KEYS, compiled=True),
+                    "defends, harasses or builds (the builder's search)", (), faithful=False,
+                    config_keys=DUELIST_KEYS, compiled=True),
         )
 
     def default_weights(self, bot: str) -> list[float] | None:
@@ -149,10 +151,10 @@ class PuyoGame(EpisodicBase):
         return render_solo(state, bot)
 
     def extra_commands(self) -> Sequence[Any]:
-        """``puyo versus``, ``match``, ``play`` and ``upi``; imported here because ``cli`` imports this module."""
-        from .cli import match_command, play_command, upi_command, versus_command
+        """``puyo versus``, ``match``, ``play`` and ``upi`` (the module is imported here, as only they need it)."""
+        from .cli import commands
 
-        return (versus_command, match_command, play_command, upi_command)
+        return commands(self)
 
     def web_view(self, state: State, bot: Bot | None = None) -> dict[str, JSON]:
         """The page's board: the generic ``grid``, with KRIEG3's target chain as dim cells (the page module is

@@ -25,6 +25,7 @@ import numpy as np
 
 from puzzlebots.core.errors import IllegalActionError, InputError
 
+from .config import typed_config
 from .engine import Field, Pair, placement_of
 from .frame_versus import EngineFault
 from .pairs import pair_sequence
@@ -118,10 +119,9 @@ class VersusGame:
         if realtime_garbage not in REALTIME_GARBAGE:
             raise InputError(f"realtime_garbage must be one of {', '.join(REALTIME_GARBAGE)}, "
                              f"got {realtime_garbage!r}")
-        sequence = pair_sequence(
-            seed, 128, config["seq"], int(config["n_colours"]), int(config["opening_3col_pairs"])
-        )
-        self.players = [Player(sequence, int(config["visible"]), max_turns, config["reach"]) for _ in range(2)]
+        rules = typed_config(config)
+        sequence = pair_sequence(seed, 128, rules.seq, rules.n_colours, rules.opening_3col_pairs)
+        self.players = [Player(sequence, rules.visible, max_turns, rules.reach) for _ in range(2)]
         self.rng = np.random.default_rng(seed)
         self.max_turns = max_turns
         self.turn = 0

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from puzzlebots.core.errors import IllegalActionError, InputError
 from puzzlebots.core.jsonio import show
 from puzzlebots.core.messages import field_of, seed_field
-from puzzlebots.core.protocols import JSON
+from puzzlebots.core.protocols import JSON, Episodic
 from puzzlebots.core.seeds import bot_seed
 
 from .bots.base import target_overlay
@@ -32,9 +32,6 @@ from .human import HumanMatch, PairCursor
 from .upi import PREFIX, EngineBot, close_bot
 from .versus import REALTIME_GARBAGE
 from .view import chain_views, field_view, landing
-
-if TYPE_CHECKING:
-    from .game import PuyoGame
 
 KEYS = ("left", "right", "cw", "ccw", "drop")
 #: the frame clock (``frame_page``), each side on its own clock with placements taking no time, or turns
@@ -67,7 +64,7 @@ class VersusPage:
     """One page's game against an AI: ``versus`` starts one (``bot``, ``seed``, ``mode``, ``ai_speed``,
     ``realtime_garbage``), ``key`` presses a key, ``ai`` lets the AI move on its clock (real time)."""
 
-    def __init__(self, game: PuyoGame, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, game: Episodic, clock: Callable[[], float] = time.monotonic,
                  engines: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.game = game
         self.clock = clock

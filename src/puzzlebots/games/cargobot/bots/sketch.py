@@ -162,8 +162,8 @@ def _draw_shape(prep: Prepared, totals: list[int], rng: random.Random) -> tuple[
 
 
 def _empty(prep: Prepared) -> tuple[np.ndarray, np.ndarray]:
-    nf, width = len(prep.slots), int(prep.slots.max())
-    return np.zeros((nf, width), np.int8), np.zeros((nf, width), np.int32)
+    functions, width = len(prep.slots), int(prep.slots.max())
+    return np.zeros((functions, width), np.int8), np.zeros((functions, width), np.int32)
 
 
 def _oplist(prep: Prepared, functions: int) -> np.ndarray:

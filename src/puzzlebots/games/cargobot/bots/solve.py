@@ -107,9 +107,9 @@ class Setup(NamedTuple):
         kernels' code and the arrays the search branches over."""
         toolbox, problem = self.problem.toolbox, self.problem
         code = [Path(m.__file__).read_bytes() for m in (kernel, prune_kernel) if m.__file__]
-        arrays = [a.tobytes() for a in (toolbox.slots, toolbox.oplist, toolbox.firemask, toolbox.red, problem.need,
-                                        problem.pile_rules, problem.fixed_op, problem.fixed_mask, problem.fixed_len,
-                                        problem.worlds, problem.world_goal)]  # fmt: skip
+        arrays = [a.tobytes() for a in (toolbox.slots, toolbox.oplist, toolbox.firemask, toolbox.redundant_pairs,
+                                        problem.needed, problem.pile_rules, problem.fixed_op, problem.fixed_mask,
+                                        problem.fixed_len, problem.worlds, problem.world_goal)]  # fmt: skip
         flags = bytes([toolbox.ncond, toolbox.allmask & 255, problem.poison & 255, problem.finish])
         return digest(*code, *arrays, flags)
 
@@ -149,7 +149,7 @@ def setup_search(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = 
         oplist=np.array(oplist, np.int32),
         firemask=firemask,
         allmask=(1 << len(codes)) - 1,
-        red=redundant,
+        redundant_pairs=redundant,
         ncond=len(codes),
     )
     keys = kernel.Keys(

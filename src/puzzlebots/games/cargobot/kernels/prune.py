@@ -23,7 +23,7 @@ def fits(length, nfun, limits_sorted):
 
 
 @njit(cache=True)
-def redundant(op, mask, length, f, i, red, ncond):
+def redundant(op, mask, length, f, i, redundant_pairs, ncond):
     """Register i of F(f+1) and a neighbour act like one register or none, or commute out of order."""
     for a in range(i - 1, i + 1):
         if a < 0 or a + 1 >= length[f]:
@@ -38,7 +38,7 @@ def redundant(op, mask, length, f, i, red, ncond):
         for c1 in range(ncond):
             if m1 & (1 << c1):
                 for c2 in range(ncond):
-                    if m2 & (1 << c2) and not red[o1, c1, o2, c2]:
+                    if m2 & (1 << c2) and not redundant_pairs[o1, c1, o2, c2]:
                         pair = False
         if pair:
             return True

@@ -15,7 +15,7 @@ wall/topple failures, and loop detection at every call: the same board, claw, cr
 seen before with the old call stack still a prefix of the current one (never popped in between)
 repeats forever.
 
-Arguments come as a few NamedTuples: ``Problem`` (the level, built once by ``bots.solve.prepare``),
+Arguments come as a few NamedTuples: ``Problem`` (the level, built once by ``bots.solve.setup_search``),
 ``Task`` (one subtree) and ``Output``; the working arrays are grouped the same way (``Program``,
 ``Machine``, ``LoopTable``, ``Levels``), with named rows where arrays of one type are stacked. The
 search's scalar state (claw, held crate, counts, ...) is one int64 vector with ``ST_*`` slots, so a branch
@@ -70,14 +70,15 @@ W_LO, W_HI, W_CLAW, W_AT_LO, W_AT_HI = 0, 1, 2, 3, 4
 
 class Toolbox(NamedTuple):
     """What registers may hold: ``slots`` per function, the toolbox ops (pickup/right/left, 4 + k = call
-    F(k+1)), ``firemask[held]`` (bit c: condition c fires), ``red`` (redundant adjacent pairs)."""
+    F(k+1)), ``firemask[held]`` (bit c: condition c fires), ``redundant_pairs`` (adjacent move pairs that one
+    register or none does as well)."""
 
     slots: np.ndarray
     limits_sorted: np.ndarray  # slots of F2.. sorted descending, then 0
     oplist: np.ndarray
     firemask: np.ndarray
     allmask: int
-    red: np.ndarray
+    redundant_pairs: np.ndarray
     ncond: int
 
 
@@ -108,7 +109,7 @@ class Problem(NamedTuple):
     only when F1 returns with it at its goal. A plain level is one board."""
 
     board: tuple
-    need: np.ndarray
+    needed: np.ndarray
     tick_cap: int
     toolbox: Toolbox
     keys: Keys
@@ -220,11 +221,12 @@ def frontier_shape(problem: Problem, budget: int) -> tuple[int, int]:
 def _workspace(problem, task):
     """Every working array, sized for the task's budget and the problem's tick cap, at the start state."""
     board, slots, tick_cap = problem.board, problem.toolbox.slots, problem.tick_cap
-    nf = slots.shape[0]
-    smax = slots.max()
+    functions = slots.shape[0]
+    most_slots = slots.max()
     prog = Program(
-        np.zeros((nf, smax), np.int8), np.zeros((nf, smax), np.int32), np.zeros(nf, np.int32),
-        np.zeros(nf, np.int8), np.zeros(nf, np.int8), np.zeros(nf * (smax + 1), np.int32),
+        np.zeros((functions, most_slots), np.int8), np.zeros((functions, most_slots), np.int32),
+        np.zeros(functions, np.int32), np.zeros(functions, np.int8), np.zeros(functions, np.int8),
+        np.zeros(functions * (most_slots + 1), np.int32),
     )  # fmt: skip
     st = np.zeros(ST_SIZE, np.int64)
     st[ST_CLAW] = problem.worlds[0, W_CLAW]
@@ -265,11 +267,11 @@ def _place_fixed(problem, prog, st):
 
 
 @njit(cache=True)
-def board_hash(piles, heights, zob):
+def board_hash(piles, heights, board_keys):
     h = np.uint64(0)
     for p in range(heights.shape[0]):
         for k in range(heights[p]):
-            h ^= zob[p, k, piles[p, k]]
+            h ^= board_keys[p, k, piles[p, k]]
     return h
 
 
@@ -303,9 +305,9 @@ def _write_program(prog, out):
 def _dfs(problem, task, out, prog, machine, table, levels):
     """Run to the next decision, branch there, on a dead end go back (one function: array calls cost refcounts)."""
     board, rules, ruled = problem.board, problem.pile_rules, problem.pile_rules.max() > 0 or problem.poison > 0
-    zob, zclaw, zheld, zsite = problem.keys
-    toolbox, need, tick_cap, budget, forced = problem.toolbox, problem.need, problem.tick_cap, task.budget, task.forced
-    slots, limits, oplist, firemask, allmask, red, ncond = toolbox
+    (board_keys, claw_keys, held_keys, site_keys), needed = problem.keys, problem.needed
+    toolbox, tick_cap, budget, forced = problem.toolbox, problem.tick_cap, task.budget, task.forced
+    slots, limits, oplist, firemask, allmask, pair_table, ncond = toolbox  # pair_table: Toolbox.redundant_pairs
     pop, pmask, plen, pend, _, _ = prog
     piles, heights, st, hashes, frames, moves = machine
     (tkey, tval, log_key, log_val), (info, lv_st, lv_bh) = table, levels  # the loop table: written by ``_loops``
@@ -343,12 +345,12 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 if heights[claw] > 0:
                     heights[claw] -= 1
                     held = piles[claw, heights[claw]]
-                    bh ^= zob[claw, heights[claw], held]
+                    bh ^= board_keys[claw, heights[claw], held]
                     moves[nmoves], nmoves = held * npiles + claw, nmoves + 1
                     event = FIRES if not ruled else _pile_rule(rules, held, claw, piles, heights, board, counters,
                                                                 problem.poison)  # fmt: skip
             elif o == PICKUP:  # put the crate down
-                bh ^= zob[claw, heights[claw], held]
+                bh ^= board_keys[claw, heights[claw], held]
                 piles[claw, heights[claw]] = held
                 heights[claw], held = heights[claw] + 1, 0
                 moves[nmoves], nmoves = -1 - claw, nmoves + 1
@@ -359,7 +361,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                 claw = to
                 counters[PR_WALL] += 1 if event == DEAD else 0
             else:
-                key = bh ^ zclaw[claw] ^ zheld[held] ^ zsite[f, i] | np.uint64(1)
+                key = bh ^ claw_keys[claw] ^ held_keys[held] ^ site_keys[f, i] | np.uint64(1)
                 if _loops(table, frames, key, f, i, top, alloc, nlog, counters):
                     event = DEAD
                     break
@@ -397,7 +399,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
             fire, nopt = firemask[st[ST_HELD]], nops + 2 if kind == EXTEND else (2 if kind == SPLIT else nops)
             opt, applied = info[LV_OPT, L], False
             if kind == EXTEND and opt < 0 and L >= forced.shape[0]:
-                opt = _no_room(st, plen, need, budget, f, i, slots, nops, counters)
+                opt = _no_room(st, plen, needed, budget, f, i, slots, nops, counters)
             while not applied:  # below the task's prefix only its option (once); past it every option in turn
                 opt = (forced[L] if opt < 0 else nopt) if L < forced.shape[0] else opt + 1
                 if opt >= nopt:
@@ -406,7 +408,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     old = info[LV_OLDMASK, L]
                     pmask[f, i] = (old & fire) if opt == 0 else (old & ~fire)
                     spent = inlining and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
-                    rule = PR_PAIR if redundant(pop, pmask, plen, f, i, red, ncond) else 0
+                    rule = PR_PAIR if redundant(pop, pmask, plen, f, i, pair_table, ncond) else 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     counters[rule] += 1 if rule else 0
                     applied, pmask[f, i] = rule == 0, pmask[f, i] if rule == 0 else old
@@ -433,8 +435,8 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     st[ST_NFUN] += 1 if op - 4 == nfun else 0
                     st[ST_COUNTS + min(op, 4) - 1] += 1 if op > 0 else 0  # (op 0 adds 0 to ST_NFUN)
                     rule = PR_SLOTS if kind == EXTEND and f > 0 and not fits(plen, st[ST_NFUN], limits) else 0
-                    rule = rule or (PR_BOUND if _lower_bound(st, plen, need, budget) > budget else 0)
-                    rule = rule or (PR_PAIR if not skip and redundant(pop, pmask, plen, f, i, red, ncond) else 0)
+                    rule = rule or (PR_BOUND if _lower_bound(st, plen, needed, budget) > budget else 0)
+                    rule = rule or (PR_PAIR if not skip and redundant(pop, pmask, plen, f, i, pair_table, ncond) else 0)
                     spent = inlining and not skip and st[ST_USED] == budget and st[ST_UNKNOWN] == 0
                     rule = rule or (PR_INLINE if spent and _inlinable(st, prog, slots) else 0)
                     rule = rule or (PR_SHORT if kind == OPCHOOSE and _short(st, pend, budget) else 0)
@@ -559,28 +561,28 @@ def _undo_moves(moves, frm, to, piles, heights):
 
 
 @njit(cache=True, inline="always")
-def _no_room(st, plen, need, budget, f, i, slots, nops, counters):
+def _no_room(st, plen, needed, budget, f, i, slots, nops, counters):
     """Where a new register of F(f+1) at ``i`` would be cut whatever it holds (past the function's slots, or
     ``_extend_floor`` over the budget), the option to resume from so that only "the function ends here" is
     tried (counted as the options it skips); otherwise -1, every option in turn."""
     full = i >= slots[f]
-    if full or _extend_floor(st, plen, need, budget, f) > budget:
+    if full or _extend_floor(st, plen, needed, budget, f) > budget:
         counters[PR_SLOTS if full else PR_BOUND] += nops + 1
         return nops
     return -1
 
 
 @njit(cache=True, inline="always")
-def _needs(st, plen, need, budget):
-    """What any completion still needs: the registers of each op still short of ``need`` and a call per
+def _needs(st, plen, needed, budget):
+    """What any completion still needs: the registers of each op still short of ``needed`` and a call per
     function still to introduce (``ST_TARGET``), and two registers per function introduced and per function
     still to introduce, less those they have."""
     missing = 0
     for k in range(3):
-        missing += max(0, need[k] - st[ST_COUNTS + k])
+        missing += max(0, needed[k] - st[ST_COUNTS + k])
     new = max(0, st[ST_TARGET] - st[ST_NFUN])
-    # a program without calls runs each register at most once: too few ticks to move need[3] crates
-    missing += max(new, 1 if 2 * need[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
+    # a program without calls runs each register at most once: too few ticks to move needed[3] crates
+    missing += max(new, 1 if 2 * needed[3] > budget and st[ST_COUNTS + 3] == 0 else 0)
     mand = max(0, 1 - plen[0]) + 2 * new
     for k in range(1, st[ST_NFUN]):
         mand += max(0, 2 - plen[k])
@@ -588,18 +590,18 @@ def _needs(st, plen, need, budget):
 
 
 @njit(cache=True, inline="always")
-def _extend_floor(st, plen, need, budget, f):
+def _extend_floor(st, plen, needed, budget, f):
     """The least ``_lower_bound`` a new register of F(f+1) can give, whatever it holds: one op, a call or a
     skip covers at most one missing op, and the register itself may fill one mandatory slot. Above the
     budget, every option but "the function ends here" would be cut one by one."""
-    missing, mand = _needs(st, plen, need, budget)
+    missing, mand = _needs(st, plen, needed, budget)
     mand -= 1 if plen[f] < (1 if f == 0 else 2) else 0
     return st[ST_USED] + 1 + max(max(0, missing - 1 - st[ST_UNKNOWN]), mand)
 
 
 @njit(cache=True, inline="always")
-def _lower_bound(st, plen, need, budget):
+def _lower_bound(st, plen, needed, budget):
     """Registers any completion needs (``_needs``): those used, plus the missing ops (registers still without
     an op may become them) or the mandatory registers, whichever is more."""
-    missing, mand = _needs(st, plen, need, budget)
+    missing, mand = _needs(st, plen, needed, budget)
     return st[ST_USED] + max(max(0, missing - st[ST_UNKNOWN]), mand)

@@ -97,7 +97,7 @@ def _rule_numbers(rules: Rules) -> np.ndarray:
     out = np.zeros(R_SIZE, np.int64)
     out[R_TOP_PX] = rules.top_px
     out[R_MIN_RUN] = rules.min_run
-    out[R_M7_ABS] = rules.m7 == "abs"
+    out[R_M7_ABS] = rules.metric7_formula == "abs"
     out[R_MIRROR] = rules.sort_dir == "asc_lr"
     out[R_BONUS] = rules.hatris_bonus
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..config import typed_config
 from ..engine import REACH_RULES, action_of
 from ..kernels import bitboard as BB
 from ..kernels.beam import DEFAULT_WEIGHTS, NEG, P_GARBAGE, P_REMAINING, beam_search, search_params
@@ -26,11 +27,12 @@ class BeamBot(PuyoBot):
     name = "beam"
 
     def __init__(self, config: Mapping[str, Any], seed: int = 0) -> None:
-        self.depth = int(config["beam_depth"])
-        self.samples = int(config["beam_samples"])
-        self.n_colours = int(config["n_colours"])
+        settings = typed_config(config)
+        self.depth = settings.beam_depth
+        self.samples = settings.beam_samples
+        self.n_colours = settings.n_colours
         self.params = search_params(
-            int(config["beam_width"]), self.n_colours, int(config["beam_fire_links"]), REACH_RULES[config["reach"]]
+            settings.beam_width, self.n_colours, settings.beam_fire_links, REACH_RULES[settings.reach]
         )
         self.weights = DEFAULT_WEIGHTS.copy()
         self.rng = np.random.default_rng(seed)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..config import typed_config
 from ..engine import REACH_RULES, action_of
 from ..kernels import bitboard as BB
 from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many, search_params
@@ -45,12 +46,13 @@ class BuilderBot(PuyoBot):
     name = "builder"
 
     def __init__(self, config: Mapping[str, Any], weights: Sequence[float] | None = None, seed: int = 0) -> None:
-        self.depth = int(config["builder_depth"])
-        self.futures = int(config["builder_futures"])
-        self.n_colours = int(config["n_colours"])
-        self.fire_links = int(config["beam_fire_links"])
-        self.params = search_params(int(config["builder_width"]), self.n_colours, REACH_RULES[config["reach"]],
-                                    int(config["builder_prune"]), int(config["builder_discount"]))
+        settings = typed_config(config)
+        self.depth = settings.builder_depth
+        self.futures = settings.builder_futures
+        self.n_colours = settings.n_colours
+        self.fire_links = settings.beam_fire_links
+        self.params = search_params(settings.builder_width, self.n_colours, REACH_RULES[settings.reach],
+                                    settings.builder_prune, settings.builder_discount)
         self.weights = signed(default_weights() if weights is None else weights)
         self.rng = np.random.default_rng(seed)
         #: the last decision's best placements, (placement, mean largest chain score, futures survived), best first

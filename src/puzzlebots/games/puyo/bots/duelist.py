@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..config import typed_config
 from ..engine import REACH_RULES, SoloState, action_of
 from ..frames import link_frames
 from ..kernels import bitboard as BB
@@ -46,18 +47,19 @@ class DuelistBot(PuyoBot):
     name = "duelist"
 
     def __init__(self, config: Mapping[str, Any], seed: int = 0) -> None:
-        self.depth = int(config["duelist_depth"])
-        self.futures = int(config["duelist_futures"])
-        self.n_colours = int(config["n_colours"])
-        self.params = search_params(int(config["duelist_width"]), self.n_colours, REACH_RULES[config["reach"]],
-                                    int(config["builder_prune"]), int(config["builder_discount"]))
+        settings = typed_config(config)
+        self.depth = settings.duelist_depth
+        self.futures = settings.duelist_futures
+        self.n_colours = settings.n_colours
+        self.params = search_params(settings.duelist_width, self.n_colours, REACH_RULES[settings.reach],
+                                    settings.builder_prune, settings.builder_discount)
         self.weights = signed(default_weights())
-        self.fire_links = int(config["duelist_fire_links"])
-        self.defend = int(config["duelist_defend"])
-        self.bury_rows = int(config["duelist_bury_rows"])
-        self.harass = int(config["duelist_harass"])
-        self.harass_links = int(config["duelist_harass_links"])
-        self.crush = int(config["duelist_crush"])
+        self.fire_links = settings.duelist_fire_links
+        self.defend = settings.duelist_defend
+        self.bury_rows = settings.duelist_bury_rows
+        self.harass = settings.duelist_harass
+        self.harass_links = settings.duelist_harass_links
+        self.crush = settings.duelist_crush
         self.source = str(config.get("versus_frames", "nova"))
         self.rng = np.random.default_rng(seed)
         self.reason = "build"  # why the last decision was taken (one of ``REASONS``)

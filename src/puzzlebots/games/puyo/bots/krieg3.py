@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..config import typed_config
 from ..engine import Field, Pair, action_of
 from ..rules import DEATH_X, DEATH_Y, VISIBLE_ROWS, WIDTH
 from .base import Cell, PuyoBot
@@ -154,12 +155,13 @@ class Krieg3Bot(PuyoBot):
         seed: int = 0,
         templates: Sequence[Template] | None = None,
     ) -> None:
-        self.templates = list(templates) if templates is not None else load_templates(config["k3_templates"])
-        self.fit = config["k3_fit"]
-        self.legality_rule = config["k3_legality"]
-        self.abandon_after = int(config["k3_abandon_after"])
-        n = int(config["n_colours"])
-        if config["k3_colours"] == "permute":
+        settings = typed_config(config)
+        self.templates = list(templates) if templates is not None else load_templates(settings.k3_templates)
+        self.fit = settings.k3_fit
+        self.legality_rule = settings.k3_legality
+        self.abandon_after = settings.k3_abandon_after
+        n = settings.n_colours
+        if settings.k3_colours == "permute":
             self.colour_maps: list[dict[int, int]] = [
                 dict(zip(range(1, n + 1), p, strict=True)) for p in itertools.permutations(range(1, n + 1))
             ]
