@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import web
-from serving import HANG_GUARD, PAGE_GUARD, TOY_GAME, ServerProcess
+from serving import HANG_GUARD, PAGE_GUARD, TOY_GAME, ServerProcess, open_page
 
 from puzzlebots.web.server import Limits, make_app
 
@@ -84,7 +83,6 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
 @pytest.fixture(scope="module")
@@ -108,24 +106,6 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             yield context
         finally:
             context.close()
-
-
-@contextmanager
-def open_page(browser_context: Any, url: str, name: str, tab: str = "watch") -> Iterator[Any]:
-    """The page at ``url`` on the tab ``tab`` (the watch form unless told; "" is the start page with its live
-    boards), once ready; its screenshot is saved as tests/web/artifacts/<name>.png afterwards, and any
-    JavaScript error or console error on it fails the test."""
-    page = browser_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto(url + "/" + (f"#{tab}" if tab else ""))
-    page.wait_for_selector("body[data-ready='1']", timeout=PAGE_GUARD)
-    yield page
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    page.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 @pytest.fixture

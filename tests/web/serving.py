@@ -10,7 +10,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parents[1] / "src"
@@ -121,3 +124,24 @@ class ServerProcess:
         self.stderr = self.process.stderr.read()
         self.process.stdout.close()
         self.process.stderr.close()
+
+#: where each page's screenshot goes after its test (untracked)
+ARTIFACTS = HERE / "artifacts"
+
+
+@contextmanager
+def open_page(browser_context: Any, url: str, name: str, tab: str = "watch") -> Iterator[Any]:
+    """The page at ``url`` on the tab ``tab`` (the watch form unless told; "" is the start page with its live
+    boards), once ready; its screenshot is saved as tests/web/artifacts/<name>.png afterwards, and any
+    JavaScript error or console error on it fails the test."""
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(url + "/" + (f"#{tab}" if tab else ""))
+    page.wait_for_selector("body[data-ready='1']", timeout=PAGE_GUARD)
+    yield page
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from serving import ServerProcess, is_alive
+from serving import ServerProcess, is_alive, open_page
 
-from conftest import open_page
 from puzzlebots.cli import cli
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.protocols import WebEngines
