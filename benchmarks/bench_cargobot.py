@@ -124,8 +124,10 @@ def evaluator_table(quick: bool) -> Table:
     # the same runs with every program text new (a different run of blanks before it): each call parses and
     # encodes it, in every pass
     fresh = [[_blanks(len(programs) * k + j) + p for j, p in enumerate(programs)] for k in range(PASSES)]
-    table = Table(title=f"Cargo-Bot evaluator: 24 solved programs x {repeats} runs, against Ruby's 130 k steps/s "
-                  f"(best of {PASSES} passes)")
+    table = Table(
+        title=f"Cargo-Bot evaluator: 24 solved programs x {repeats} runs, against Ruby's 130 k steps/s "
+        f"(best of {PASSES} passes)"
+    )
     for col in ("semantics", "how", "runs", "solved", "steps", "seconds", "steps/s", "x Ruby", "x one call"):
         table.add_column(col)
     for semantics in ("game", "vaguery"):
@@ -140,7 +142,8 @@ def evaluator_table(quick: bool) -> Table:
             "one call per run, every program new": lambda s=semantics, f=list(fresh): _single(s, f.pop(), boards),
             "Batch.run (encoded once, + rebuild)": lambda b=batch: b.run()[:, OUT_STEPS].sum(),
             "evaluate() + 3 distances": lambda s=semantics, o=options: sum(  # type: ignore[misc]
-                e.report.steps for e in evaluate(programs, boards, semantics=s, **o)  # type: ignore[arg-type]
+                e.report.steps
+                for e in evaluate(programs, boards, semantics=s, **o)  # type: ignore[arg-type]
             ),
         }
         single = 0.0
@@ -149,8 +152,16 @@ def evaluator_table(quick: bool) -> Table:
             rate = steps / seconds
             single = single or rate
             ratios = f"{rate / RUBY_STEPS_PER_SECOND:.1f}", f"{rate / single:.1f}"
-            table.add_row(semantics, how, f"{len(programs):,}", f"{solved:,}", f"{steps:,}", f"{seconds:.3f}",
-                          f"{rate / 1e6:.2f} M", *ratios)  # fmt: skip
+            table.add_row(
+                semantics,
+                how,
+                f"{len(programs):,}",
+                f"{solved:,}",
+                f"{steps:,}",
+                f"{seconds:.3f}",
+                f"{rate / 1e6:.2f} M",
+                *ratios,
+            )
     return table
 
 
@@ -173,8 +184,9 @@ def evolve_table(budget: int, seeds: int) -> Table:
                     solved, cost = e.solved, e.evaluations
                 wins += solved
                 costs.append(cost if solved else budget)
-            table.add_row(name, method, f"{wins}/{seeds}", f"{sorted(costs)[seeds // 2]:,}",
-                          f"{time.perf_counter() - start:.1f}")  # fmt: skip
+            table.add_row(
+                name, method, f"{wins}/{seeds}", f"{sorted(costs)[seeds // 2]:,}", f"{time.perf_counter() - start:.1f}"
+            )
     return table
 
 

@@ -53,8 +53,14 @@ def measure(level_name: str, passes: int, generations: int) -> list[tuple[str, i
         evaluator.run(population)
         seconds = time.perf_counter() - start
         best = seconds if best is None else min(best, seconds)
-    rows.append(("Evaluator.run, one generation of random programs", POPULATION, POPULATION / best,
-                 evaluator.steps / evaluator.programs))  # fmt: skip
+    rows.append(
+        (
+            "Evaluator.run, one generation of random programs",
+            POPULATION,
+            POPULATION / best,
+            evaluator.steps / evaluator.programs,
+        )
+    )
     options = GPOptions(population=POPULATION, selection="lexicase")
     budget = POPULATION * generations
     best, steps = None, 0.0
@@ -67,20 +73,34 @@ def measure(level_name: str, passes: int, generations: int) -> list[tuple[str, i
             best, steps = counting.programs / seconds, counting.steps / counting.programs
         programs = counting.programs
         del result
-    rows.append((f"gp(), lexicase, {generations} generations (selection + variation + evaluation)", programs,
-                 best or 0.0, steps))  # fmt: skip
+    rows.append(
+        (
+            f"gp(), lexicase, {generations} generations (selection + variation + evaluation)",
+            programs,
+            best or 0.0,
+            steps,
+        )
+    )
     return rows
 
 
 def main(quick: bool = False, level: str = "Mirror") -> None:
     passes, generations = (1, 3) if quick else (3, 10)
-    table = Table(title=f"Cargo-Bot GP path, {level}, population {POPULATION:,}, game semantics, step limit 1000, "
-                  "one core (best of the passes)")  # fmt: skip
+    table = Table(
+        title=f"Cargo-Bot GP path, {level}, population {POPULATION:,}, game semantics, step limit 1000, "
+        "one core (best of the passes)"
+    )
     for col in ("path", "programs", "programs/s", "mean steps/program", "steps/s", "x Ruby (130 k steps/s)"):
         table.add_column(col)
     for what, programs, rate, steps in measure(level, passes, generations):
-        table.add_row(what, f"{programs:,}", f"{rate:,.0f}", f"{steps:,.1f}", f"{rate * steps / 1e6:,.2f} M",
-                      f"{rate * steps / RUBY_STEPS_PER_SECOND:,.1f}")  # fmt: skip
+        table.add_row(
+            what,
+            f"{programs:,}",
+            f"{rate:,.0f}",
+            f"{steps:,.1f}",
+            f"{rate * steps / 1e6:,.2f} M",
+            f"{rate * steps / RUBY_STEPS_PER_SECOND:,.1f}",
+        )
     Console().print(table)
 
 

@@ -85,8 +85,9 @@ def searcher_table(quick: bool) -> Table:
     times = _full_field_times(n)
     med = statistics.median(times)
     p90 = statistics.quantiles(times, n=10)[-1]
-    table.add_row("[Alexey, Alexey], 8 hats per pile", f"{n:,}", f"{med * 1e3:.3f}", f"{p90 * 1e3:.3f}",
-                  f"{1 / med:,.0f}")
+    table.add_row(
+        "[Alexey, Alexey], 8 hats per pile", f"{n:,}", f"{med * 1e3:.3f}", f"{p90 * 1e3:.3f}", f"{1 / med:,.0f}"
+    )
     return table
 
 
@@ -122,8 +123,10 @@ def expectimax_table(quick: bool) -> Table:
         probe = state.clone()
         probe.pool = [0, 0]
         alexeys.append(probe)
-    table = Table(title=f"Hatris expectimax (keep {expectimax.KEEP}) and the searcher: the same {n:,} positions, "
-                        "one core, CPU time")
+    table = Table(
+        title=f"Hatris expectimax (keep {expectimax.KEEP}) and the searcher: the same {n:,} positions, "
+        "one core, CPU time"
+    )
     for col in ("bot", "pool searched", "median ms", "p90 ms", "median decisions/s", "time vs searcher"):
         table.add_column(col, justify="right")
     bots = [Searcher(rules, default_weights()), expectimax.Expectimax(rules, expectimax.default_weights())]
@@ -136,8 +139,9 @@ def expectimax_table(quick: bool) -> Table:
             med = statistics.median(times)
             meds.append(med)
             p90 = statistics.quantiles(times, n=10)[-1]
-            table.add_row(bot.name, label, f"{med * 1e3:.3f}", f"{p90 * 1e3:.3f}", f"{1 / med:,.0f}",
-                          f"{med / meds[0]:.1f}x")
+            table.add_row(
+                bot.name, label, f"{med * 1e3:.3f}", f"{p90 * 1e3:.3f}", f"{1 / med:,.0f}", f"{med / meds[0]:.1f}x"
+            )
     return table
 
 

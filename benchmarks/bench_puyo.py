@@ -141,10 +141,20 @@ def main(quick: bool = False) -> None:
     table.add_column("grid", justify="right")
     table.add_column("ratio", justify="right")
     table.add_column("target (bitboard)", justify="right")
-    table.add_row("placements fully resolved / s", f"{pl_bits:,.0f}", f"{pl_grid:,.0f}", f"{pl_bits / pl_grid:.2f}x",
-                  ">= 10,000,000")
-    table.add_row("19-link chain resolve (175,080 points)", f"{c_bits * 1e9:,.0f} ns", f"{c_grid * 1e9:,.0f} ns",
-                  f"{c_grid / c_bits:.2f}x", "<= 1,000 ns")
+    table.add_row(
+        "placements fully resolved / s",
+        f"{pl_bits:,.0f}",
+        f"{pl_grid:,.0f}",
+        f"{pl_bits / pl_grid:.2f}x",
+        ">= 10,000,000",
+    )
+    table.add_row(
+        "19-link chain resolve (175,080 points)",
+        f"{c_bits * 1e9:,.0f} ns",
+        f"{c_grid * 1e9:,.0f} ns",
+        f"{c_grid / c_bits:.2f}x",
+        "<= 1,000 ns",
+    )
     console.print(table)
     bots = Table(title="puyo bots: CPU time per decision (solo, seed 0)")
     bots.add_column("bot")
@@ -171,8 +181,7 @@ def clock_table(games: int) -> Table:
     for clock in ("turns", "frames"):
         config = versus_config(GAME, 2, versus_clock=clock)
         start = time.process_time()
-        placed = sum(versus_game(GAME, "krieg", "krieg", s, config, 500)["turns"] * 2
-                     for s in range(games))
+        placed = sum(versus_game(GAME, "krieg", "krieg", s, config, 500)["turns"] * 2 for s in range(games))
         spent = time.process_time() - start
         table.add_row(clock, f"{spent / games:.3f}", f"{placed / games:.1f}", f"{spent / placed * 1e3:.2f} ms")
     return table
@@ -198,8 +207,10 @@ def builder_wall_times(moves: int) -> list[float]:
 def builder_table(moves: int) -> Table:
     """The chain builder's mean and 95th-percentile wall time per decision against its 1 s target."""
     times = builder_wall_times(moves)
-    table = Table(title=f"builder: wall seconds per decision (solo, seed 0, {len(times)} moves, "
-                        f"{numba.get_num_threads()} threads)")
+    table = Table(
+        title=f"builder: wall seconds per decision (solo, seed 0, {len(times)} moves, "
+        f"{numba.get_num_threads()} threads)"
+    )
     for column in ("mean", "p95", "max", "target (mean)"):
         table.add_column(column, justify="right")
     table.add_row(f"{np.mean(times):.3f}", f"{np.percentile(times, 95):.3f}", f"{max(times):.3f}", "<= 1 s")

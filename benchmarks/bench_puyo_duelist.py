@@ -67,19 +67,31 @@ def main(quick: bool = False) -> None:
         timed.bot = GAME.make_bot("duelist", config, None, bot_seed(seed, 0))
         play_frames([timed, GAME.make_bot("krieg3", config, None, bot_seed(seed, 1))], seed, config)
     ms_per_frame = 1000 / FPS
-    table = Table(title=f"duelist think time per move, frame clock ({games} games vs krieg3 from seed {FIRST_SEED}, "
-                        f"{len(timed.wall)} moves, width {config['duelist_width']}, depth {config['duelist_depth']}, "
-                        f"futures {config['duelist_futures']})")
+    table = Table(
+        title=f"duelist think time per move, frame clock ({games} games vs krieg3 from seed {FIRST_SEED}, "
+        f"{len(timed.wall)} moves, width {config['duelist_width']}, depth {config['duelist_depth']}, "
+        f"futures {config['duelist_futures']})"
+    )
     for col in ("figure", "mean ms", "95th pct ms", "max ms"):
         table.add_column(col)
     for name, values in (("think, wall", timed.wall), ("think, CPU (all threads)", timed.cpu)):
-        table.add_row(name, f"{1000 * sum(values) / len(values):.0f}", f"{1000 * percentile(values, 0.95):.0f}",
-                      f"{1000 * max(values):.0f}")
+        table.add_row(
+            name,
+            f"{1000 * sum(values) / len(values):.0f}",
+            f"{1000 * percentile(values, 0.95):.0f}",
+            f"{1000 * max(values):.0f}",
+        )
     frames = [f * ms_per_frame for f in timed.frames]
-    table.add_row("its placement on the clock", f"{sum(frames) / len(frames):.0f}",
-                  f"5th pct {percentile(frames, 0.05):.0f}", f"min {min(frames):.0f}")
-    table.caption = (f"95th percentile of wall think time {1000 * percentile(timed.wall, 0.95):.0f} ms against the "
-                     f"shortest placement {min(frames):.0f} ms ({min(timed.frames)} frames at {FPS} fps)")
+    table.add_row(
+        "its placement on the clock",
+        f"{sum(frames) / len(frames):.0f}",
+        f"5th pct {percentile(frames, 0.05):.0f}",
+        f"min {min(frames):.0f}",
+    )
+    table.caption = (
+        f"95th percentile of wall think time {1000 * percentile(timed.wall, 0.95):.0f} ms against the "
+        f"shortest placement {min(frames):.0f} ms ({min(timed.frames)} frames at {FPS} fps)"
+    )
     Console().print(table)
 
 

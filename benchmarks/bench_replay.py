@@ -59,10 +59,22 @@ def write_padded(path: Path, actions: int) -> int:
     """The largest replay the caps allow with ``actions`` actions; its number of actions."""
     game = resolve(GAME)
     config, encoded, hashes, result = greedy_game(actions)
-    header = {"type": "header", "format": FORMAT, "game": GAME, "rules_version": game.rules_version,
-              "config": config, "seed": 0, "bot": "greedy", "hash_every": 1}
-    first = json.dumps(header, sort_keys=True) + "\n" + json.dumps({"n": 0, "h": resolve(GAME).new_state(
-        0, game.check_config(config)).state_hash()}) + "\n"
+    header = {
+        "type": "header",
+        "format": FORMAT,
+        "game": GAME,
+        "rules_version": game.rules_version,
+        "config": config,
+        "seed": 0,
+        "bot": "greedy",
+        "hash_every": 1,
+    }
+    first = (
+        json.dumps(header, sort_keys=True)
+        + "\n"
+        + json.dumps({"n": 0, "h": resolve(GAME).new_state(0, game.check_config(config)).state_hash()})
+        + "\n"
+    )
     hash_lines = [json.dumps({"n": i, "h": h}) + "\n" for i, h in enumerate(hashes, start=1)]
     end = json.dumps({"type": "end", "decisions": len(encoded), "result": result}) + "\n"
     plain = [json.dumps({"a": a}) for a in encoded]
@@ -82,8 +94,12 @@ def rerun(path: Path) -> tuple[float, float, float, str]:
     """``puzzlebots replay PATH --no-show`` in a child: wall seconds, CPU seconds (user and system: what a
     shared machine's load does not inflate much), peak resident MB, first line of its output."""
     began = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "puzzlebots", "replay", str(path), "--no-show"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "puzzlebots", "replay", str(path), "--no-show"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     assert child.stdout is not None
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
@@ -112,14 +128,19 @@ def main(quick: bool = False) -> None:
         listing = time.perf_counter() - t0
         entry = next(f for f in listed["files"] if f["name"] == large.name)
         assert entry.get("length") == played, entry
-    table = Table(title=f"the largest replay the caps allow: {played:,} {GAME} actions, a hash after each, "
-                  f"{large.name} padded to {MAX_BYTES / 2**20:.0f} MiB (written in {made:.0f} s)")
+    table = Table(
+        title=f"the largest replay the caps allow: {played:,} {GAME} actions, a hash after each, "
+        f"{large.name} padded to {MAX_BYTES / 2**20:.0f} MiB (written in {made:.0f} s)"
+    )
     for col in ("measure", "value", "target"):
         table.add_column(col)
     table.add_row("replay --no-show: wall time (CPU time)", f"{seconds:.2f} s ({cpu:.2f} s)", "< 10 s")
     table.add_row("replay --no-show: peak memory", f"{peak_mb:.0f} MB", "< 200 MB")
-    table.add_row("a 10-action replay: wall (CPU) time, peak", f"{base_s:.2f} s ({base_cpu:.2f} s), {base_mb:.0f} MB",
-                  "(start-up)")
+    table.add_row(
+        "a 10-action replay: wall (CPU) time, peak",
+        f"{base_s:.2f} s ({base_cpu:.2f} s), {base_mb:.0f} MB",
+        "(start-up)",
+    )
     table.add_row("page's replay list with it", f"{listing * 1000:.1f} ms", "< 1 s")
     table.caption = said
     Console().print(table)

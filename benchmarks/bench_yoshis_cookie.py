@@ -52,8 +52,14 @@ def _planning(bot_name: str, states: list[YoshiState], look: LookAhead | None = 
 
 
 def _row(table: Table, label: str, ms: list[float], note: str) -> None:
-    table.add_row(label, str(len(ms)), f"{statistics.median(ms):.3f}", f"{ms[int(0.9 * (len(ms) - 1))]:.3f}",
-                  f"{ms[-1]:.3f}", note)
+    table.add_row(
+        label,
+        str(len(ms)),
+        f"{statistics.median(ms):.3f}",
+        f"{ms[int(0.9 * (len(ms) - 1))]:.3f}",
+        f"{ms[-1]:.3f}",
+        note,
+    )
 
 
 def _look_rows(table: Table, states: list[YoshiState], times: list[float]) -> None:

@@ -57,8 +57,15 @@ def hunt(name: str, seconds: float) -> list[tuple[str, str, str, str, str]]:
             start = time.monotonic()
             result = solver.solve(level, jobs=1, time_limit=seconds, max_size=best - 1, hints=hints)
             found = format_registers(result.program) if result.program else "-"
-            rows.append((name, ", ".join(f"F{f + 1}" for f in searched), f"{result.searched_to} of {best - 1}",
-                         found, f"{time.monotonic() - start:.1f}"))  # fmt: skip
+            rows.append(
+                (
+                    name,
+                    ", ".join(f"F{f + 1}" for f in searched),
+                    f"{result.searched_to} of {best - 1}",
+                    found,
+                    f"{time.monotonic() - start:.1f}",
+                )
+            )
     return rows
 
 

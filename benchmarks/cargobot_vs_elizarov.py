@@ -78,8 +78,15 @@ def _pinned(core: int):
 
 def _start(argv: list[str], core: int, cwd: Path, out: Path) -> subprocess.Popen:
     with out.open("w") as sink:
-        return subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
-                                preexec_fn=_pinned(core), start_new_session=True)  # fmt: skip
+        return subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_pinned(core),
+            start_new_session=True,
+        )
 
 
 def race(commands: dict[str, tuple[list[str], int, Path, float]]) -> dict[str, tuple[float, float, bool]]:
@@ -120,12 +127,35 @@ def side_by_side(name: str, his_file: str, work: Path, classes: Path, timeout: f
     (folder / "one.txt").write_text(his_file)
     ours_json = folder / "ours.json"
     commands = {
-        "his": (["java", "-cp", str(classes), "solver.CargoBotSolver", "solve", "one.txt"], HIS_CORE,
-                folder / "his.out", timeout),
-        "ours": ([sys.executable, "-m", "puzzlebots", "cargobot", "solve", "--level", name, "--jobs", "1",
-                  "--time-limit", str(timeout), "--sketch-share", "0", "--json", str(ours_json)], OUR_CORE,
-                 folder / "ours.out", timeout + GRACE),
-    }  # fmt: skip
+        "his": (
+            ["java", "-cp", str(classes), "solver.CargoBotSolver", "solve", "one.txt"],
+            HIS_CORE,
+            folder / "his.out",
+            timeout,
+        ),
+        "ours": (
+            [
+                sys.executable,
+                "-m",
+                "puzzlebots",
+                "cargobot",
+                "solve",
+                "--level",
+                name,
+                "--jobs",
+                "1",
+                "--time-limit",
+                str(timeout),
+                "--sketch-share",
+                "0",
+                "--json",
+                str(ours_json),
+            ],
+            OUR_CORE,
+            folder / "ours.out",
+            timeout + GRACE,
+        ),
+    }
     times = race(commands)
     his_text = (folder / "his.out").read_text()
     found = re.search(r"^Solution of size (\d+)", his_text, re.M)
@@ -167,18 +197,31 @@ def main(argv: list[str] | None = None) -> None:
     except (PuzzlebotsError, OSError) as exc:
         parser.exit(2, f"error: {exc}\n")
     table = Table(title=f"solve side by side with Elizarov's Java solver (one core each, timeout {args.timeout:.0f} s)")
-    for col in ("level", "his: size, wall s (user s)", "ours: size, wall s (user s)", "ours proven minimal",
-                "ours / his wall"):  # fmt: skip
+    for col in (
+        "level",
+        "his: size, wall s (user s)",
+        "ours: size, wall s (user s)",
+        "ours proven minimal",
+        "ours / his wall",
+    ):
         table.add_column(col)
     console = Console(width=200)
     with tempfile.TemporaryDirectory(prefix="vs-elizarov-") as tmp:
         classes = build(args.java_solver, Path(tmp))
         for name, his_file in his_files.items():
             his, ours, row = side_by_side(name, his_file, Path(tmp), classes, args.timeout)
-            ratio = f"{ours.wall / his.wall:.2f}" if his.size is not None and ours.size is not None else (
-                f"< {ours.wall / his.wall:.2f}" if ours.size is not None else "-")  # fmt: skip
-            table.add_row(name, _cell(his, args.timeout), _cell(ours, args.timeout),
-                          "yes" if row.get("proven_minimal") else "no", ratio)  # fmt: skip
+            ratio = (
+                f"{ours.wall / his.wall:.2f}"
+                if his.size is not None and ours.size is not None
+                else (f"< {ours.wall / his.wall:.2f}" if ours.size is not None else "-")
+            )
+            table.add_row(
+                name,
+                _cell(his, args.timeout),
+                _cell(ours, args.timeout),
+                "yes" if row.get("proven_minimal") else "no",
+                ratio,
+            )
             console.print(f"{name}: his {_cell(his, args.timeout)}, ours {_cell(ours, args.timeout)}")
     console.print(table)
 

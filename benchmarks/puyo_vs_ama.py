@@ -33,8 +33,18 @@ from puzzlebots.core.errors import PuzzlebotsError
 DEFAULT_BOT = "builder"
 DRIVER_DIR = Path(__file__).resolve().parent / "ama_upi"
 #: ama's files the build needs, checked before any work (its sources are every .cpp of SOURCE_DIRS)
-NEEDED = ("ai/ai.h", "ai/ai.cpp", "ai/gaze.cpp", "ai/search/search.cpp", "ai/search/beam/beam.cpp",
-          "ai/search/dfs/attack.cpp", "core/core.h", "core/field.cpp", "lib/nlohmann/json.hpp", "config.json")
+NEEDED = (
+    "ai/ai.h",
+    "ai/ai.cpp",
+    "ai/gaze.cpp",
+    "ai/search/search.cpp",
+    "ai/search/beam/beam.cpp",
+    "ai/search/dfs/attack.cpp",
+    "core/core.h",
+    "core/field.cpp",
+    "lib/nlohmann/json.hpp",
+    "config.json",
+)
 SOURCE_DIRS = ("core", "ai", "ai/search", "ai/search/beam", "ai/search/dfs")
 HEADER_DIRS = (*SOURCE_DIRS, "lib/nlohmann", "lib/rapidhash")
 BASE_FLAGS = ("-std=c++20", "-O2", "-DNDEBUG", "-pthread", "-msse4.2", "-mpopcnt")
@@ -107,8 +117,9 @@ def build(ama: Path, cxx: str, flags: list[str], cache: Path) -> Path:
     compile_flags = [*flags, "-include", str(DRIVER_DIR / "compat.h"), "-I", str(ama)]
     done = []
     for i, unit in enumerate(units, 1):
-        out = objects / (digest_of([*common, str(unit.relative_to(unit.parents[1])).encode(), unit.read_bytes()])
-                         + ".o")
+        out = objects / (
+            digest_of([*common, str(unit.relative_to(unit.parents[1])).encode(), unit.read_bytes()]) + ".o"
+        )
         if not out.is_file():
             print(f"ama driver: compiling {i}/{len(units)} {unit.name}", flush=True)
             part = out.with_suffix(".part")
@@ -146,8 +157,9 @@ def round_trip(driver: Path, config: Path, seed: int = 0) -> int:
 
     rng = random.Random(seed)
     garbage_rng = np.random.default_rng(seed)
-    proc = subprocess.Popen([str(driver), "--config", str(config)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        [str(driver), "--config", str(config)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     assert proc.stdin is not None and proc.stdout is not None
     field, compared = Field(), 0
     try:
@@ -171,7 +183,8 @@ def round_trip(driver: Path, config: Path, seed: int = 0) -> int:
                 if answer != ["info", "field", pfen(ours), "chain", str(chain.score)]:
                     raise PuzzlebotsError(
                         f"the driver disagrees with our engine on {text} drop {x} {r}: {' '.join(answer)!r}, "
-                        f"ours field {pfen(ours)} chain {chain.score}")
+                        f"ours field {pfen(ours)} chain {chain.score}"
+                    )
                 compared += 1
             field.play(pair, rng.choice(sorted(field.placements(pair))))
     finally:
@@ -186,8 +199,10 @@ def think_times(log: Path) -> str:
     if not times:
         return "ama think time: no move logged"
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    return (f"ama think time per move (wall, {len(times)} moves): mean {statistics.fmean(times):.0f} ms, "
-            f"median {statistics.median(times):.0f} ms, 95th percentile {p95:.0f} ms, max {times[-1]:.0f} ms")
+    return (
+        f"ama think time per move (wall, {len(times)} moves): mean {statistics.fmean(times):.0f} ms, "
+        f"median {statistics.median(times):.0f} ms, 95th percentile {p95:.0f} ms, max {times[-1]:.0f} ms"
+    )
 
 
 def default_cache() -> Path:
@@ -201,8 +216,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot", default=DEFAULT_BOT, help=f"our bot (default {DEFAULT_BOT})")
     parser.add_argument("--games", type=int, default=200, help="games, an even number (default 200)")
     parser.add_argument("--seed", type=int, default=100_000, help="first seed (default 100000)")
-    parser.add_argument("--ms", type=int, default=30_000,
-                        help="think time per move for both (ama has no time control: set it above its slowest move)")
+    parser.add_argument(
+        "--ms",
+        type=int,
+        default=30_000,
+        help="think time per move for both (ama has no time control: set it above its slowest move)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
     parser.add_argument("--json", type=Path, default=None, help="the match's result file (resumable)")
     parser.add_argument("--reach", choices=("strict", "climb12"), default="strict", help="the reach rule")
@@ -234,8 +253,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.exit(2, f"error: {exc}\n")
     try:
         driver = build(ama, cxx, flags, cache)
-        print(f"ama driver: {round_trip(driver, ama / 'config.json')} placements dropped alike by it and by our engine",
-              flush=True)
+        print(
+            f"ama driver: {round_trip(driver, ama / 'config.json')} placements dropped alike by it and by our engine",
+            flush=True,
+        )
     except (PuzzlebotsError, OSError) as exc:
         parser.exit(2, f"error: {exc}\n")
     print(f"compiler {cxx}, flags {' '.join(flags)}", flush=True)
@@ -243,11 +264,39 @@ def main(argv: list[str] | None = None) -> None:
         log = Path(tmp) / "think.log"
         # the log goes by the environment, so that the bot's name (the command) is the same in every run and a
         # --json file resumes
-        engine = shlex.join([str(driver), "--config", str(ama / "config.json"), "--reach", args.reach,
-                             "--width", str(args.width), "--depth", str(args.depth)])
-        command = [sys.executable, "-m", "puzzlebots", "puyo", "match", "--bots", f"{args.bot},upi:{engine}",
-                   "--games", str(args.games), "--seed", str(args.seed), "--ms", str(args.ms), "--jobs",
-                   str(args.jobs), "--reach", args.reach, *(["--json", str(args.json)] if args.json else [])]
+        engine = shlex.join(
+            [
+                str(driver),
+                "--config",
+                str(ama / "config.json"),
+                "--reach",
+                args.reach,
+                "--width",
+                str(args.width),
+                "--depth",
+                str(args.depth),
+            ]
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "puzzlebots",
+            "puyo",
+            "match",
+            "--bots",
+            f"{args.bot},upi:{engine}",
+            "--games",
+            str(args.games),
+            "--seed",
+            str(args.seed),
+            "--ms",
+            str(args.ms),
+            "--jobs",
+            str(args.jobs),
+            "--reach",
+            args.reach,
+            *(["--json", str(args.json)] if args.json else []),
+        ]
         code = subprocess.run(command, check=False, env={**os.environ, "PUZZLEBOTS_AMA_LOG": str(log)}).returncode
         print(think_times(log), flush=True)
     sys.exit(code)

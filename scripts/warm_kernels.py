@@ -44,8 +44,13 @@ def warm_episodes() -> None:
 def warm_commands() -> None:
     for args in [PUYO_VERSUS, *(["cargobot", *a] for a in CARGOBOT)]:
         start = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "puzzlebots", *args], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+        done = subprocess.run(
+            [sys.executable, "-m", "puzzlebots", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=os.environ.copy(),
+        )
         if done.returncode != 0:
             sys.exit(f"warm-up: puzzlebots {' '.join(args)} failed:\n{done.stderr}")
         print(f"  {' '.join(args[:2])}: {time.monotonic() - start:.1f} s", flush=True)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from puzzlebots.cli import cli
 from puzzlebots.cli.commands import benchmarks_dir
 
-NAMES = sorted(p.stem[len("bench_"):] for p in benchmarks_dir().glob("bench_*.py"))
+NAMES = sorted(p.stem[len("bench_") :] for p in benchmarks_dir().glob("bench_*.py"))
 
 
 @pytest.mark.parametrize("name", NAMES)

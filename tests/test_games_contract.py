@@ -69,8 +69,24 @@ def test_stats_json_is_identical_for_one_and_two_jobs(game, tmp_path):
     out = []
     for jobs in (1, 2):
         path = tmp_path / f"{jobs}.json"
-        res = CliRunner().invoke(cli, ["stats", game.name, "--games", "4", "--seed", "11", "--jobs", str(jobs),
-                                       "--max-actions", "15", "--json", str(path), "--quiet"])
+        res = CliRunner().invoke(
+            cli,
+            [
+                "stats",
+                game.name,
+                "--games",
+                "4",
+                "--seed",
+                "11",
+                "--jobs",
+                str(jobs),
+                "--max-actions",
+                "15",
+                "--json",
+                str(path),
+                "--quiet",
+            ],
+        )
         assert res.exit_code == 0, res.output
         out.append(path.read_bytes())
     assert out[0] == out[1]

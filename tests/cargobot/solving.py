@@ -24,8 +24,11 @@ from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import Level, find_level, load_levels
 
 #: ``tests/data/cargobot/solutions.jsonl``: a row (level, size, ticks, program) per Tutorial-Hard level
-SOLUTIONS = [json.loads(line) for line in (Path(__file__).parents[1] / "data/cargobot/solutions.jsonl").read_text()
-             .splitlines() if line]  # fmt: skip
+SOLUTIONS = [
+    json.loads(line)
+    for line in (Path(__file__).parents[1] / "data/cargobot/solutions.jsonl").read_text().splitlines()
+    if line
+]
 
 #: (level, seed, the program a sketch search of that seed finds, its size when first found)
 SKETCH_CASES = [("Re-Curses", 1, "claw R claw L call1", 7), ("Transporter", 2, "claw R claw call1", 5)]
@@ -100,8 +103,9 @@ def stop_task(monkeypatch: pytest.MonkeyPatch, level: str, *stops: tuple[int, ty
     return budgets
 
 
-def sketch_as_one_process(name: str, seed: int, program: str, found_size: int,
-                          **workers: Any) -> tuple[SketchResult, SketchResult]:  # fmt: skip
+def sketch_as_one_process(
+    name: str, seed: int, program: str, found_size: int, **workers: Any
+) -> tuple[SketchResult, SketchResult]:
     """A sketch search of ``seed`` on ``workers`` (``jobs``, ``executor``) checked against one process's: the
     expected program, verified in game semantics, found at the same size, shape and restart. Both results. The
     searches' clock never moves: they end at the best known size, never at a time limit (a worker's restart keeps

@@ -33,9 +33,16 @@ def test_vaguery_case(case: dict, engine: str) -> None:
     if not case["activate"]:
         return
     report = run_vaguery(
-        program, case["stacks"], case.get("goal"), case["claw"], fragile=case["fragile"],
-        unstable=case["unstable"], height_limit=case["height_limit"], step_limit=case["step_limit"], engine=engine,
-    )  # fmt: skip
+        program,
+        case["stacks"],
+        case.get("goal"),
+        case["claw"],
+        fragile=case["fragile"],
+        unstable=case["unstable"],
+        height_limit=case["height_limit"],
+        step_limit=case["step_limit"],
+        engine=engine,
+    )
     got = report.to_json()
     checked = [k for k in expect if k in got]
     assert checked or set(expect) <= {"program", "program_length", "raises"}

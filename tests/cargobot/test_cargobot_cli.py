@@ -37,18 +37,33 @@ def test_run_json_game_and_vaguery() -> None:
     data = json.loads(out)
     assert code == 0
     assert {k: data[k] for k in ("outcome", "steps", "moves", "crashes", "topples", "claw", "holding", "stars")} == {
-        "outcome": "solved", "steps": 107, "moves": 83, "crashes": 0, "topples": 0, "claw": 6, "holding": None,
+        "outcome": "solved",
+        "steps": 107,
+        "moves": 83,
+        "crashes": 0,
+        "topples": 0,
+        "claw": 6,
+        "holding": None,
         "stars": 3,
-    }  # fmt: skip
+    }
     assert data["registers"] == 10
     code, out, _ = _run("run", "--level", "inverter", "--program", INVERTER, "--semantics", "vaguery", "--json")
     assert code == 0 and (json.loads(out)["outcome"], json.loads(out)["steps"]) == ("solved", 107)
     code, out, _ = _run("run", "--level", "inverter", "--program", INVERTER, "--step-limit", "50", "--json")
     assert code == 0 and (json.loads(out)["outcome"], json.loads(out)["steps"]) == ("out_of_steps", 50)
     code, out, _ = _run(
-        "run", "--stacks", '[["r"],[],[]]', "--goal", '[[],[],["r"]]', "--program", "claw R R R", "--semantics",
-        "vaguery", "--fragile", "--json",
-    )  # fmt: skip
+        "run",
+        "--stacks",
+        '[["r"],[],[]]',
+        "--goal",
+        '[[],[],["r"]]',
+        "--program",
+        "claw R R R",
+        "--semantics",
+        "vaguery",
+        "--fragile",
+        "--json",
+    )
     data = json.loads(out)
     assert (data["outcome"], data["crashes"], data["steps"], data["stars"]) == ("crashed", 1, 4, None)
 
@@ -112,9 +127,13 @@ def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("[{", "malformed JSON"), ('{"a": 1}', "non-empty JSON list"), ('[{"pack": "X"}]', "missing field 'name'"),
-     ('[{"pack":"X","name":"x","claw":5,"stacks":[[]],"goal":[[]],"stars":[1,2,3]}]', "claw must be a pile")],
-)  # fmt: skip
+    [
+        ("[{", "malformed JSON"),
+        ('{"a": 1}', "non-empty JSON list"),
+        ('[{"pack": "X"}]', "missing field 'name'"),
+        ('[{"pack":"X","name":"x","claw":5,"stacks":[[]],"goal":[[]],"stars":[1,2,3]}]', "claw must be a pile"),
+    ],
+)
 def test_malformed_levels_file(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "levels.json"
     path.write_text(content)
@@ -127,8 +146,15 @@ def test_malformed_levels_file(tmp_path: Path, content: str, message: str) -> No
 def test_adapter_points_to_the_commands() -> None:
     assert GAME.name == "cargobot"
     assert [b.name for b in GAME.bots()] == ["climb", "solve", "evolve", "sketch"]
-    assert [c.name for c in GAME.extra_commands()] == ["levels", "run", "solve", "sketch", "climb", "evolve",
-                                                         "bench-gp"]
+    assert [c.name for c in GAME.extra_commands()] == [
+        "levels",
+        "run",
+        "solve",
+        "sketch",
+        "climb",
+        "evolve",
+        "bench-gp",
+    ]
     with pytest.raises(ConfigError, match="puzzlebots cargobot"):
         capability(GAME, Episodic)
     with pytest.raises(ConfigError, match="unknown bot"):

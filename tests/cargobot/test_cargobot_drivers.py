@@ -24,12 +24,18 @@ WORK = "work, step, touch neighbours"
 LIFT = "lift, work when holding, step, touch neighbours"
 STEP = "lift and step, work when holding"
 #: Palette Swap's program from its "lift and step" sketch (``solve --sweeps``, docs/cargobot.md)
-PALETTE_SWAP_14 = ("call4 call2_any call1 prog_2 claw call2_none call3 call3 call4 call4 call2_red prog_3 claw L "
-                   "prog_4 claw R")
+PALETTE_SWAP_14 = (
+    "call4 call2_any call1 prog_2 claw call2_none call3 call3 call4 call4 call2_red prog_3 claw L prog_4 claw R"
+)
 #: Vertical Sort cut to two piles to sort, with a best known size of 15: its "lift" sketch finds a 15 in well under
 #: a second, where the whole level's 18 takes minutes of two cores
-SMALL_SORT = {"Vertical Sort": {"stacks": [[], ["blue", "green"], ["green", "blue"], []],
-                                "goal": [[], ["green", "blue"], ["green", "blue"], []], "best_known": 15}}
+SMALL_SORT = {
+    "Vertical Sort": {
+        "stacks": [[], ["blue", "green"], ["green", "blue"], []],
+        "goal": [[], ["green", "blue"], ["green", "blue"], []],
+        "best_known": 15,
+    }
+}
 
 
 def _sketch(level_name: str, name: str, levels: Path | None = None) -> DriverSketch:
@@ -46,9 +52,12 @@ def test_which_levels_have_driver_sketches() -> None:
     (Mirror, 6, has a sweep and no sketch); Fill The Blanks and Even the Odds (9) have room for the shortest."""
     found = {lv.name: [s.name for s in driver_sketches(lv)] for lv in load_levels()}
     assert {name: names for name, names in found.items() if names} == {
-        "Fill The Blanks": [STEP], "Even the Odds": [STEP], "Restoring Order": [WORK, LIFT, STEP],
-        "Palette Swap": [WORK, LIFT, STEP], "Vertical Sort": [WORK, LIFT, STEP],
-    }  # fmt: skip
+        "Fill The Blanks": [STEP],
+        "Even the Odds": [STEP],
+        "Restoring Order": [WORK, LIFT, STEP],
+        "Palette Swap": [WORK, LIFT, STEP],
+        "Vertical Sort": [WORK, LIFT, STEP],
+    }
     assert all(not driver_sketches(find_level(name)) for name in ("Multi Sort 2", "Genetic Code", "Mirror"))
 
 
@@ -62,16 +71,18 @@ def test_a_sketch_gives_f1_and_the_last_functions_in_the_levels_numbers(tmp_path
     assert sketch.level.name == "Palette Swap (driver: lift and step, work when holding)"
     assert sketch.hints.method == "driver" and sketch.hints.shape is None and sketch.hints.pile_rules is None
     # three functions: the step is F3, and the touches leave no function between F1 and them
-    three = levels_file(tmp_path, ["Palette Swap"], {"Palette Swap": {"commands": ["right", "pickup", "left", "f1",
-                                                                                   "f2", "f3"]}})  # fmt: skip
+    three = levels_file(
+        tmp_path, ["Palette Swap"], {"Palette Swap": {"commands": ["right", "pickup", "left", "f1", "f2", "f3"]}}
+    )
     assert [_given(s) for s in driver_sketches(load_levels(three)[0])] == ["call3 call2_any call1 prog_3 claw R"]
 
 
 def test_a_toolbox_without_what_a_sketch_needs_has_no_such_sketch(tmp_path: Path) -> None:
     no_any = levels_file(tmp_path, ["Vertical Sort"], {"Vertical Sort": {"conditions": ["blue", "green", "none"]}})
     assert [s.name for s in driver_sketches(load_levels(no_any)[0])] == [WORK]
-    no_left = levels_file(tmp_path, ["Vertical Sort"], {"Vertical Sort": {"commands": ["right", "pickup", "f1", "f2",
-                                                                                      "f3", "f4"]}})  # fmt: skip
+    no_left = levels_file(
+        tmp_path, ["Vertical Sort"], {"Vertical Sort": {"commands": ["right", "pickup", "f1", "f2", "f3", "f4"]}}
+    )
     assert [s.name for s in driver_sketches(load_levels(no_left)[0])] == [STEP]
 
 
@@ -117,13 +128,28 @@ def test_solve_goes_through_a_driver_sketch_and_resumes_from_its_record(tmp_path
     assert again.levels["Vertical Sort"].result == Found(format_registers(program), 15, result.ticks, "driver")
     assert again.sweeps[sketch.level.name].result is not None
     out = tmp_path / "out.json"
-    code, _, err = solve_cmd("--level", "Vertical Sort", "--levels-file", levels, "--jobs", 1, "--progress", progress,
-                             "--resume", "--json", out)  # fmt: skip
+    code, _, err = solve_cmd(
+        "--level",
+        "Vertical Sort",
+        "--levels-file",
+        levels,
+        "--jobs",
+        1,
+        "--progress",
+        progress,
+        "--resume",
+        "--json",
+        out,
+    )
     assert code == 0, err
     assert "resuming Vertical Sort: solved" in err and f"resuming {sketch.level.name}: solved" in err
     (row,) = json.loads(out.read_text())
-    assert (row["size"], row["method"], row["proven_minimal"], row["program"]) == (15, "driver", False,
-                                                                                  format_registers(program))
+    assert (row["size"], row["method"], row["proven_minimal"], row["program"]) == (
+        15,
+        "driver",
+        False,
+        format_registers(program),
+    )
 
 
 def test_the_turns_go_on_doubling_from_what_the_open_searches_had(tmp_path: Path) -> None:
@@ -135,8 +161,7 @@ def test_the_turns_go_on_doubling_from_what_the_open_searches_had(tmp_path: Path
     book = ProgressFile(None, solver.DEFAULT_TICK_CAP)
     phases = Campaign(Plan(), book)
     assert phases.first_turn(subs) == SWEEP_TURN
-    for sub, (searched, seconds) in zip(subs, [(13, 3.0), (13, 3.0), (12, 180.0), (9, 132.0), (9, 100.0)],
-                                        strict=True):  # fmt: skip
+    for sub, (searched, seconds) in zip(subs, [(13, 3.0), (13, 3.0), (12, 180.0), (9, 132.0), (9, 100.0)], strict=True):
         hints = sub.hints if isinstance(sub, DriverSketch) else solver.NO_HINTS
         rec = book.sweep_book().entry(sub.level, solver.setup_search(sub.level, solver.DEFAULT_TICK_CAP, hints).digest)
         rec.searched_to, rec.seconds = searched, seconds

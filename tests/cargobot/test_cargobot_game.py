@@ -34,16 +34,26 @@ def test_hinted_solution(name: str, program: str, ticks: int, moves: int, rating
     level = find_level(name)
     report = run_level(level, program, engine=engine)
     assert (report.outcome, report.steps, report.moves, report.crashes, report.topples) == (
-        "solved", ticks, moves, 0, 0,
-    )  # fmt: skip
+        "solved",
+        ticks,
+        moves,
+        0,
+        0,
+    )
     assert report.stacks == level.goal_board()
     assert level.stars_for(parse_registers(program)) == rating
 
 
 #: vaguery steps of the same programs: ticks plus registers skipped on a failed condition (reference §4);
 #: From Beneath by hand: 24 ticks + 2 skipped R_yellow in each of 4 blue rounds + R_blue once for yellow
-VAGUERY_STEPS = {"From Beneath": 33, "Double Flip": 40, "Go Left 2": 81, "Go the Distance": 81,
-                 "Repeat Inverter": 88, "Come Together": 101}  # fmt: skip
+VAGUERY_STEPS = {
+    "From Beneath": 33,
+    "Double Flip": 40,
+    "Go Left 2": 81,
+    "Go the Distance": 81,
+    "Repeat Inverter": 88,
+    "Come Together": 101,
+}
 
 
 @pytest.mark.parametrize(("name", "program", "ticks", "moves", "rating"), HINTED, ids=[h[0] for h in HINTED])

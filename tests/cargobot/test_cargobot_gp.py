@@ -40,17 +40,28 @@ def pile_error(final: list[list[str]], goal: list[list[str]], s: int) -> int:
 @given(st.sampled_from(LEVELS), st.sampled_from(["game", "vaguery"]), st.data())
 def test_errors_and_outcomes_match_the_oracle(name: str, semantics: str, data: st.DataObject) -> None:
     ev = evaluator(name, semantics)
-    genes = data.draw(st.lists(st.lists(st.integers(0, ev.genome.symbols - 1), min_size=ev.genome.length,
-                                        max_size=ev.genome.length), min_size=1, max_size=4))  # fmt: skip
+    genes = data.draw(
+        st.lists(
+            st.lists(st.integers(0, ev.genome.symbols - 1), min_size=ev.genome.length, max_size=ev.genome.length),
+            min_size=1,
+            max_size=4,
+        )
+    )
     out = ev.run(np.array(genes))
     level = ev.level
     for p, g in enumerate(genes):
-        report = run(Rules(semantics, step_limit=300), ev.genome.text(g), level.board(), level.goal_board(),
-                     level.claw, functions=ev.genome.functions, engine="python")  # fmt: skip
+        report = run(
+            Rules(semantics, step_limit=300),
+            ev.genome.text(g),
+            level.board(),
+            level.goal_board(),
+            level.claw,
+            functions=ev.genome.functions,
+            engine="python",
+        )
         goal = level.goal_board()
         assert OUTCOMES[out.outcome[p, 0]] == report.outcome
-        assert (out.steps[p, 0], out.crashes[p, 0], out.topples[p, 0]) == (report.steps, report.crashes,
-                                                                           report.topples)  # fmt: skip
+        assert (out.steps[p, 0], out.crashes[p, 0], out.topples[p, 0]) == (report.steps, report.crashes, report.topples)
         for metric in ("rebuild", "teardown", "cleanup"):
             assert getattr(out, metric)[p, 0] == METRICS[metric](report.stacks, goal)
         assert out.errors[p].tolist() == [pile_error(report.stacks, goal, s) for s in range(len(goal))]
@@ -66,8 +77,14 @@ def test_family_cases_are_boards_and_sum_their_piles() -> None:
     out = ev.evaluate([program])
     assert out.errors.shape == (1, len(train)) and ev.cases == len(train)
     for b, (claw, stacks, goal) in enumerate(train):
-        report = run(Rules(step_limit=SEARCH_STEP_LIMIT["game"]), program, [list(p) for p in stacks],
-                     [list(p) for p in goal], claw, engine="python")  # fmt: skip
+        report = run(
+            Rules(step_limit=SEARCH_STEP_LIMIT["game"]),
+            program,
+            [list(p) for p in stacks],
+            [list(p) for p in goal],
+            claw,
+            engine="python",
+        )
         wanted = [list(p) for p in goal]
         assert out.errors[0, b] == sum(pile_error(report.stacks, wanted, s) for s in range(len(goal)))
         assert OUTCOMES[out.outcome[0, b]] == report.outcome

@@ -27,14 +27,32 @@ def evolve_json(*args: str) -> dict:
 
 @pytest.mark.parametrize("semantics", ["game", "vaguery"])
 def test_an_evolved_win_replays_through_cargobot_run(semantics: str) -> None:
-    found = evolve_json("--level", "Re-Curses", "--seed", "1", "--population", "100", "--evaluations", "5000",
-                        "--semantics", semantics)  # fmt: skip
+    found = evolve_json(
+        "--level", "Re-Curses", "--seed", "1", "--population", "100", "--evaluations", "5000", "--semantics", semantics
+    )
     assert found["solved"] and found["evaluations"] <= 5000
     replay = subprocess.run(
-        [sys.executable, "-m", "puzzlebots", "cargobot", "run", "--level", "Re-Curses", "--program", found["program"],
-         "--semantics", semantics, "--step-limit", str(found["step_limit"]), "--json"],
-        capture_output=True, text=True, check=True, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "puzzlebots",
+            "cargobot",
+            "run",
+            "--level",
+            "Re-Curses",
+            "--program",
+            found["program"],
+            "--semantics",
+            semantics,
+            "--step-limit",
+            str(found["step_limit"]),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     assert json.loads(replay.stdout)["outcome"] == "solved"
 
 
@@ -50,9 +68,22 @@ def test_evolve_on_a_family_reports_its_test_boards() -> None:
 
 
 def bench(tmp_path: Path, name: str, *args: str) -> dict:
-    code, out, err = invoke("bench-gp", "--levels", "Cargo 101,Inverter", "--methods", "random,gp-lexicase,climb",
-                            "--runs", "2", "--evaluations", "400", "--population", "40", "--json",
-                            str(tmp_path / name), *args)  # fmt: skip
+    code, out, err = invoke(
+        "bench-gp",
+        "--levels",
+        "Cargo 101,Inverter",
+        "--methods",
+        "random,gp-lexicase,climb",
+        "--runs",
+        "2",
+        "--evaluations",
+        "400",
+        "--population",
+        "40",
+        "--json",
+        str(tmp_path / name),
+        *args,
+    )
     assert code == 0, err
     assert "levels solved in at least half the runs" in out
     return json.loads((tmp_path / name).read_text())
@@ -71,8 +102,9 @@ def test_bench_gp_is_the_same_for_one_or_two_jobs_and_resumes(tmp_path: Path) ->
 
 def test_a_partial_file_of_other_arguments_is_refused(tmp_path: Path) -> None:
     (tmp_path / "x.json.partial").write_text(json.dumps({"command": "bench-gp"}) + "\n")
-    code, _, err = invoke("bench-gp", "--levels", "Cargo 101", "--runs", "1", "--evaluations", "500",
-                          "--json", str(tmp_path / "x.json"))  # fmt: skip
+    code, _, err = invoke(
+        "bench-gp", "--levels", "Cargo 101", "--runs", "1", "--evaluations", "500", "--json", str(tmp_path / "x.json")
+    )
     assert code == 2 and "other arguments" in err
 
 

@@ -48,10 +48,13 @@ def _obeys(level: Level, program: str, rules: tuple[int, ...]) -> bool:
 rules_for = st.sampled_from(SMALL).flatmap(
     lambda name: st.tuples(
         st.just(name),
-        st.lists(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11]), min_size=len(find_level(name).stacks),
-                 max_size=len(find_level(name).stacks)),
+        st.lists(
+            st.sampled_from([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11]),
+            min_size=len(find_level(name).stacks),
+            max_size=len(find_level(name).stacks),
+        ),
     )
-)  # fmt: skip
+)
 
 
 @settings(max_examples=40, deadline=None)
@@ -104,8 +107,16 @@ def test_min_ops_cut_partial_programs_and_keep_those_that_hold_them() -> None:
 
 
 #: levels whose best known program has two functions
-TWO_FUNCTIONS = ["Inverter", "Go Left", "Shuffle Sort", "Walking Piles", "Lay it out", "Fill The Blanks", "Multi Sort",
-                 "Come Together"]  # fmt: skip
+TWO_FUNCTIONS = [
+    "Inverter",
+    "Go Left",
+    "Shuffle Sort",
+    "Walking Piles",
+    "Lay it out",
+    "Fill The Blanks",
+    "Multi Sort",
+    "Come Together",
+]
 
 
 @pytest.mark.parametrize("name", TWO_FUNCTIONS)

@@ -34,8 +34,9 @@ def setups(draw: st.DrawFn) -> tuple:
 
 @settings(max_examples=250, deadline=None)
 @given(setups(), st.lists(TOKEN, max_size=16), st.booleans(), st.booleans(), st.integers(0, 7), st.booleans())
-def test_vaguery_kernel_matches_oracle(setup: tuple, tokens: list, fragile: bool, unstable: bool, height: int,
-                                       with_goal: bool) -> None:  # fmt: skip
+def test_vaguery_kernel_matches_oracle(
+    setup: tuple, tokens: list, fragile: bool, unstable: bool, height: int, with_goal: bool
+) -> None:
     board, goal, claw = setup
     script = " ".join(tokens)
     runs = [
@@ -49,7 +50,7 @@ def test_vaguery_kernel_matches_oracle(setup: tuple, tokens: list, fragile: bool
             height_limit=height,
             step_limit=300,
             engine=engine,
-        )  # fmt: skip
+        )
         for engine in ("kernel", "python")
     ]
     assert runs[0] == runs[1]
@@ -88,9 +89,21 @@ def test_game_loop_growing_its_stack_matches_oracle(setup: tuple, program: tuple
     encoded = encode_board(board, goal, colours)
     code = encode_registers(program, DEFAULT_FUNCTIONS, colours)
     out = np.zeros(interpreter.OUT_SIZE, np.int64)
-    stack = interpreter.game_loop(code.op.ravel(), code.cond.ravel(), code.length, code.op.shape[1], encoded.piles,
-                                  encoded.heights, encoded.goal, encoded.goal_heights, True, claw - 1, ticks, out,
-                                  np.zeros((rows, 3), np.int64))  # fmt: skip
+    stack = interpreter.game_loop(
+        code.op.ravel(),
+        code.cond.ravel(),
+        code.length,
+        code.op.shape[1],
+        encoded.piles,
+        encoded.heights,
+        encoded.goal,
+        encoded.goal_heights,
+        True,
+        claw - 1,
+        ticks,
+        out,
+        np.zeros((rows, 3), np.int64),
+    )
     assert stack.shape[0] >= rows
     expected = run_game(program, board, goal, claw, tick_limit=ticks, engine="python")
     assert _report("game", out, encoded, colours) == expected, format_registers(program)

@@ -20,8 +20,11 @@ from puzzlebots.games.cargobot.language import (
 
 def test_readme_example() -> None:
     assert parse_script("R prog_4 L_red claw call3 prog_2 claw prog_1 R_any call2") == [
-        ["R", "R_any", "call2"], ["claw"], [], ["L_red", "claw", "call3"],
-    ]  # fmt: skip
+        ["R", "R_any", "call2"],
+        ["claw"],
+        [],
+        ["L_red", "claw", "call3"],
+    ]
 
 
 def test_parser_quirks() -> None:
@@ -34,12 +37,19 @@ def test_parser_quirks() -> None:
 @pytest.mark.parametrize(
     ("token", "decoded"),
     [
-        ("R", Token("R")), ("L_red", Token("L", "red")), ("L_", Token("L")), ("xL_red", Token("L", "red")),
-        ("claw_Red", Token("R", "ed")), ("call2_Red", Token("R", "ed")), ("call10", Token("call", "0", 1)),
-        ("call0", Token("call", "", 0)), ("claw_any", Token("claw", "any")), ("r", Token("nop")),
+        ("R", Token("R")),
+        ("L_red", Token("L", "red")),
+        ("L_", Token("L")),
+        ("xL_red", Token("L", "red")),
+        ("claw_Red", Token("R", "ed")),
+        ("call2_Red", Token("R", "ed")),
+        ("call10", Token("call", "0", 1)),
+        ("call0", Token("call", "", 0)),
+        ("claw_any", Token("claw", "any")),
+        ("r", Token("nop")),
         ("call3_none", Token("call", "none", 3)),
     ],
-)  # fmt: skip
+)
 def test_ruby_dispatch(token: str, decoded: Token) -> None:
     assert decode_token(token) == decoded
 

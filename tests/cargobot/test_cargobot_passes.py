@@ -64,8 +64,13 @@ def test_the_second_pass_goes_on_from_where_the_first_stopped(
     rows = {r["level"]: r for r in json.loads(out.read_text())}
     assert (rows["Cargo 101"]["pass"], rows["Cargo 101"]["solved"]) == (1, True)
     row = rows[LEVEL]
-    assert (row["pass"], row["solved"], row["size"], row["proven_minimal"], row["method"]) == \
-        (2, True, 7, True, "exhaustive")  # fmt: skip
+    assert (row["pass"], row["solved"], row["size"], row["proven_minimal"], row["method"]) == (
+        2,
+        True,
+        7,
+        True,
+        "exhaustive",
+    )
     assert (row["program"], row["nodes"]) == (result.to_json()["program"], result.nodes)
     rec = load(tmp_path / "s.json.progress", 5000, load_levels(levels)).levels[LEVEL]
     assert [s["nodes"] for s in rec.sizes] == [s["nodes"] for s in fresh_rec.sizes]
@@ -93,8 +98,14 @@ def test_ctrl_c_in_the_second_pass_and_resume(
     assert (row["pass"], row["size"], row["proven_minimal"], row["nodes"]) == (1, 7, True, result.nodes)
 
 
-def _fake_search(book: ProgressFile, clock: Ticks, solved_in: dict[str, int], cost: float, limit: float,
-                 log: list[tuple[str, int, float]]) -> Any:  # fmt: skip
+def _fake_search(
+    book: ProgressFile,
+    clock: Ticks,
+    solved_in: dict[str, int],
+    cost: float,
+    limit: float,
+    log: list[tuple[str, int, float]],
+) -> Any:
     """A search on a fake clock: a level in ``solved_in`` is solved in that pass after ``cost`` seconds; any
     other search uses its whole time and overruns it by half of what the schedule keeps back per level."""
 
@@ -108,8 +119,9 @@ def _fake_search(book: ProgressFile, clock: Ticks, solved_in: dict[str, int], co
         rec.searched_to = 5
         if solved:
             rec.result = Found("", 6, 1, "exhaustive")
-        return SolveResult(level=lv.name, solved=solved, size=6 if solved else None, seconds=0.0, nodes=0,
-                           searched_to=5)
+        return SolveResult(
+            level=lv.name, solved=solved, size=6 if solved else None, seconds=0.0, nodes=0, searched_to=5
+        )
 
     return search
 
@@ -127,8 +139,13 @@ def test_every_pass_ends_within_the_total_and_the_unsolved_levels_get_what_is_le
     solved_in = {lv.name: 1 for lv in levels if lv.name not in NEVER} | {"Even the Odds": 2, "Count in Binary": 2}
     search = _fake_search(book, clock, solved_in, 10.0, 600.0, log)
     announced: list[tuple[int, list[str], float]] = []
-    rows = campaign.passes(levels, book, Plan(time_limit=600.0, total_time=total, clock=clock), search,
-                           lambda n, lvs, room: announced.append((n, [lv.name for lv in lvs], room)))  # fmt: skip
+    rows = campaign.passes(
+        levels,
+        book,
+        Plan(time_limit=600.0, total_time=total, clock=clock),
+        search,
+        lambda n, lvs, room: announced.append((n, [lv.name for lv in lvs], room)),
+    )
     assert clock.now <= total
     second = ["Even the Odds", *NEVER[:2], "Restoring Order", "Palette Swap", "Vertical Sort", "Count in Binary"]
     assert [(n, names) for n, names, _ in announced] == [(2, second), (3, NEVER)][: passes - 1]
@@ -143,8 +160,11 @@ def test_every_pass_ends_within_the_total_and_the_unsolved_levels_get_what_is_le
     assert total - clock.now < (PASS_SECONDS + LEVEL_OVERHEAD) * len(NEVER)
 
 
-@pytest.mark.parametrize("max_size, total, limit", [(None, None, 10.0), (8, 3600.0, 10.0), (None, 20.0, 600.0)],
-                         ids=["time-limit only", "max-size", "no time left"])  # fmt: skip
+@pytest.mark.parametrize(
+    "max_size, total, limit",
+    [(None, None, 10.0), (8, 3600.0, 10.0), (None, 20.0, 600.0)],
+    ids=["time-limit only", "max-size", "no time left"],
+)
 def test_no_further_pass_without_a_total_with_max_size_or_without_time_left(
     max_size: int | None, total: float | None, limit: float
 ) -> None:
@@ -153,8 +173,9 @@ def test_no_further_pass_without_a_total_with_max_size_or_without_time_left(
     log: list[tuple[str, int, float]] = []
     announced: list[int] = []
     plan = Plan(time_limit=limit, total_time=total, max_size=max_size, clock=clock)
-    rows = campaign.passes(levels, book, plan, _fake_search(book, clock, {}, 1.0, limit, log),
-                           lambda n, *_: announced.append(n))  # fmt: skip
+    rows = campaign.passes(
+        levels, book, plan, _fake_search(book, clock, {}, 1.0, limit, log), lambda n, *_: announced.append(n)
+    )
     assert announced == [] and [n for _, n, _ in log] == [1, 1]
     assert {row.number for row in rows.values()} == {1}
 
@@ -197,5 +218,6 @@ def test_in_a_later_pass_tutorial_hard_levels_share_by_weight_too() -> None:
     share = level_time(fill, [fill, genetic], 600.0, 500.0, 0.0, later=True)
     assert share == pytest.approx((500.0 - 2 * LEVEL_OVERHEAD) / 1.25)
     assert level_time(genetic, [genetic], 600.0, 500.0, share, later=True) == pytest.approx(
-        500.0 - share - LEVEL_OVERHEAD)  # fmt: skip
+        500.0 - share - LEVEL_OVERHEAD
+    )
     assert level_time(fill, [fill, genetic], 100.0, 500.0, 0.0, later=True) == 100.0

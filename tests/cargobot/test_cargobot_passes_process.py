@@ -43,8 +43,23 @@ def _cmd(tmp: Path, *extra: str) -> list[str]:
     rows = json.loads(files("puzzlebots.games.cargobot").joinpath("data/levels.json").read_text())
     levels = tmp / "levels.json"
     levels.write_text(json.dumps([r for r in rows if r["name"] in (LEVEL, "Cargo 101")]))
-    return [sys.executable, "-c", DRIVER, "cargobot", "solve", "--all", "--levels-file", str(levels), "--jobs", "1",
-            "--time-limit", "4", "--json", str(tmp / "s.json"), *extra]  # fmt: skip
+    return [
+        sys.executable,
+        "-c",
+        DRIVER,
+        "cargobot",
+        "solve",
+        "--all",
+        "--levels-file",
+        str(levels),
+        "--jobs",
+        "1",
+        "--time-limit",
+        "4",
+        "--json",
+        str(tmp / "s.json"),
+        *extra,
+    ]
 
 
 def _record(tmp: Path) -> dict[str, Any]:
@@ -53,8 +68,9 @@ def _record(tmp: Path) -> dict[str, Any]:
 
 
 def test_killed_in_the_second_pass_resumes_without_redoing_sizes(tmp_path: Path) -> None:
-    proc = subprocess.Popen(_cmd(tmp_path, "--total-time", "60"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        _cmd(tmp_path, "--total-time", "60"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(proc.stderr or []), daemon=True)
     reader.start()
@@ -73,8 +89,9 @@ def test_killed_in_the_second_pass_resumes_without_redoing_sizes(tmp_path: Path)
     assert left["result"] is None and left["searched_to"] >= first["searched_to"] >= 5
     assert left["nodes"] > first["nodes"] and left["seconds"] > first["seconds"]
     assert left["sizes"][: first["searched_to"]] == first["sizes"]
-    done = subprocess.run(_cmd(tmp_path, "--total-time", "12", "--resume"), capture_output=True, text=True,
-                          timeout=STARTUP)  # fmt: skip
+    done = subprocess.run(
+        _cmd(tmp_path, "--total-time", "12", "--resume"), capture_output=True, text=True, timeout=STARTUP
+    )
     assert done.returncode == 0, done.stderr
     assert f"resuming {LEVEL}: sizes up to {left['searched_to']} searched" in done.stderr
     assert "resuming Cargo 101: solved" in done.stderr

@@ -39,8 +39,13 @@ def fresh() -> SolveResult:
     return solve(find_level(LEVEL), jobs=1, book=ProgressFile(None, 5000))
 
 
-def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, program: str, best_known: int | None,
-           *stops: tuple[int, type[BaseException]]) -> tuple[Path, list[int], list[int]]:  # fmt: skip
+def _setup(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    program: str,
+    best_known: int | None,
+    *stops: tuple[int, type[BaseException]],
+) -> tuple[Path, list[int], list[int]]:
     """``LEVEL`` beyond Tutorial-Hard with ``best_known``, its search stopped at ``stops``, and its sketch search
     winning with ``program`` at once. The levels file, the budgets of the tasks run, the sketch seeds drawn."""
     levels = levels_file(tmp_path, ["Cargo 101", LEVEL], {LEVEL: {"pack": "Crazy", "best_known": best_known}})
@@ -49,8 +54,9 @@ def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, program: str, best_k
     def sketching(lv: Level, seed: int, time_limit: float, **kwargs: Any) -> SketchResult:
         seeds.append(seed)
         found = parse_registers(program)
-        return SketchResult(lv.name, seed, True, found, register_count(found), register_count(found), None, None,
-                            0.5, 1, 100, None)  # fmt: skip
+        return SketchResult(
+            lv.name, seed, True, found, register_count(found), register_count(found), None, None, 0.5, 1, 100, None
+        )
 
     monkeypatch.setattr(campaign, "run_sketch", sketching)
     monkeypatch.setattr(campaign, "board_hints", lambda lv: None)  # its board has rules: no search under them here
@@ -83,8 +89,13 @@ def test_a_sketch_program_above_the_best_known_is_replaced_in_pass_2(
     assert code == 0, err
     assert "pass 2: 1 level solved above its best known size gets the" in err
     row = _row(out)
-    assert (row["pass"], row["size"], row["method"], row["proven_minimal"], row["searched_to"]) == \
-        (2, 7, "exhaustive", True, 6)  # fmt: skip
+    assert (row["pass"], row["size"], row["method"], row["proven_minimal"], row["searched_to"]) == (
+        2,
+        7,
+        "exhaustive",
+        True,
+        6,
+    )
     # pass 2 went on from pass 1's frontier: no size or task searched twice, the nodes of one search in one go
     assert (row["program"], row["nodes"]) == (SEVEN, fresh.nodes)
     assert budgets[:6] == [1, 2, 3, 4, 5, 6] and budgets.count(7) == len(budgets) - 6
@@ -96,8 +107,9 @@ def test_a_sketch_program_above_the_best_known_is_replaced_in_pass_2(
 def test_the_sketch_program_survives_ctrl_c_and_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: SolveResult
 ) -> None:
-    levels, _, _ = _setup(tmp_path, monkeypatch, NINE, 7, (IN_SIZE_7, TimeoutError),
-                          (IN_SIZE_7 + 20, KeyboardInterrupt))  # fmt: skip
+    levels, _, _ = _setup(
+        tmp_path, monkeypatch, NINE, 7, (IN_SIZE_7, TimeoutError), (IN_SIZE_7 + 20, KeyboardInterrupt)
+    )
     out = tmp_path / "s.json"
     code, _, err = _run(levels, out)
     assert code == 130 and "pass 2: 1 level solved above its best known size" in err
@@ -110,8 +122,14 @@ def test_the_sketch_program_survives_ctrl_c_and_resume(
     assert code == 0, err
     assert f"resuming {LEVEL}: solved by the sketch search at size 9 (best known 7), sizes up to 6 searched, " in err
     row = _row(out)
-    assert (row["pass"], row["size"], row["program"], row["method"], row["proven_minimal"], row["searched_to"]) == \
-        (1, 9, NINE, "sketch", False, 6)  # fmt: skip
+    assert (row["pass"], row["size"], row["program"], row["method"], row["proven_minimal"], row["searched_to"]) == (
+        1,
+        9,
+        NINE,
+        "sketch",
+        False,
+        6,
+    )
     # with time, the resumed run goes on from the frontier and finds the smallest program
     code, _, err = _run(levels, out, "--resume")
     assert code == 0, err
@@ -131,8 +149,14 @@ def test_every_smaller_size_exhausted_proves_the_sketch_program_minimal(
     assert code == 0, err
     assert "pass 2: 1 level solved above its best known size gets the" in err and "pass 3" not in err
     row = _row(out)
-    assert (row["pass"], row["size"], row["program"], row["method"], row["proven_minimal"], row["searched_to"]) == \
-        (2, 7, SEVEN, "sketch", True, 6)  # fmt: skip
+    assert (row["pass"], row["size"], row["program"], row["method"], row["proven_minimal"], row["searched_to"]) == (
+        2,
+        7,
+        SEVEN,
+        "sketch",
+        True,
+        6,
+    )
     assert budgets == [1, 2, 3, 4, 5, 6] and seeds == [0]
     rec = load(tmp_path / "s.json.progress", 5000, load_levels(levels)).levels[LEVEL]
     assert rec.frontier is None and [s["size"] for s in rec.sizes] == [1, 2, 3, 4, 5, 6]
@@ -148,8 +172,13 @@ def test_a_sketch_program_at_or_below_the_best_known_ends_the_level(
     assert code == 0, err
     assert "pass 2" not in err
     row = _row(out)
-    assert (row["pass"], row["size"], row["method"], row["proven_minimal"], row["searched_to"]) == \
-        (1, 7, "sketch", False, 2)  # fmt: skip
+    assert (row["pass"], row["size"], row["method"], row["proven_minimal"], row["searched_to"]) == (
+        1,
+        7,
+        "sketch",
+        False,
+        2,
+    )
     assert budgets == [1, 2] and seeds == [0]
     rec = load(tmp_path / "s.json.progress", 5000, load_levels(levels)).levels[LEVEL]
     assert rec.frontier is None and rec.result is not None and rec.result.method == "sketch"

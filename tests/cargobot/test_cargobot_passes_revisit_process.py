@@ -60,15 +60,27 @@ cli(sys.argv[1:])
 
 def test_killed_as_the_sketch_program_is_taken_resumes_from_the_frontier(tmp_path: Path) -> None:
     levels = levels_file(tmp_path, [LEVEL], {LEVEL: {"pack": "Crazy"}})
-    args = ["cargobot", "solve", "--all", "--levels-file", str(levels), "--jobs", "1", "--total-time", "300",
-            "--json", str(tmp_path / "s.json")]  # fmt: skip
+    args = [
+        "cargobot",
+        "solve",
+        "--all",
+        "--levels-file",
+        str(levels),
+        "--jobs",
+        "1",
+        "--total-time",
+        "300",
+        "--json",
+        str(tmp_path / "s.json"),
+    ]
     killed = subprocess.run([sys.executable, "-c", DRIVER, *args], capture_output=True, text=True, timeout=STARTUP)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     rec = json.loads((tmp_path / "s.json.progress").read_text())["levels"][LEVEL]
     assert rec["result"]["program"] == NINE and rec["result"]["method"] == "sketch"
     assert rec["searched_to"] == 6 and rec["frontier"] and rec["sketches"] == 1
-    done = subprocess.run([sys.executable, "-m", "puzzlebots", *args, "--resume"], capture_output=True, text=True,
-                          timeout=STARTUP)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzlebots", *args, "--resume"], capture_output=True, text=True, timeout=STARTUP
+    )
     assert done.returncode == 0, done.stderr
     assert f"resuming {LEVEL}: solved by the sketch search at size 9 (best known 7), sizes up to 6" in done.stderr
     row = json.loads((tmp_path / "s.json").read_text())[0]

@@ -82,9 +82,12 @@ def test_needing_both_moves_cuts_options_and_keeps_the_smallest_size() -> None:
 def _search(setup: solver.Setup, budget: int, functions: int) -> tuple[int, kernel.Output]:
     shape = (setup.functions, int(setup.problem.toolbox.slots.max()))
     out = kernel.Output(
-        np.zeros(shape, np.int8), np.zeros(shape, np.int32), np.zeros(setup.functions, np.int32),
-        np.zeros(kernel.frontier_shape(setup.problem, budget), np.int32), np.zeros(kernel.NCOUNTERS, np.int64),
-    )  # fmt: skip
+        np.zeros(shape, np.int8),
+        np.zeros(shape, np.int32),
+        np.zeros(setup.functions, np.int32),
+        np.zeros(kernel.frontier_shape(setup.problem, budget), np.int32),
+        np.zeros(kernel.NCOUNTERS, np.int64),
+    )
     task = kernel.Task(budget, np.zeros(0, np.int32), 10**12, functions)
     return int(kernel.search(setup.problem, task, out)), out
 

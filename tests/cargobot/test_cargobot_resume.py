@@ -36,8 +36,9 @@ def test_a_search_stopped_at_a_size_goes_on_from_the_next_one(tmp_path: Path) ->
     assert sizes[0] == 6  # the first size searched is the one after the record's
     assert (again.program, again.size, again.searched_to, again.proven_minimal) == (result.program, 7, 6, True)
     assert again.nodes == result.nodes  # nothing counted twice
-    assert book.levels[LEVEL].sizes == [{**s, "seconds": book.levels[LEVEL].sizes[k]["seconds"]}
-                                        for k, s in enumerate(rec.sizes)]  # fmt: skip
+    assert book.levels[LEVEL].sizes == [
+        {**s, "seconds": book.levels[LEVEL].sizes[k]["seconds"]} for k, s in enumerate(rec.sizes)
+    ]
 
 
 def _interrupt_task(monkeypatch: pytest.MonkeyPatch, at: int) -> None:
@@ -99,8 +100,9 @@ def test_all_levels_resume_skips_finished_levels(tmp_path: Path) -> None:
     assert "resuming Cargo 101: solved" in err and "resuming Re-Curses: sizes up to 4 searched" in err
     after = {r["level"]: r for r in json.loads(out.read_text())}
     for name in ("Cargo 101", "Transporter"):  # taken from the record: same nodes and seconds, no search
-        assert {k: after[name][k] for k in ("program", "nodes", "seconds")} == \
-            {k: before[name][k] for k in ("program", "nodes", "seconds")}  # fmt: skip
+        assert {k: after[name][k] for k in ("program", "nodes", "seconds")} == {
+            k: before[name][k] for k in ("program", "nodes", "seconds")
+        }
     assert (after["Re-Curses"]["size"], after["Re-Curses"]["searched_to"]) == (5, 4)
     assert after["Re-Curses"]["nodes"] == fresh("Re-Curses")[0].nodes
     assert "solved 3/3" in stdout and "proven" in stdout and "searched" in stdout
@@ -164,8 +166,9 @@ def test_solve_gives_the_sketches_the_rest_of_the_level_time(tmp_path: Path, mon
     a quarter second each time it is read, so the exhaustive search stops after the same tasks on any machine."""
     out, (path, level) = tmp_path / "s.json", unswept(tmp_path)
     campaign_clock(monkeypatch, Ticks(0.25))
-    code, _, err = solve_cmd("--levels-file", path, "--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6",
-                             "--json", out)  # fmt: skip
+    code, _, err = solve_cmd(
+        "--levels-file", path, "--level", "Vertical Sort", "--jobs", "1", "--time-limit", "6", "--json", out
+    )
     assert code == 0, err
     row = json.loads(out.read_text())[0]
     rec = load(tmp_path / "s.json.progress", 5000, [level]).levels["Vertical Sort"]

@@ -22,8 +22,22 @@ STOPS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 
 def solve_cmd(tmp: Path, name: str, *extra: str, jobs: int = 1) -> list[str]:
-    return [sys.executable, "-m", "puzzlebots", "cargobot", "solve", "--level", LEVEL, "--jobs", str(jobs),
-            "--progress", str(tmp / f"{name}.progress"), "--json", str(tmp / f"{name}.json"), *extra]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "puzzlebots",
+        "cargobot",
+        "solve",
+        "--level",
+        LEVEL,
+        "--jobs",
+        str(jobs),
+        "--progress",
+        str(tmp / f"{name}.progress"),
+        "--json",
+        str(tmp / f"{name}.json"),
+        *extra,
+    ]
 
 
 def finish(cmd: list[str]) -> subprocess.CompletedProcess[str]:
@@ -41,8 +55,7 @@ def record(path: Path) -> dict[str, Any] | None:
 
 def interrupted(tmp: Path, name: str, sig: int, jobs: int = 1) -> tuple[dict[str, Any], list[int]]:
     """Start a solve, send ``sig`` once sizes up to ``KILL_AFTER`` are searched; the record left, the workers."""
-    proc = subprocess.Popen(solve_cmd(tmp, name, jobs=jobs), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)  # fmt: skip
+    proc = subprocess.Popen(solve_cmd(tmp, name, jobs=jobs), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     path, start = tmp / f"{name}.progress", time.monotonic()
     while True:
         rec = record(path)

@@ -109,8 +109,18 @@ def test_solve_all_hands_an_open_level_to_the_board_rules_and_resumes_it_solved(
     progress = json.loads((tmp_path / "s.json.progress").read_text())
     assert progress["ruled"]["Changing Places"]["result"]["program"] == row["program"]
     again = tmp_path / "again.json"
-    code, _, err = solve_cmd("--all", "--levels-file", levels, "--jobs", "1", "--json", again, "--progress",
-                             tmp_path / "s.json.progress", "--resume")  # fmt: skip
+    code, _, err = solve_cmd(
+        "--all",
+        "--levels-file",
+        levels,
+        "--jobs",
+        "1",
+        "--json",
+        again,
+        "--progress",
+        tmp_path / "s.json.progress",
+        "--resume",
+    )
     assert code == 0 and "resuming Changing Places: solved" in err
     assert json.loads(again.read_text())[0]["program"] == row["program"]
 
@@ -118,10 +128,28 @@ def test_solve_all_hands_an_open_level_to_the_board_rules_and_resumes_it_solved(
 def test_resume_refuses_a_ruled_record_for_a_board_without_rules(tmp_path: Path) -> None:
     levels = levels_file(tmp_path, ["The Swap"])
     path = tmp_path / "p.json"
-    record = {"level": level_digest(load_levels(str(levels))[0]), "search": "0" * 32, "searched_to": 6,
-              "frontier": None, "nodes": 0, "seconds": 0.0, "sizes": [], "sketches": 0, "result": None}  # fmt: skip
-    path.write_text(json.dumps({"format": 4, "kind": "puzzlebots cargobot solve progress", "tick_cap": 5000,
-                                "levels": {}, "ruled": {"The Swap": record}}))  # fmt: skip
+    record = {
+        "level": level_digest(load_levels(str(levels))[0]),
+        "search": "0" * 32,
+        "searched_to": 6,
+        "frontier": None,
+        "nodes": 0,
+        "seconds": 0.0,
+        "sizes": [],
+        "sketches": 0,
+        "result": None,
+    }
+    path.write_text(
+        json.dumps(
+            {
+                "format": 4,
+                "kind": "puzzlebots cargobot solve progress",
+                "tick_cap": 5000,
+                "levels": {},
+                "ruled": {"The Swap": record},
+            }
+        )
+    )
     code, _, err = solve_cmd("--all", "--levels-file", levels, "--progress", path, "--resume")
     assert code == 2 and "has no board rules, yet a record of a search under them" in err
 
@@ -134,8 +162,9 @@ def test_board_rules_alone_search_the_best_known_size_and_resume(tmp_path: Path)
     assert (row["size"], row["method"], row["proven_minimal"], row["searched_to"]) == (7, "ruled", False, 6)
     progress = json.loads((tmp_path / "m.json.progress").read_text())
     assert progress["levels"] == {} and progress["ruled"]["Mirror 2"]["result"]["program"] == row["program"]
-    code, _, err = solve_cmd("--level", "Mirror 2", "--board-rules", "--jobs", 1, "--progress",
-                             tmp_path / "m.json.progress", "--resume")  # fmt: skip
+    code, _, err = solve_cmd(
+        "--level", "Mirror 2", "--board-rules", "--jobs", 1, "--progress", tmp_path / "m.json.progress", "--resume"
+    )
     assert code == 0 and "resuming Mirror 2 under board rules: solved" in err
 
 

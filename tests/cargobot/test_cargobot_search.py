@@ -15,8 +15,19 @@ from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, 
 from puzzlebots.games.cargobot.engine import Rules, run_level
 from puzzlebots.games.cargobot.levels import find_level
 
-SMALL = ["Cargo 101", "Transporter", "Re-Curses", "From Beneath", "Go Left 2", "Go the Distance",
-         "Repeat Inverter", "Count The Blues", "Up The Greens", "The Stacker", "Mirror"]  # fmt: skip
+SMALL = [
+    "Cargo 101",
+    "Transporter",
+    "Re-Curses",
+    "From Beneath",
+    "Go Left 2",
+    "Go the Distance",
+    "Repeat Inverter",
+    "Count The Blues",
+    "Up The Greens",
+    "The Stacker",
+    "Mirror",
+]
 
 
 @pytest.mark.parametrize("name", SMALL)

@@ -43,7 +43,12 @@ def test_sketch_finds_a_winning_program_deterministically() -> None:
     assert _same_run(again.to_json()) == _same_run(first.to_json())
     # pinned: what seed 1 found before restarts could run on a pool, so one process draws as it always did
     assert (first.program, first.found_size, first.shape, first.restarts, first.evaluations) == (
-        parse_registers("claw R claw L call1"), 7, (2, 3, 2), 1, 111_439)
+        parse_registers("claw R claw L call1"),
+        7,
+        (2, 3, 2),
+        1,
+        111_439,
+    )
 
 
 def test_ctrl_c_keeps_the_best_program_found_so_far() -> None:
@@ -59,9 +64,11 @@ def test_ctrl_c_keeps_the_best_program_found_so_far() -> None:
 
 
 _JUNK = st.tuples(
-    st.integers(0, 3), st.integers(0, 7), st.sampled_from(["pickup", "right", "left", "f1", "f2"]),
+    st.integers(0, 3),
+    st.integers(0, 7),
+    st.sampled_from(["pickup", "right", "left", "f1", "f2"]),
     st.sampled_from([None, "any", "none", "red", "blue", "green", "yellow"]),
-)  # fmt: skip
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -133,8 +140,9 @@ def test_sketch_command_refuses_bad_options(args: list[str], message: str) -> No
 def test_sketch_command_writes_its_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cargobot_cli, "run_sketch", partial(sketch, clock=Ticks()))  # ends at its size, not its time
     target = tmp_path / "sketch.json"
-    code, out, _ = _cli("--level", "Transporter", "--seed", "2", "--iterations", "20000", "--jobs", "1",
-                        "--json", str(target))  # fmt: skip
+    code, out, _ = _cli(
+        "--level", "Transporter", "--seed", "2", "--iterations", "20000", "--jobs", "1", "--json", str(target)
+    )
     assert code == 0 and "solved with" in out and "minimality not proven" in out
     data = json.loads(target.read_text())
     assert data["method"] == "sketch" and data["proven_minimal"] is False and data["solved"]
@@ -148,8 +156,15 @@ def _oracle_score(level_name: str, program: tuple, cap: int) -> int:
     best, limit = 1 << 60, FIRST_CHECK
     while True:
         limit = min(limit, cap)
-        report = run_game(program, level.board(), level.goal_board(), level.claw, functions=level.functions,
-                          tick_limit=limit, engine="python")  # fmt: skip
+        report = run_game(
+            program,
+            level.board(),
+            level.goal_board(),
+            level.claw,
+            functions=level.functions,
+            tick_limit=limit,
+            engine="python",
+        )
         if report.solved:
             return 0
         best = min(best, rebuild_distance(report.stacks, level.goal_board()))

@@ -37,8 +37,9 @@ STARTUP = 600.0  # seconds to wait for a fresh process (a fresh copy compiles th
 
 
 @pytest.mark.parametrize("name, seed, program, found_size", SKETCH_CASES)
-def test_two_workers_find_and_verify_what_one_process_finds(name: str, seed: int, program: str,
-                                                            found_size: int) -> None:  # fmt: skip
+def test_two_workers_find_and_verify_what_one_process_finds(
+    name: str, seed: int, program: str, found_size: int
+) -> None:
     one, two = sketch_as_one_process(name, seed, program, found_size, jobs=2)
     assert two.evaluations >= one.evaluations  # the other worker's restart ran too, then stopped
 
@@ -55,8 +56,10 @@ class _Draws:
         def logged(search: Any, program: Any, free: np.ndarray, functions: int, seed: int, total: int) -> Any:
             if os.getpid() != self.parent:
                 with path.open("a") as log:
-                    log.write(f"{os.getpid()} {search.seed} {program.op.tobytes().hex()} "
-                              f"{program.cond.tobytes().hex()} {seed}\n")  # fmt: skip
+                    log.write(
+                        f"{os.getpid()} {search.seed} {program.op.tobytes().hex()} "
+                        f"{program.cond.tobytes().hex()} {seed}\n"
+                    )
             return improve(search, program, free, functions, seed, total)
 
         monkeypatch.setattr(sketch_module._Search, "improve", logged)
@@ -81,8 +84,9 @@ def test_workers_draw_different_restarts(tmp_path: Path, monkeypatch: pytest.Mon
     """Vertical Sort (18 registers) is not solved in seconds: both workers run restarts, no draw twice. The
     search's time runs out once both workers have drawn and four restarts are drawn."""
     draws = _Draws(tmp_path / "draws", monkeypatch)
-    result = sketch(find_level("Vertical Sort"), seed=3, time_limit=8, iterations=3_000, jobs=2,
-                    clock=draws.clock(2, 4))  # fmt: skip
+    result = sketch(
+        find_level("Vertical Sort"), seed=3, time_limit=8, iterations=3_000, jobs=2, clock=draws.clock(2, 4)
+    )
     assert not result.solved and result.restarts >= 2
     rows = draws.read()
     assert len({pid for pid, _, _ in rows}) == 2, "both workers ran restarts"
@@ -111,8 +115,22 @@ def test_a_later_sketch_search_of_solve_replays_no_restart_with_two_workers(
 
 
 def _sketch_cmd(*extra: str) -> list[str]:
-    return [sys.executable, "-m", "puzzlebots", "cargobot", "sketch", "--level", "Vertical Sort", "--jobs", "2",
-            "--time-limit", "600", "--iterations", "1000000000", *extra]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "puzzlebots",
+        "cargobot",
+        "sketch",
+        "--level",
+        "Vertical Sort",
+        "--jobs",
+        "2",
+        "--time-limit",
+        "600",
+        "--iterations",
+        "1000000000",
+        *extra,
+    ]
 
 
 def _children(pid: int) -> list[int]:
@@ -134,8 +152,9 @@ def test_an_interrupted_sketch_leaves_no_worker(how: str) -> None:
     """Ctrl-C to the command (or to its whole process group, as a terminal sends it) stops both workers and
     ends with the best program so far (none here); ``kill -9`` takes the workers with it. Each restart would
     run for the whole time limit (10^9 programs), so only the stop ends it within the two minutes allowed."""
-    proc = subprocess.Popen(_sketch_cmd(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(
+        _sketch_cmd(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         _interrupt(proc, how)
     finally:  # a failed run leaves nothing behind either: its session is this command and its workers
@@ -171,8 +190,9 @@ def _interrupt(proc: subprocess.Popen[str], how: str) -> None:
 
 
 @pytest.mark.parametrize("given, jobs", [(["--jobs", "2"], 2), (["--jobs", "1"], 1), ([], default_jobs())])
-def test_solve_hands_its_jobs_to_the_sketch_phase(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, given: list[str],
-                                                  jobs: int) -> None:  # fmt: skip
+def test_solve_hands_its_jobs_to_the_sketch_phase(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, given: list[str], jobs: int
+) -> None:
     """The exhaustive search (stubbed: out of time at once) leaves Vertical Sort (with no sweep) unsolved; the
     sketch search that takes over runs on as many workers as ``solve --jobs`` (default: one per usable core)."""
     seen: list[int] = []
@@ -198,8 +218,11 @@ def test_a_round_of_repairs_on_two_workers_takes_what_one_process_takes() -> Non
     """The shrink's repairs (each register removed, the rest searched 300 programs) on a pool of two: the lowest
     register whose repair wins, and the attempts counted, are one process's; here the first success is at
     register 2 (Re-Curses), at register 1 (Transporter), and none is (Re-Curses' 5-register program)."""
-    cases = [("Re-Curses", "claw R claw R L L call1", 13), ("Transporter", "claw R claw L R call1", 12),
-             ("Re-Curses", "claw R claw L call1", 15)]  # fmt: skip
+    cases = [
+        ("Re-Curses", "claw R claw R L L call1", 13),
+        ("Transporter", "claw R claw L R call1", 12),
+        ("Re-Curses", "claw R claw L call1", 15),
+    ]
     mark = multiprocessing.get_context().RawValue("q", sketch_module.NO_STOP)
     pool = WorkerPool(2, sketch_module._worker_start, (mark,))
     try:

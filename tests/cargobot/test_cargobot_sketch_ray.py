@@ -32,8 +32,9 @@ STARTUP = 600.0  # seconds to wait for the command's Ray tasks to start (a fresh
 
 
 @pytest.mark.parametrize("name, seed, program, found_size", SKETCH_CASES)
-def test_ray_finds_and_verifies_what_one_process_finds(ray_cluster: RayExecutor, name: str, seed: int, program: str,
-                                                       found_size: int) -> None:  # fmt: skip
+def test_ray_finds_and_verifies_what_one_process_finds(
+    ray_cluster: RayExecutor, name: str, seed: int, program: str, found_size: int
+) -> None:
     sketch_as_one_process(name, seed, program, found_size, jobs=2, executor="ray")
 
 
@@ -58,8 +59,11 @@ def test_cancelled_restarts_free_their_workers(ray_cluster: RayExecutor) -> None
 def test_a_round_of_repairs_on_ray_takes_what_one_process_takes(ray_cluster: RayExecutor) -> None:
     """As the process-pool test: the lowest register whose repair wins, and the attempts counted, are one
     process's (a success at register 2, at register 1, and none)."""
-    cases = [("Re-Curses", "claw R claw R L L call1", 13), ("Transporter", "claw R claw L R call1", 12),
-             ("Re-Curses", "claw R claw L call1", 15)]  # fmt: skip
+    cases = [
+        ("Re-Curses", "claw R claw R L L call1", 13),
+        ("Transporter", "claw R claw L R call1", 12),
+        ("Re-Curses", "claw R claw L call1", 15),
+    ]
     for name, text, attempts in cases:
         prep = sketch_module.prepare(find_level(name))
         program = sketch_module.encode(prep, parse_registers(text))
@@ -74,8 +78,9 @@ def test_a_round_of_repairs_on_ray_takes_what_one_process_takes(ray_cluster: Ray
             assert two is not None and np.array_equal(one.op, two.op) and np.array_equal(one.cond, two.cond)
 
 
-def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecutor, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(
+    ray_cluster: RayExecutor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Transporter moved to the Crazy pack (outside Tutorial-Hard) with F1 alone (so no sweep: ``bots.sweep``
     needs a helper function), its exhaustive search stubbed out of time at
     once: ``solve --executor ray`` solves it by the sketch search, whose restarts log, from inside the process
@@ -98,12 +103,17 @@ def test_solve_on_ray_runs_its_sketch_phase_as_ray_tasks(ray_cluster: RayExecuto
 
     monkeypatch.setattr(campaign, "run_solve", exhaustive)
     monkeypatch.setattr(sketch_module, "_pooled_restart", logged)
-    path = levels_file(tmp_path, ["Transporter"], {"Transporter": {"pack": "Crazy", "functions": [8],
-                                                                   "commands": ["right", "pickup", "left", "f1"]}})
+    path = levels_file(
+        tmp_path,
+        ["Transporter"],
+        {"Transporter": {"pack": "Crazy", "functions": [8], "commands": ["right", "pickup", "left", "f1"]}},
+    )
     out = tmp_path / "solve.json"
     campaign_clock(monkeypatch)  # no share runs out: the sketch search stops at the best known size, 4
-    result = solve_cli.solve.main(["--level", "Transporter", "--executor", "ray",
-                                   "--levels-file", str(path), "--json", str(out)], standalone_mode=False)  # fmt: skip
+    result = solve_cli.solve.main(
+        ["--level", "Transporter", "--executor", "ray", "--levels-file", str(path), "--json", str(out)],
+        standalone_mode=False,
+    )
     assert result is None
     (row,) = json.loads(out.read_text())
     assert row["solved"] and row["method"] == "sketch" and row["size"] == 4
@@ -146,8 +156,23 @@ def test_an_interrupted_sketch_on_ray_leaves_no_process(how: str) -> None:
     ``ray.init`` would replace with an immediate exit), while two Ray tasks run restarts that would each take the
     whole time limit: the command cancels them, prints the best program so far (none here), shuts its Ray
     instance down, and no process it started (Ray's included) outlives it."""
-    cmd = [sys.executable, "-m", "puzzlebots", "cargobot", "sketch", "--level", "Vertical Sort", "--executor", "ray",
-           "--jobs", "2", "--time-limit", "600", "--iterations", "1000000000"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "puzzlebots",
+        "cargobot",
+        "sketch",
+        "--level",
+        "Vertical Sort",
+        "--executor",
+        "ray",
+        "--jobs",
+        "2",
+        "--time-limit",
+        "600",
+        "--iterations",
+        "1000000000",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         start = time.monotonic()

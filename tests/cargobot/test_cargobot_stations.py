@@ -40,11 +40,28 @@ def test_from_the_right_end_the_pass_walks_left_from_the_last_station(tmp_path: 
     ("change", "why"),
     [
         ({"claw": 2}, "the claw starts on no end station"),
-        ({"stacks": [["blue"], ["yellow", "red", "green", "yellow"]] + [list(p) for p in
-                     find_level("Multi Sort 2").stacks[2:]]}, "a station starts with a crate"),  # fmt: skip
+        (
+            {
+                "stacks": [["blue"], ["yellow", "red", "green", "yellow"]]
+                + [list(p) for p in find_level("Multi Sort 2").stacks[2:]]
+            },
+            "a station starts with a crate",
+        ),
         ({"goal": [["blue"] * 4, [], ["red"] * 4, ["green"] * 4, [], [], ["yellow"] * 4]}, "stations unevenly spaced"),
-        ({"goal": [["blue"] * 4, [], ["red"] * 2 + ["green"] * 2, [], ["green"] * 2 + ["red"] * 2, [], ["yellow"] * 4]},
-         "a station of two colours"),
+        (
+            {
+                "goal": [
+                    ["blue"] * 4,
+                    [],
+                    ["red"] * 2 + ["green"] * 2,
+                    [],
+                    ["green"] * 2 + ["red"] * 2,
+                    [],
+                    ["yellow"] * 4,
+                ]
+            },
+            "a station of two colours",
+        ),
         ({"conditions": ["blue", "red", "green", "none", "any"]}, "no condition for yellow"),
         ({"functions": [7, 8, 8, 5]}, "F1 too short for eight registers"),
         ({"commands": ["right", "pickup", "left", "f1", "f2"]}, "no F3 to go back"),
@@ -99,8 +116,9 @@ def test_solve_hands_multi_sort_2_to_its_station_pass_when_the_exhaustive_share_
     assert run_level(find_level("Multi Sort 2"), parse_registers(row["program"])).solved
     progress = json.loads((tmp_path / "m.json.progress").read_text())
     assert progress["ruled"]["Multi Sort 2"]["result"]["method"] == "stations"
-    code, _, err = solve_cmd("--level", "Multi Sort 2", "--jobs", 1, "--progress", tmp_path / "m.json.progress",
-                             "--resume")  # fmt: skip
+    code, _, err = solve_cmd(
+        "--level", "Multi Sort 2", "--jobs", 1, "--progress", tmp_path / "m.json.progress", "--resume"
+    )
     assert code == 0 and "resuming Multi Sort 2 under board rules: solved" in err
 
 

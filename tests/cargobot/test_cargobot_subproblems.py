@@ -122,15 +122,36 @@ def _smallest(level: Level, up_to: int) -> int | None:
 
 @settings(max_examples=40, deadline=None)
 @example(first=(1, (("red",), ()), ((), ("red",))), more=[], same=False, finish=True, poison=False, home=True)
-@given(first=_boards(), more=st.lists(_boards(), max_size=2), same=st.booleans(), finish=st.booleans(),
-       poison=st.booleans(), home=st.booleans())  # fmt: skip
+@given(
+    first=_boards(),
+    more=st.lists(_boards(), max_size=2),
+    same=st.booleans(),
+    finish=st.booleans(),
+    poison=st.booleans(),
+    home=st.booleans(),
+)
 def test_the_kernel_finds_the_smallest_size_the_interpreter_does(
     first: tuple, more: list, same: bool, finish: bool, poison: bool, home: bool
 ) -> None:
     claw, stacks, goal = first
-    level = Level("Test", None, "Random", claw, stacks, goal, (4,), ("right", "pickup", "left", "f1"), ("none",),
-                  (9, 9, 9), None, None, worlds=tuple([first] if same else more), poison="grey" if poison else None,
-                  finish=finish, home=finish and home)  # fmt: skip
+    level = Level(
+        "Test",
+        None,
+        "Random",
+        claw,
+        stacks,
+        goal,
+        (4,),
+        ("right", "pickup", "left", "f1"),
+        ("none",),
+        (9, 9, 9),
+        None,
+        None,
+        worlds=tuple([first] if same else more),
+        poison="grey" if poison else None,
+        finish=finish,
+        home=finish and home,
+    )
     if all(stacks == goal for _, stacks, goal in level.boards()):
         return  # won before any register runs: the search starts from one
     up_to = 3
@@ -184,15 +205,30 @@ def test_the_levels_table_counts_the_boards() -> None:
 
 
 def test_board_rules_refuse_a_subproblem() -> None:
-    args = ["cargobot", "solve", "--levels-file", str(EXAMPLES), "--level", "Restoring Order Simplified 6",
-            "--board-rules"]  # fmt: skip
+    args = [
+        "cargobot",
+        "solve",
+        "--levels-file",
+        str(EXAMPLES),
+        "--level",
+        "Restoring Order Simplified 6",
+        "--board-rules",
+    ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and "is a sub-problem" in result.output
 
 
 def test_pile_rules_count_every_board() -> None:
-    args = ["cargobot", "solve", "--levels-file", str(EXAMPLES), "--level", "Restoring Order Simplified 6",
-            "--pile-rules", "I G I"]  # fmt: skip
+    args = [
+        "cargobot",
+        "solve",
+        "--levels-file",
+        str(EXAMPLES),
+        "--level",
+        "Restoring Order Simplified 6",
+        "--pile-rules",
+        "I G I",
+    ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and "one rule per pile (18 for" in result.output
 

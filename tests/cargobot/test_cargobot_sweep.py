@@ -31,8 +31,10 @@ RO_HELPER = "R claw call2_red L call2_blue call1_blue prog_2 claw_blue call1 cla
 
 
 def _his(name: str) -> list:
-    return [(claw, tuple(map(tuple, s)), tuple(map(tuple, g))) for claw, s, g in
-            {lv.name: lv for lv in load_levels(EXAMPLES)}[name].boards()]  # fmt: skip
+    return [
+        (claw, tuple(map(tuple, s)), tuple(map(tuple, g)))
+        for claw, s, g in {lv.name: lv for lv in load_levels(EXAMPLES)}[name].boards()
+    ]
 
 
 def test_the_sweeps_read_off_the_level_are_his_boards() -> None:
@@ -62,8 +64,14 @@ def test_the_sweeps_read_off_the_level_are_his_boards() -> None:
     ],
 )
 def test_which_levels_have_a_sweep(stacks: tuple, goal: tuple, why: str) -> None:
-    level = replace(find_level("Cargo 101"), stacks=stacks, goal=goal, conditions=("red", "blue"),
-                    commands=("right", "pickup", "left", "f1", "f2"), functions=(8, 8))  # fmt: skip
+    level = replace(
+        find_level("Cargo 101"),
+        stacks=stacks,
+        goal=goal,
+        conditions=("red", "blue"),
+        commands=("right", "pickup", "left", "f1", "f2"),
+        functions=(8, 8),
+    )
     assert bool(sweeps(level)) == why.endswith("a sweep")
 
 
@@ -108,9 +116,17 @@ def _levels(draw: st.DrawFn) -> Level:
         moved = draw(st.sampled_from((None, *CRATES))) if p + 1 < npiles else None
         carried = [c for c in pile if c == moved]
         goal.append(draw(st.permutations([c for c in pile if c != moved])))
-    return replace(find_level("Cargo 101"), pack="Test", name="Random", claw=1, stacks=tuple(map(tuple, stacks)),
-                   goal=tuple(map(tuple, goal)), functions=(4, 4, 4), commands=("right", "pickup", "left", "f1", "f2",
-                   "f3"), conditions=(*CRATES, "none", "any"))  # fmt: skip
+    return replace(
+        find_level("Cargo 101"),
+        pack="Test",
+        name="Random",
+        claw=1,
+        stacks=tuple(map(tuple, stacks)),
+        goal=tuple(map(tuple, goal)),
+        functions=(4, 4, 4),
+        commands=("right", "pickup", "left", "f1", "f2", "f3"),
+        conditions=(*CRATES, "none", "any"),
+    )
 
 
 @settings(max_examples=25, deadline=None)
@@ -137,10 +153,11 @@ def test_solve_goes_through_the_sweep_and_keeps_its_record(tmp_path: Path) -> No
     assert result.program is not None and result.program[0] == DRIVER and run_level(level, result.program).solved
     assert shown and shown[0].startswith(": sweep 1 of 1, size")
     again = load(path, solver.DEFAULT_TICK_CAP, load_levels())
-    (name, record), = again.sweeps.items()
+    ((name, record),) = again.sweeps.items()
     assert name == "Mirror (sweep, helper starting on its pile)" and record.result is not None
-    assert again.levels["Mirror"].result == Found(format_registers(result.program), result.size or 0, result.ticks or 0,
-                                                  "sweep")  # fmt: skip
+    assert again.levels["Mirror"].result == Found(
+        format_registers(result.program), result.size or 0, result.ticks or 0, "sweep"
+    )
     nodes = record.nodes
     phases = Campaign(Plan(jobs=1, clock=Ticks()), again)
     resumed = phases.sweep_after(level, stopped, 30.0, sweeps(level), shown.append)
@@ -188,8 +205,10 @@ def test_a_sweep_record_for_no_such_sub_problem_is_refused(tmp_path: Path) -> No
         load(path, solver.DEFAULT_TICK_CAP, load_levels(other))
 
 
-@pytest.mark.parametrize(("fields", "message"), [({"home": True}, "home .* needs finish"),
-                                                 ({"home": 1, "finish": True}, "home must be true or false")])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [({"home": True}, "home .* needs finish"), ({"home": 1, "finish": True}, "home must be true or false")],
+)
 def test_a_malformed_home_is_one_error(tmp_path: Path, fields: dict, message: str) -> None:
     raw = json.loads(EXAMPLES.read_text())[0] | {"finish": False} | fields
     path = tmp_path / "levels.json"
@@ -212,12 +231,15 @@ def test_sweeps_alone(tmp_path: Path) -> None:
     assert json.loads(out.read_text())[0]["program"] == row["program"]
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--level", "Multi Sort 2"], "--sweeps: Multi Sort 2 has no sweep sub-problem"),
-    (["--all"], "--sweeps is for one level: not with --all"),
-    (["--level", "Mirror", "--max-size", "5"], "--max-size is not for --sweeps"),
-    (["--level", "Mirror", "--board-rules"], "is not for"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--level", "Multi Sort 2"], "--sweeps: Multi Sort 2 has no sweep sub-problem"),
+        (["--all"], "--sweeps is for one level: not with --all"),
+        (["--level", "Mirror", "--max-size", "5"], "--max-size is not for --sweeps"),
+        (["--level", "Mirror", "--board-rules"], "is not for"),
+    ],
+)
 def test_sweeps_alone_refuses(args: list[str], message: str) -> None:
     code, _, err = solve_cmd(*args, "--sweeps")
     assert code == 2 and message in err and "Traceback" not in err

@@ -114,8 +114,24 @@ def test_an_unwritable_folder_is_refused(tmp_path: Path) -> None:
 
 def test_every_image_format_matplotlib_writes_is_accepted_for_plots(tmp_path: Path) -> None:
     for name in ("h.svg", "h.PDF", "h.png"):
-        code, output, _ = invoke(["stats", "puyo", "--bot", "krieg", "--games", "2", "--pairs", "5", "--jobs", "1",
-                                  "--quiet", "--plot", name], tmp_path)
+        code, output, _ = invoke(
+            [
+                "stats",
+                "puyo",
+                "--bot",
+                "krieg",
+                "--games",
+                "2",
+                "--pairs",
+                "5",
+                "--jobs",
+                "1",
+                "--quiet",
+                "--plot",
+                name,
+            ],
+            tmp_path,
+        )
         assert code == 0, output
     assert (tmp_path / "h.svg").read_text().lstrip().startswith("<?xml")
     assert (tmp_path / "h.PDF").read_bytes()[:4] == b"%PDF"
@@ -130,8 +146,10 @@ BAD_VALUES = [
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--watch", "--delay", "nan"], "not a finite"),
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--watch", "--delay", "-1"], "--delay"),
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--step-limit", HUGE], "--step-limit"),
-    (["cargobot", "run", "--level", "Inverter", "--program", "R", "--semantics", "vaguery", "--height-limit", HUGE],
-     "--height-limit"),
+    (
+        ["cargobot", "run", "--level", "Inverter", "--program", "R", "--semantics", "vaguery", "--height-limit", HUGE],
+        "--height-limit",
+    ),
     (["cargobot", "climb", "--level", "Inverter", "--step-limit", HUGE], "--step-limit"),
     (["cargobot", "solve", "--level", "Inverter", "--time-limit", "nan"], "not a finite"),
     (["versus", "puyo", "--seed", "-1"], "--seed"),
@@ -147,13 +165,17 @@ BAD_VALUES = [
     (["stats", "hatris", "--executor", "ray", "--jobs", TOO_MANY_JOBS], f"at most --jobs {default_jobs()}"),
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--claw", "2"], "--claw sets up a board"),
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--stacks", "[[]]"], "--stacks sets up a board"),
-    (["cargobot", "run", "--level", "Inverter", "--program", "R", "--fragile", "--unstable"],
-     "--fragile is for --semantics vaguery only"),
+    (
+        ["cargobot", "run", "--level", "Inverter", "--program", "R", "--fragile", "--unstable"],
+        "--fragile is for --semantics vaguery only",
+    ),
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--unstable"], "--unstable is for --semantics"),
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--height-limit", "3"], "--height-limit is for"),
     (["cargobot", "run", "--level", "Inverter", "--program", "R", "--delay", "1"], "--delay is for --watch only"),
-    (["cargobot", "run", "--stacks", '[["r"], []]', "--goal", "[[]]", "--program", "R"],
-     "the goal has 1 piles and the board 2"),
+    (
+        ["cargobot", "run", "--stacks", '[["r"], []]', "--goal", "[[]]", "--program", "R"],
+        "the goal has 1 piles and the board 2",
+    ),
     (["train", "hatris", "--out", "w.json", "--method", "hill", "--popsize", "5"], "--popsize is for --method cma"),
     (["train", "hatris", "--out", "w.json", "--method", "cma", "--variants", "3"], "--variants is for --method hill"),
     (["train", "hatris", "--out", "w.json", "--method", "cma", "--rounds", "2"], "--rounds is for --method hill"),
@@ -164,19 +186,27 @@ BAD_VALUES = [
     (["cargobot", "solve", "--level", "Inverter", "--address", "x:1"], "give it with --executor ray"),
     (["stats", "hatris", "--executor", "ray", "--address", "127.0.0.1:1", "--jobs", "1"], "the Ray cluster at"),
     (["cargobot", "sketch", "--level", "Inverter", "--address", "x:1"], "give it with --executor ray"),
-    (["cargobot", "sketch", "--level", "Inverter", "--executor", "ray", "--address", "127.0.0.1:1", "--jobs", "1"],
-     "the Ray cluster at"),
-    (["cargobot", "sketch", "--level", "Inverter", "--executor", "ray", "--address", "127.0.0.1:1"],
-     "cannot reach Ray at 127.0.0.1:1"),
-    (["cargobot", "sketch", "--level", "Inverter", "--executor", "ray", "--jobs", TOO_MANY_JOBS],
-     f"at most --jobs {default_jobs()}"),
+    (
+        ["cargobot", "sketch", "--level", "Inverter", "--executor", "ray", "--address", "127.0.0.1:1", "--jobs", "1"],
+        "the Ray cluster at",
+    ),
+    (
+        ["cargobot", "sketch", "--level", "Inverter", "--executor", "ray", "--address", "127.0.0.1:1"],
+        "cannot reach Ray at 127.0.0.1:1",
+    ),
+    (
+        ["cargobot", "sketch", "--level", "Inverter", "--executor", "ray", "--jobs", TOO_MANY_JOBS],
+        f"at most --jobs {default_jobs()}",
+    ),
     (["cargobot", "sketch", "--level", "Inverter", "--executor", "local"], "is not one of 'process', 'ray'"),
     (["stats", "puyo", "--bot", "krieg", "--templates", "nonexist.txt"], "--templates has no effect with --bot krieg"),
     (["stats", "puyo", "--bot", "beam", "--templates", "nonexist.txt"], "--templates has no effect with --bot beam"),
     (["stats", "puyo", "--bot", "krieg3", "--templates", "nonexist.txt"], "cannot read template file nonexist.txt"),
     (["watch", "puyo", "--bot", "krieg3", "--templates", "nonexist.txt"], "cannot read template file nonexist.txt"),
-    (["train", "puyo", "--bot", "krieg3", "--templates", "nonexist.txt", "--out", "w.json"],
-     "cannot read template file nonexist.txt"),
+    (
+        ["train", "puyo", "--bot", "krieg3", "--templates", "nonexist.txt", "--out", "w.json"],
+        "cannot read template file nonexist.txt",
+    ),
 ]
 
 
@@ -190,20 +220,54 @@ def test_bad_values_and_ignored_options_are_one_line_errors(tmp_path: Path, args
 
 
 def test_the_same_options_still_work_where_they_mean_something(tmp_path: Path) -> None:
-    code, output, _ = invoke(["cargobot", "run", "--stacks", '[["r"], []]', "--goal", '[[], ["r"]]', "--claw", "1",
-                              "--program", "claw R claw", "--semantics", "vaguery", "--fragile", "--height-limit",
-                              "3", "--json"], tmp_path)
+    code, output, _ = invoke(
+        [
+            "cargobot",
+            "run",
+            "--stacks",
+            '[["r"], []]',
+            "--goal",
+            '[[], ["r"]]',
+            "--claw",
+            "1",
+            "--program",
+            "claw R claw",
+            "--semantics",
+            "vaguery",
+            "--fragile",
+            "--height-limit",
+            "3",
+            "--json",
+        ],
+        tmp_path,
+    )
     assert code == 0 and json.loads(output)["outcome"] == "solved", output
-    code, output, _ = invoke(["watch", "hatris", "--delay", "0", "--max-actions", "3", "--replay", "r.jsonl",
-                              "--hash-every", "2"], tmp_path)
+    code, output, _ = invoke(
+        ["watch", "hatris", "--delay", "0", "--max-actions", "3", "--replay", "r.jsonl", "--hash-every", "2"], tmp_path
+    )
     assert code == 0 and (tmp_path / "r.jsonl").exists(), output
 
 
 def test_versus_results_are_the_same_for_any_jobs(tmp_path: Path) -> None:
     docs = []
     for jobs in ("1", "2"):
-        code, output, _ = invoke(["versus", "puyo", "--bots", "krieg,krieg3", "--games", "3", "--max-turns", "30",
-                                  "--jobs", jobs, "--json", f"v{jobs}.json"], tmp_path)
+        code, output, _ = invoke(
+            [
+                "versus",
+                "puyo",
+                "--bots",
+                "krieg,krieg3",
+                "--games",
+                "3",
+                "--max-turns",
+                "30",
+                "--jobs",
+                jobs,
+                "--json",
+                f"v{jobs}.json",
+            ],
+            tmp_path,
+        )
         assert code == 0, output
         docs.append(json.loads((tmp_path / f"v{jobs}.json").read_text()))
     assert docs[0] == docs[1] and [r["seed"] for r in docs[0]["results"]] == [0, 1, 2]
@@ -212,8 +276,9 @@ def test_versus_results_are_the_same_for_any_jobs(tmp_path: Path) -> None:
 def test_solve_is_the_same_for_any_jobs(tmp_path: Path) -> None:
     programs = []
     for jobs in ("1", "2"):
-        code, output, _ = invoke(["cargobot", "solve", "--level", "Cargo 101", "--jobs", jobs, "--json",
-                                  f"s{jobs}.json"], tmp_path)
+        code, output, _ = invoke(
+            ["cargobot", "solve", "--level", "Cargo 101", "--jobs", jobs, "--json", f"s{jobs}.json"], tmp_path
+        )
         assert code == 0, output
         (row,) = json.loads((tmp_path / f"s{jobs}.json").read_text())
         programs.append((row["solved"], row["size"]))
@@ -222,12 +287,27 @@ def test_solve_is_the_same_for_any_jobs(tmp_path: Path) -> None:
 
 # item 13: --executor ray --address of something that is not Ray retried forever
 
+
 def test_ray_address_nobody_listens_on_fails_at_once(tmp_path: Path) -> None:
     """The refusal comes from the command's own probe of the address (its message, not Ray's), before Ray is
     started: what makes it fail at once. The seconds are printed (pytest -s), not asserted: a loaded machine is slow,
     not wrong."""
-    code, output, seconds = invoke(["stats", "hatris", "--games", "2", "--quiet", "--executor", "ray", "--address",
-                                    "127.0.0.1:1", "--json", "s.json"], tmp_path)
+    code, output, seconds = invoke(
+        [
+            "stats",
+            "hatris",
+            "--games",
+            "2",
+            "--quiet",
+            "--executor",
+            "ray",
+            "--address",
+            "127.0.0.1:1",
+            "--json",
+            "s.json",
+        ],
+        tmp_path,
+    )
     assert_one_error_line(code, output, "cannot reach Ray at 127.0.0.1:1")
     assert "Connection refused" in output, output
     print(f"refused after {seconds:.2f} s")
@@ -259,10 +339,27 @@ def test_ray_address_that_is_not_ray_fails_after_a_bounded_wait(
     try:
         start = time.monotonic()
         done = subprocess.run(
-            [sys.executable, "-m", "puzzlebots", "stats", "hatris", "--games", "2", "--quiet", "--executor", "ray",
-             "--address", f"127.0.0.1:{port}", "--json", "s.json"],
-            capture_output=True, text=True, timeout=300, cwd=tmp_path,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "puzzlebots",
+                "stats",
+                "hatris",
+                "--games",
+                "2",
+                "--quiet",
+                "--executor",
+                "ray",
+                "--address",
+                f"127.0.0.1:{port}",
+                "--json",
+                "s.json",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=tmp_path,
+        )
         seconds = time.monotonic() - start
     finally:
         stop.set()

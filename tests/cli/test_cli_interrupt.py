@@ -25,7 +25,7 @@ def children(pid: int) -> set[int]:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state, ppid, ...
+            fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) ": state, ppid, ...
             if int(fields[1]) == pid and fields[0] not in "ZX":
                 found.add(int(entry.name))
     return found
@@ -45,15 +45,30 @@ HANG_GUARD = 120
 
 RUNS = {
     "stats": ["stats", "hatris", "--games", "400", "--jobs", "2", "--quiet", "--json", "s.json"],
-    "train": ["train", "hatris", "--games-per-eval", "40", "--generations", "50", "--jobs", "2", "--quiet",
-              "--out", "w.json"],
+    "train": [
+        "train",
+        "hatris",
+        "--games-per-eval",
+        "40",
+        "--generations",
+        "50",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--out",
+        "w.json",
+    ],
 }
 
 
 @pytest.mark.parametrize("command", sorted(RUNS))
 def test_kill_9_mid_run_leaves_no_worker_alive(tmp_path: Path, command: str) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "puzzlebots", *RUNS[command]], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlebots", *RUNS[command]],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + HANG_GUARD
         workers: set[int] = set()
@@ -82,8 +97,24 @@ def stats(tmp_path: Path) -> tuple[int, str, str]:
     here = os.getcwd()
     os.chdir(tmp_path)
     try:
-        result = CliRunner().invoke(cli, ["stats", "puyo", "--bot", "krieg", "--games", "4", "--pairs", "5",
-                                          "--jobs", "1", "--quiet", "--json", "e.json"])
+        result = CliRunner().invoke(
+            cli,
+            [
+                "stats",
+                "puyo",
+                "--bot",
+                "krieg",
+                "--games",
+                "4",
+                "--pairs",
+                "5",
+                "--jobs",
+                "1",
+                "--quiet",
+                "--json",
+                "e.json",
+            ],
+        )
     finally:
         os.chdir(here)
     return result.exit_code, result.stdout, result.stderr
@@ -126,12 +157,22 @@ def test_a_partial_file_resumes_its_results_and_refuses_any_line_that_is_not_one
     code, _, err = stats(tmp_path)
     full = json.loads((tmp_path / "e.json").read_text())
     (tmp_path / "e.json").unlink()
-    head = {"game": "puyo", "bot": "krieg", "config": full["config"], "seeds": [0, 4], "weights": None,
-            "max_actions": None}
+    head = {
+        "game": "puyo",
+        "bot": "krieg",
+        "config": full["config"],
+        "seeds": [0, 4],
+        "weights": None,
+        "max_actions": None,
+    }
     kept = dict(full["games"][1], score=-7)
     lines = [json.dumps(head, sort_keys=True), json.dumps(kept)]
-    for junk in [json.dumps(dict(full["games"][2], seed=99)), json.dumps(dict(full["games"][3], seed="3")),
-                 "[1, 2]", "[" * 100_000]:
+    for junk in [
+        json.dumps(dict(full["games"][2], seed=99)),
+        json.dumps(dict(full["games"][3], seed="3")),
+        "[1, 2]",
+        "[" * 100_000,
+    ]:
         (tmp_path / "e.json.partial").write_text("\n".join([*lines, junk, ""]))
         code, _, err = stats(tmp_path)
         assert code == 2 and err.startswith("error: ") and len(err.strip().splitlines()) == 1, err

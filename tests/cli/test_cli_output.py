@@ -37,8 +37,11 @@ def serve_command() -> click.Command:
     return serve
 
 
-@pytest.mark.parametrize("args", [[], ["watch"], ["cargobot"], ["stats"], ["train"], ["puyo"], ["versus"]],
-                         ids=lambda a: " ".join(a) or "bare")
+@pytest.mark.parametrize(
+    "args",
+    [[], ["watch"], ["cargobot"], ["stats"], ["train"], ["puyo"], ["versus"]],
+    ids=lambda a: " ".join(a) or "bare",
+)
 def test_a_bare_group_prints_its_help_and_exits_0(args: list[str]) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output

@@ -21,8 +21,7 @@ GLUED = re.compile(r"\S[{\[]$")
 def piped(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """``puzzlebots ARGS`` with stdout and stderr in pipes; it must succeed."""
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR")}  # rich's own defaults
-    done = subprocess.run([sys.executable, "-m", "puzzlebots", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env)
+    done = subprocess.run([sys.executable, "-m", "puzzlebots", *args], capture_output=True, text=True, cwd=cwd, env=env)
     assert done.returncode == 0, done.stderr
     return done
 
@@ -45,7 +44,7 @@ def json_values(text: str) -> list[Any]:
     while at < len(text):
         if text[at] in "{[":
             value, end = decoder.raw_decode(text, at)
-            assert text[end] == "\n", f"JSON followed by {text[end:end + 20]!r} on its last line"
+            assert text[end] == "\n", f"JSON followed by {text[end : end + 20]!r} on its last line"
             values.append(value)
             at = end
         at = text.index("\n", at) + 1
@@ -60,16 +59,30 @@ def test_list(tmp_path: Path) -> None:
 
 
 def test_stats_table_keeps_whole_words_at_80_columns(tmp_path: Path) -> None:
-    done = piped("stats", "yoshis_cookie", "--bot", "greedy", "--games", "2", "--max-stages", "1", "--jobs", "1",
-                 cwd=tmp_path)
+    done = piped(
+        "stats", "yoshis_cookie", "--bot", "greedy", "--games", "2", "--max-stages", "1", "--jobs", "1", cwd=tmp_path
+    )
     lines = whole_lines(done.stdout)
     assert any("stage_clear_rate" in line or "stage clear rate" in line for line in lines)
     assert "\r" not in done.stderr
 
 
 def test_stats_json_is_the_whole_output(tmp_path: Path) -> None:
-    done = piped("stats", "hatris", "--bot", "searcher", "--games", "2", "--max-spawns", "20", "--jobs", "1",
-                 "--format", "json", cwd=tmp_path)
+    done = piped(
+        "stats",
+        "hatris",
+        "--bot",
+        "searcher",
+        "--games",
+        "2",
+        "--max-spawns",
+        "20",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     whole_lines(done.stdout)
     doc = json.loads(done.stdout)
     assert doc["game"] == "hatris" and doc["summary"]["games"] == 2
@@ -77,8 +90,21 @@ def test_stats_json_is_the_whole_output(tmp_path: Path) -> None:
 
 def test_watch_and_replay_print_the_last_board_a_caption_and_json(tmp_path: Path) -> None:
     replay = tmp_path / "game.jsonl"
-    done = piped("watch", "hatris", "--bot", "searcher", "--seed", "3", "--delay", "0", "--max-actions", "5",
-                 "--replay", str(replay), cwd=tmp_path)
+    done = piped(
+        "watch",
+        "hatris",
+        "--bot",
+        "searcher",
+        "--seed",
+        "3",
+        "--delay",
+        "0",
+        "--max-actions",
+        "5",
+        "--replay",
+        str(replay),
+        cwd=tmp_path,
+    )
     lines = whole_lines(done.stdout)
     assert "hatris / searcher / seed 3" in lines  # the caption on a line of its own
     assert json_values(done.stdout)[-1]["decisions"] == 5
@@ -90,8 +116,7 @@ def test_watch_and_replay_print_the_last_board_a_caption_and_json(tmp_path: Path
 
 
 def test_puyo_colours_are_letters_in_a_pipe(tmp_path: Path) -> None:
-    done = piped("watch", "puyo", "--bot", "krieg", "--seed", "2", "--delay", "0", "--max-actions", "6",
-                 cwd=tmp_path)
+    done = piped("watch", "puyo", "--bot", "krieg", "--seed", "2", "--delay", "0", "--max-actions", "6", cwd=tmp_path)
     whole_lines(done.stdout)
     field = [line for line in done.stdout.splitlines() if re.match(r"│ ( \d|\d\d) ", line)]  # rows 13..1
     assert len(field) == 13
@@ -100,16 +125,34 @@ def test_puyo_colours_are_letters_in_a_pipe(tmp_path: Path) -> None:
 
 
 def test_train(tmp_path: Path) -> None:
-    done = piped("train", "hatris", "--bot", "searcher", "--games-per-eval", "2", "--generations", "1",
-                 "--variants", "2", "--max-actions", "10", "--jobs", "1", "--out", "w.json", cwd=tmp_path)
+    done = piped(
+        "train",
+        "hatris",
+        "--bot",
+        "searcher",
+        "--games-per-eval",
+        "2",
+        "--generations",
+        "1",
+        "--variants",
+        "2",
+        "--max-actions",
+        "10",
+        "--jobs",
+        "1",
+        "--out",
+        "w.json",
+        cwd=tmp_path,
+    )
     whole_lines(done.stdout)
     assert "\r" not in done.stderr
     assert (tmp_path / "w.json").exists()
 
 
 def test_versus(tmp_path: Path) -> None:
-    done = piped("versus", "puyo", "--bots", "krieg,krieg", "--games", "1", "--max-turns", "6", "--jobs", "1",
-                 cwd=tmp_path)
+    done = piped(
+        "versus", "puyo", "--bots", "krieg,krieg", "--games", "1", "--max-turns", "6", "--jobs", "1", cwd=tmp_path
+    )
     lines = whole_lines(done.stdout)
     assert any("win rate" in line for line in lines)
 
@@ -130,8 +173,16 @@ def test_cargobot_run(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_cargobot_climb(tmp_path: Path, as_json: bool) -> None:
-    done = piped("cargobot", "climb", "--level", "Cargo 101", "--max-iterations", "200",
-                 *(["--json"] if as_json else []), cwd=tmp_path)
+    done = piped(
+        "cargobot",
+        "climb",
+        "--level",
+        "Cargo 101",
+        "--max-iterations",
+        "200",
+        *(["--json"] if as_json else []),
+        cwd=tmp_path,
+    )
     lines = whole_lines(done.stdout)
     if as_json:
         assert "solved" in json.loads(done.stdout)

@@ -29,8 +29,23 @@ from puzzlebots.core.seeds import MAX_SEED, legacy_seed  # noqa: E402
 from puzzlebots.web.cli import serve  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
-CMA = ["train", "hatris", "--method", "cma", "--popsize", "2", "--games-per-eval", "1", "--generations", "1",
-       "--max-actions", "3", "--jobs", "1", "--quiet"]
+CMA = [
+    "train",
+    "hatris",
+    "--method",
+    "cma",
+    "--popsize",
+    "2",
+    "--games-per-eval",
+    "1",
+    "--generations",
+    "1",
+    "--max-actions",
+    "3",
+    "--jobs",
+    "1",
+    "--quiet",
+]
 
 
 def commands(group: click.Group, ctx: click.Context, path: str = "") -> Iterator[tuple[str, click.Command]]:
@@ -51,6 +66,7 @@ def every_command() -> list[tuple[str, click.Command]]:
 
 # ----------------------------------------------------------------- item 2: benchmarks only from the project
 
+
 def test_bench_never_runs_a_benchmark_planted_in_the_working_directory(tmp_path: Path) -> None:
     planted = tmp_path / "benchmarks"
     planted.mkdir()
@@ -68,6 +84,7 @@ def test_bench_never_runs_a_benchmark_planted_in_the_working_directory(tmp_path:
 
 # ----------------------------------------------------------------- item 5: one seed range, the replays' own
 
+
 def test_every_seed_option_takes_exactly_the_seeds_a_replay_accepts() -> None:
     seeds = [(name, p) for name, cmd in every_command() for p in cmd.params if p.name == "seed"]
     assert len(seeds) >= 14  # stats, watch and train of three games, versus, play, climb, sketch, evolve
@@ -84,14 +101,30 @@ def test_a_seed_past_the_range_is_refused_where_the_option_is_read(tmp_path: Pat
 
 def test_the_largest_seed_watched_replays(tmp_path: Path) -> None:
     rep = tmp_path / "r.jsonl"
-    result = CliRunner().invoke(cli, ["watch", "puyo", "--bot", "krieg", "--seed", str(MAX_SEED), "--pairs", "3",
-                                      "--delay", "0", "--replay", str(rep)])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "watch",
+            "puyo",
+            "--bot",
+            "krieg",
+            "--seed",
+            str(MAX_SEED),
+            "--pairs",
+            "3",
+            "--delay",
+            "0",
+            "--replay",
+            str(rep),
+        ],
+    )
     assert result.exit_code == 0, result.output
     result = CliRunner().invoke(cli, ["replay", str(rep), "--no-show"])
     assert result.exit_code == 0 and "hashes match" in result.output, result.output
 
 
 # ----------------------------------------------------------------- item 11: CMA-ES from any seed
+
 
 @pytest.mark.parametrize("seed", [2**32 - 1, 2**32, MAX_SEED])
 def test_cma_trains_from_any_seed_in_range(tmp_path: Path, seed: int) -> None:
@@ -111,6 +144,7 @@ def test_the_numpy_seed_keeps_old_runs_and_fits_32_bits() -> None:
 
 
 # ----------------------------------------------------------------- item 13: no bot option silently ignored
+
 
 def unread_flags() -> list[tuple[str, str, str, object]]:
     """(game, bot, flag, a value) for every command-line option of a key that bot does not read."""
@@ -148,12 +182,29 @@ def test_an_option_the_bot_does_not_read_is_refused(game: str, bot: str, flag: s
 def test_the_audits_case_and_the_bot_that_reads_it() -> None:
     for bot in ("random", "searcher"):
         assert "has no effect" in refused("stats", "hatris", "--bot", bot, "--hoard-stage", "2", "--games", "1")
-    result = CliRunner().invoke(cli, ["stats", "hatris", "--bot", "expectimax", "--hoard-stage", "2", "--games",
-                                      "1", "--max-actions", "2", "--jobs", "1", "--quiet"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "stats",
+            "hatris",
+            "--bot",
+            "expectimax",
+            "--hoard-stage",
+            "2",
+            "--games",
+            "1",
+            "--max-actions",
+            "2",
+            "--jobs",
+            "1",
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
 
 
 # ----------------------------------------------------------------- item 14: finite, bounded floats
+
 
 def test_every_float_option_is_finite_and_bounded() -> None:
     floats = [(name, p) for name, cmd in every_command() for p in cmd.params if isinstance(p.type, click.FloatRange)]
@@ -163,14 +214,17 @@ def test_every_float_option_is_finite_and_bounded() -> None:
         assert math.isfinite(param.type.min) and math.isfinite(param.type.max), (name, param.name)
 
 
-@pytest.mark.parametrize("args", [
-    ["serve", "--time-budget", "nan"],
-    ["serve", "--time-budget", "inf"],
-    ["train", "hatris", "--sigma", "1e308", "--out", "w.json"],
-    ["train", "hatris", "--sigma", "nan", "--out", "w.json"],
-    ["cargobot", "solve", "--level", "Cargo 101", "--time-limit", "1e308"],
-    ["watch", "hatris", "--delay", "nan"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["serve", "--time-budget", "nan"],
+        ["serve", "--time-budget", "inf"],
+        ["train", "hatris", "--sigma", "1e308", "--out", "w.json"],
+        ["train", "hatris", "--sigma", "nan", "--out", "w.json"],
+        ["cargobot", "solve", "--level", "Cargo 101", "--time-limit", "1e308"],
+        ["watch", "hatris", "--delay", "nan"],
+    ],
+)
 def test_a_float_that_is_not_finite_or_in_range_is_one_error_line(args: list[str]) -> None:
     flag = next(a for a in args if a in ("--time-budget", "--sigma", "--time-limit", "--delay"))
     assert f"Invalid value for '{flag}'" in refused(*args)
@@ -178,14 +232,24 @@ def test_a_float_that_is_not_finite_or_in_range_is_one_error_line(args: list[str
 
 # ----------------------------------------------------------------- item 8: values quoted short
 
+
 def test_a_replay_action_of_a_million_elements_is_quoted_short(tmp_path: Path) -> None:
     game = get_game("hatris")
-    head = {"type": "header", "format": 1, "game": "hatris", "config": {}, "seed": 0, "bot": "random",
-            "rules_version": game.rules_version, "hash_every": 10}
+    head = {
+        "type": "header",
+        "format": 1,
+        "game": "hatris",
+        "config": {},
+        "seed": 0,
+        "bot": "random",
+        "rules_version": game.rules_version,
+        "hash_every": 10,
+    }
     action = ["place", *range(1_000_000)]
     path = tmp_path / "r.jsonl"
-    path.write_text("\n".join(json.dumps(x) for x in [head, {"a": action},
-                                                      {"type": "end", "decisions": 1, "result": {}}]) + "\n")
+    path.write_text(
+        "\n".join(json.dumps(x) for x in [head, {"a": action}, {"type": "end", "decisions": 1, "result": {}}]) + "\n"
+    )
     line = refused("replay", path, "--no-show")
     assert len(line) < 300, len(line)
 

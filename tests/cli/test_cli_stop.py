@@ -57,9 +57,16 @@ def start(args: list[str], cwd: Path, game: bool = True) -> subprocess.Popen[str
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
         env["PUZZLEBOTS_GAMES"] = "napgame:GAME"
         env["NAP_MARKS"] = str(cwd / "marks")
-    return subprocess.Popen([sys.executable, "-m", "puzzlebots", *args], cwd=cwd, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-                            preexec_fn=default_ctrl_c)
+    return subprocess.Popen(
+        [sys.executable, "-m", "puzzlebots", *args],
+        cwd=cwd,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=default_ctrl_c,
+    )
 
 
 def default_ctrl_c() -> None:
@@ -130,8 +137,10 @@ def test_a_stopped_stats_keeps_every_finished_game_and_leaves_no_worker(tmp_path
 
 @pytest.mark.parametrize("how", sorted(EXIT))
 def test_a_stopped_train_leaves_no_worker(tmp_path: Path, how: str) -> None:
-    proc = start(["train", "nap", "--games-per-eval", "4", "--generations", "2", "--jobs", "2", "--quiet",
-                  "--out", "w.json"], tmp_path)
+    proc = start(
+        ["train", "nap", "--games-per-eval", "4", "--generations", "2", "--jobs", "2", "--quiet", "--out", "w.json"],
+        tmp_path,
+    )
     wait_until(proc, busy(tmp_path, 2), "both workers were busy")
     code, err, _ = stop(proc, how)
     assert (code, err.strip().splitlines()[-1]) == EXIT[how], err

@@ -50,8 +50,25 @@ def test_train_says_its_mean_is_capped(tmp_path: Path) -> None:
 
     from puzzlebots.cli import cli
 
-    args = ["train", "hatris", "--games-per-eval", "1", "--generations", "1", "--variants", "1", "--rounds", "1",
-            "--max-spawns", "5", "--jobs", "1", "--quiet", "--out", str(tmp_path / "w.json")]
+    args = [
+        "train",
+        "hatris",
+        "--games-per-eval",
+        "1",
+        "--generations",
+        "1",
+        "--variants",
+        "1",
+        "--rounds",
+        "1",
+        "--max-spawns",
+        "5",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--out",
+        str(tmp_path / "w.json"),
+    ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     line = next(x for x in result.stderr.splitlines() if x.startswith("generation 1/1"))

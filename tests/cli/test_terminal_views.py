@@ -45,8 +45,13 @@ def states(name: str, n: int) -> list[Any]:
 
 
 def test_every_watched_game_is_covered() -> None:
-    views = {g.name for g in loadable_games() if isinstance(g, Episodic) and isinstance(g, TerminalView)
-             and type(g).__module__.startswith("puzzlebots.games.")}  # not the test suites' toy games
+    views = {
+        g.name
+        for g in loadable_games()
+        if isinstance(g, Episodic)
+        and isinstance(g, TerminalView)
+        and type(g).__module__.startswith("puzzlebots.games.")
+    }  # not the test suites' toy games
     assert views == set(WATCHED)
 
 
@@ -118,8 +123,9 @@ def test_puyo_play_draws_the_falling_pair_whole_and_labels_it_now() -> None:
 def test_puyo_colours_are_letters_where_colours_do_not_show() -> None:
     match = human_match()
     a, c = match.game.players[0].current()
-    you = [line.split("╮ ╭")[0] if "╮ ╭" in line else line.split("│ │")[0] for line in drawn(match.view(),
-                                                                                          colours=False)]
+    you = [
+        line.split("╮ ╭")[0] if "╮ ╭" in line else line.split("│ │")[0] for line in drawn(match.view(), colours=False)
+    ]
     from puzzlebots.games.puyo.rules import COLOUR_LETTERS
 
     hover = [line[:17].strip("│ ") for line in you[1:3]]

@@ -46,8 +46,9 @@ def test_an_interrupt_hands_on_every_result_sent_and_ends_the_busy_workers(tmp_p
     saved = signal.signal(signal.SIGINT, signal.default_int_handler)  # a background run ignores SIGINT
     try:
         with pytest.raises(KeyboardInterrupt):
-            run_tasks(quick_or_endless, [(i, str(tmp_path)) for i in range(8)], jobs=2, progress=False,
-                      on_result=on_result)
+            run_tasks(
+                quick_or_endless, [(i, str(tmp_path)) for i in range(8)], jobs=2, progress=False, on_result=on_result
+            )
     finally:
         signal.signal(signal.SIGINT, saved)
     assert sorted(handed) == list(range(QUICK))  # each once: none lost, none twice

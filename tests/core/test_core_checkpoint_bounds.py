@@ -14,8 +14,17 @@ from puzzlebots.core.tuning import TrainSettings, load_checkpoint, train
 
 
 def settings(generations: int) -> TrainSettings:
-    return TrainSettings("cards", "threshold", "cma", games_per_eval=2, generations=generations, seed=4,
-                         sigma=0.5, popsize=6, config={"cards": 20})
+    return TrainSettings(
+        "cards",
+        "threshold",
+        "cma",
+        games_per_eval=2,
+        generations=generations,
+        seed=4,
+        sigma=0.5,
+        popsize=6,
+        config={"cards": 20},
+    )
 
 
 @pytest.fixture
@@ -27,8 +36,10 @@ def checkpoint(tmp_path: Path) -> Path:
 @pytest.fixture
 def no_replay(monkeypatch: pytest.MonkeyPatch) -> None:
     """Replaying the CMA-ES history is the costly part: here it fails the test if it is reached."""
+
     def refuse(*args: object) -> None:
         raise AssertionError("the CMA-ES history was replayed before the cheap checks refused the file")
+
     monkeypatch.setattr(tuning, "rebuild_cma", refuse)
 
 
@@ -41,23 +52,22 @@ def grown(checkpoint: Path, generations: int) -> dict:
     return doc
 
 
-def test_a_checkpoint_larger_than_its_generations_allow_is_refused_unread(checkpoint: Path, no_replay: None,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_checkpoint_larger_than_its_generations_allow_is_refused_unread(
+    checkpoint: Path, no_replay: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     checkpoint.write_text(json.dumps(grown(checkpoint, 60_000)))
     monkeypatch.setattr(tuning, "read_json", lambda *a, **k: pytest.fail("the file was parsed"))
     with pytest.raises(InputError, match="more than a checkpoint of at most 10 generations can be"):
         load_checkpoint(checkpoint, settings(10), 2)
 
 
-def test_more_generations_than_the_settings_is_refused_before_the_replay(checkpoint: Path,
-                                                                        no_replay: None) -> None:
+def test_more_generations_than_the_settings_is_refused_before_the_replay(checkpoint: Path, no_replay: None) -> None:
     checkpoint.write_text(json.dumps(grown(checkpoint, 12)))
     with pytest.raises(InputError, match="holds 12 generations, more than --generations 10"):
         load_checkpoint(checkpoint, settings(10), 2)
 
 
-def test_a_generation_of_the_wrong_population_is_refused_before_the_replay(checkpoint: Path,
-                                                                           no_replay: None) -> None:
+def test_a_generation_of_the_wrong_population_is_refused_before_the_replay(checkpoint: Path, no_replay: None) -> None:
     doc = json.loads(checkpoint.read_text())
     doc["cma"]["told"][-1] = doc["cma"]["told"][-1] * 2
     checkpoint.write_text(json.dumps(doc))

@@ -27,8 +27,23 @@ def test_stats_json_identical_for_any_jobs(tmp_path):
     files = []
     for jobs in (1, 2, 1):
         path = tmp_path / f"s{len(files)}.json"
-        code, _ = run("stats", "cards", "--bot", "random", "--games", "12", "--seed", "5", "--jobs", str(jobs),
-                      "--json", str(path), "--quiet", "--cards", "30")
+        code, _ = run(
+            "stats",
+            "cards",
+            "--bot",
+            "random",
+            "--games",
+            "12",
+            "--seed",
+            "5",
+            "--jobs",
+            str(jobs),
+            "--json",
+            str(path),
+            "--quiet",
+            "--cards",
+            "30",
+        )
         assert code == 0
         files.append(path.read_bytes())
     assert files[0] == files[1] == files[2]
@@ -44,8 +59,14 @@ def test_stats_resumes_an_interrupted_run(tmp_path):
     code, _ = run("stats", "cards", "--bot", "random", "--games", "6", "--json", str(path), "--quiet")
     full = json.loads(path.read_text())
     # fake an interrupted run: the partial file has the header and two finished games, one with a marker
-    head = {"game": "cards", "bot": "random", "config": {"cards": 20}, "seeds": [0, 6], "weights": None,
-            "max_actions": None}
+    head = {
+        "game": "cards",
+        "bot": "random",
+        "config": {"cards": 20},
+        "seeds": [0, 6],
+        "weights": None,
+        "max_actions": None,
+    }
     kept = dict(full["games"][0], score=-1)
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(head, sort_keys=True) + "\n" + json.dumps(kept) + "\n{broken")
@@ -57,17 +78,20 @@ def test_stats_resumes_an_interrupted_run(tmp_path):
     assert doc["games"][1:] == full["games"][1:]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["stats", "nogame"], "unknown game 'nogame'"),
-    (["stats", "cards", "--bot", "nobot", "--quiet"], "unknown bot 'nobot'"),
-    (["stats", "cards", "--games", "-3"], "--games"),
-    (["stats", "cards", "--games", "many"], "'many' is not a valid integer"),
-    (["stats", "cards", "--cards", "0", "--quiet"], "error: cards: cards must be an integer in 1..1000, got 0"),
-    (["watch", "cards", "--seed", "x"], "--seed"),
-    (["train", "cards", "--generations", "0", "--out", "w.json"], "--generations"),
-    (["replay", "missing.jsonl"], "cannot read replay"),
-    (["versus", "cards"], "cards has no versus mode (games with one: puyo)"),  # a game without commands of its own
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["stats", "nogame"], "unknown game 'nogame'"),
+        (["stats", "cards", "--bot", "nobot", "--quiet"], "unknown bot 'nobot'"),
+        (["stats", "cards", "--games", "-3"], "--games"),
+        (["stats", "cards", "--games", "many"], "'many' is not a valid integer"),
+        (["stats", "cards", "--cards", "0", "--quiet"], "error: cards: cards must be an integer in 1..1000, got 0"),
+        (["watch", "cards", "--seed", "x"], "--seed"),
+        (["train", "cards", "--generations", "0", "--out", "w.json"], "--generations"),
+        (["replay", "missing.jsonl"], "cannot read replay"),
+        (["versus", "cards"], "cards has no versus mode (games with one: puyo)"),  # a game without commands of its own
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2, result.output
@@ -110,21 +134,45 @@ def test_watch_writes_a_replay_that_replays_and_detects_edits(tmp_path):
 
 def test_train_killed_mid_run_resumes_from_its_last_generation(tmp_path):
     out = tmp_path / "w.json"
-    base = [sys.executable, "-m", "puzzlebots", "train", "cards", "--bot", "threshold", "--games-per-eval", "40",
-            "--generations", "30", "--out", str(out), "--jobs", "1", "--quiet", "--cards", "400"]
+    base = [
+        sys.executable,
+        "-m",
+        "puzzlebots",
+        "train",
+        "cards",
+        "--bot",
+        "threshold",
+        "--games-per-eval",
+        "40",
+        "--generations",
+        "30",
+        "--out",
+        str(out),
+        "--jobs",
+        "1",
+        "--quiet",
+        "--cards",
+        "400",
+    ]
     proc = subprocess.Popen(base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
     ckpt = tmp_path / "w.json.ckpt"
     deadline = time.time() + 120
-    while time.time() < deadline and not (out.exists() and json.loads(out.read_text())["trained_with"]
-                                          ["generations_done"] >= 2):
+    while time.time() < deadline and not (
+        out.exists() and json.loads(out.read_text())["trained_with"]["generations_done"] >= 2
+    ):
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     done = json.loads(out.read_text())["trained_with"]["generations_done"]
     assert ckpt.exists() and 2 <= done < 30
     target = done + 2
-    res = subprocess.run([*base[:base.index("--generations") + 1], str(target), *base[base.index("--out"):],
-                          "--resume"], capture_output=True, text=True, env=os.environ.copy(), timeout=300)
+    res = subprocess.run(
+        [*base[: base.index("--generations") + 1], str(target), *base[base.index("--out") :], "--resume"],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     doc = json.loads(out.read_text())
     assert doc["trained_with"]["generations_done"] == target
@@ -135,8 +183,25 @@ def test_stats_and_train_plots_are_png_files(tmp_path):
     hist, curve = tmp_path / "h.png", tmp_path / "c.png"
     code, _ = run("stats", "cards", "--bot", "random", "--games", "20", "--plot", str(hist), "--quiet")
     assert code == 0
-    code, _ = run("train", "cards", "--games-per-eval", "3", "--generations", "3", "--out", str(tmp_path / "w.json"),
-                  "--jobs", "1", "--plot", str(curve), "--quiet", "--variants", "2", "--rounds", "1")
+    code, _ = run(
+        "train",
+        "cards",
+        "--games-per-eval",
+        "3",
+        "--generations",
+        "3",
+        "--out",
+        str(tmp_path / "w.json"),
+        "--jobs",
+        "1",
+        "--plot",
+        str(curve),
+        "--quiet",
+        "--variants",
+        "2",
+        "--rounds",
+        "1",
+    )
     assert code == 0
     for png in (hist, curve):
         data = png.read_bytes()

@@ -31,10 +31,18 @@ class Demo(Schema):
     step: int = setting(2, "an integer choice", choices=(2, 3), flag="--step")
     fast: bool = setting(False, "a flag", flag="--fast/--slow")
     path: str = setting("", "a file", what="a path (or empty)", flag="--path")
-    sizes: list[int] = setting([1, 2], "two sizes", valid=lambda v: isinstance(v, list) and len(v) == 2
-                               and all(is_int(x) and 1 <= x <= 9 for x in v), what="two sizes in 1..9")
-    speeds: dict[str, float] = setting({"low": 0.5}, "a speed map", valid=lambda v: isinstance(v, dict)
-                                       and v.keys() == {"low"}, what="a map of low to a speed")
+    sizes: list[int] = setting(
+        [1, 2],
+        "two sizes",
+        valid=lambda v: isinstance(v, list) and len(v) == 2 and all(is_int(x) and 1 <= x <= 9 for x in v),
+        what="two sizes in 1..9",
+    )
+    speeds: dict[str, float] = setting(
+        {"low": 0.5},
+        "a speed map",
+        valid=lambda v: isinstance(v, dict) and v.keys() == {"low"},
+        what="a map of low to a speed",
+    )
 
     @classmethod
     def cross_check(cls, config: Mapping[str, Any]) -> None:
@@ -48,33 +56,43 @@ def check(raw: Mapping[str, Any], web: bool = False) -> dict[str, Any]:
 
 def test_defaults_are_fresh_plain_values() -> None:
     a = config_mod.defaults(Demo)
-    assert a == {"size": 3, "colour": "red", "step": 2, "fast": False, "path": "", "sizes": [1, 2],
-                 "speeds": {"low": 0.5}}
+    assert a == {
+        "size": 3,
+        "colour": "red",
+        "step": 2,
+        "fast": False,
+        "path": "",
+        "sizes": [1, 2],
+        "speeds": {"low": 0.5},
+    }
     a["sizes"].append(7)
     assert config_mod.defaults(Demo)["sizes"] == [1, 2]
     assert check({"size": 4, "sizes": [9, 9]}) == {**config_mod.defaults(Demo), "size": 4, "sizes": [9, 9]}
 
 
-@pytest.mark.parametrize(("raw", "message"), [
-    ({"size": 0}, "demo: size must be an integer in 1..9, got 0"),
-    ({"size": 10}, "demo: size must be an integer in 1..9, got 10"),
-    ({"size": "3"}, "demo: size must be an integer in 1..9, got '3'"),
-    ({"size": 3.0}, "demo: size must be an integer in 1..9, got 3.0"),
-    ({"size": True}, "demo: size must be an integer in 1..9, got True"),  # a bool is never an integer
-    ({"colour": "green"}, "demo: colour must be one of red, blue, got 'green'"),
-    ({"step": 2.0}, "demo: step must be one of 2, 3, got 2.0"),
-    ({"step": True}, "demo: step must be one of 2, 3, got True"),
-    ({"fast": 1}, "demo: fast must be true or false, got 1"),
-    ({"fast": "yes"}, "demo: fast must be true or false, got 'yes'"),
-    ({"path": 5}, "demo: path must be a path (or empty), got 5"),
-    ({"sizes": [1]}, "demo: sizes must be two sizes in 1..9, got [1]"),
-    ({"sizes": [1, True]}, "demo: sizes must be two sizes in 1..9, got [1, True]"),
-    ({"speeds": {"high": 1}}, "demo: speeds must be a map of low to a speed, got {'high': 1}"),
-    ({"speeds": {1: 1, "low": 2}}, "demo: speeds must be a map of low to a speed, got {1: 1, 'low': 2}"),
-    ({"colour": "blue", "size": 5}, "demo: size must be at most 4 when blue, got 5"),  # the cross-field hook
-    ({"nope": 1}, "demo: unknown config key 'nope' (known: colour, fast, path, size, sizes, speeds, step)"),
-    ({"size": "x" * 10_000}, f"demo: size must be an integer in 1..9, got '{'x' * 27}...{'x' * 28}'"),
-])
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"size": 0}, "demo: size must be an integer in 1..9, got 0"),
+        ({"size": 10}, "demo: size must be an integer in 1..9, got 10"),
+        ({"size": "3"}, "demo: size must be an integer in 1..9, got '3'"),
+        ({"size": 3.0}, "demo: size must be an integer in 1..9, got 3.0"),
+        ({"size": True}, "demo: size must be an integer in 1..9, got True"),  # a bool is never an integer
+        ({"colour": "green"}, "demo: colour must be one of red, blue, got 'green'"),
+        ({"step": 2.0}, "demo: step must be one of 2, 3, got 2.0"),
+        ({"step": True}, "demo: step must be one of 2, 3, got True"),
+        ({"fast": 1}, "demo: fast must be true or false, got 1"),
+        ({"fast": "yes"}, "demo: fast must be true or false, got 'yes'"),
+        ({"path": 5}, "demo: path must be a path (or empty), got 5"),
+        ({"sizes": [1]}, "demo: sizes must be two sizes in 1..9, got [1]"),
+        ({"sizes": [1, True]}, "demo: sizes must be two sizes in 1..9, got [1, True]"),
+        ({"speeds": {"high": 1}}, "demo: speeds must be a map of low to a speed, got {'high': 1}"),
+        ({"speeds": {1: 1, "low": 2}}, "demo: speeds must be a map of low to a speed, got {1: 1, 'low': 2}"),
+        ({"colour": "blue", "size": 5}, "demo: size must be at most 4 when blue, got 5"),  # the cross-field hook
+        ({"nope": 1}, "demo: unknown config key 'nope' (known: colour, fast, path, size, sizes, speeds, step)"),
+        ({"size": "x" * 10_000}, f"demo: size must be an integer in 1..9, got '{'x' * 27}...{'x' * 28}'"),
+    ],
+)
 def test_each_kind_of_field_has_one_wording(raw: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError) as info:
         check(raw)
@@ -114,35 +132,110 @@ def test_a_setting_without_a_domain_is_refused_at_declaration(kwargs: dict[str, 
 
 DEFAULTS = {
     "hatris": {
-        "alexey": "multi_pile", "block_rule": "base_vs_top", "cash_in": False, "down": "hard_drop", "endless": True,
-        "first_frame_counter": "random", "frames_helper": 60, "frames_helper_per_hat": 20, "frames_per_press": 1,
-        "frames_per_release": 1, "frames_spawn": 0, "frames_vanish": 30, "hatris_bonus": 0, "helper_groups": "article",
-        "hoard_below_px": 64, "hoard_stage": 8, "hoard_value": 1.0, "metric7_formula": "signed", "max_spawns": 20000,
-        "min_run": 2, "nesting_reading": "base_offset", "norm": "bounds",
-        "pair_source": "nes", "pool_overflow": "discard", "prng_retries_per_frame": 60, "prng_rotate": "circular8",
-        "quota": 15, "quota_first_level": "fixed", "reach": "timeless", "refill": "uniform_no5",
-        "shop_start": "6xShop_equal", "sort_dir": "desc_lr", "speed_base": 64, "speed_step": 3, "start_level": 0,
+        "alexey": "multi_pile",
+        "block_rule": "base_vs_top",
+        "cash_in": False,
+        "down": "hard_drop",
+        "endless": True,
+        "first_frame_counter": "random",
+        "frames_helper": 60,
+        "frames_helper_per_hat": 20,
+        "frames_per_press": 1,
+        "frames_per_release": 1,
+        "frames_spawn": 0,
+        "frames_vanish": 30,
+        "hatris_bonus": 0,
+        "helper_groups": "article",
+        "hoard_below_px": 64,
+        "hoard_stage": 8,
+        "hoard_value": 1.0,
+        "metric7_formula": "signed",
+        "max_spawns": 20000,
+        "min_run": 2,
+        "nesting_reading": "base_offset",
+        "norm": "bounds",
+        "pair_source": "nes",
+        "pool_overflow": "discard",
+        "prng_retries_per_frame": 60,
+        "prng_rotate": "circular8",
+        "quota": 15,
+        "quota_first_level": "fixed",
+        "reach": "timeless",
+        "refill": "uniform_no5",
+        "shop_start": "6xShop_equal",
+        "sort_dir": "desc_lr",
+        "speed_base": 64,
+        "speed_step": 3,
+        "start_level": 0,
         "top_px": 128,
     },
     "yoshis_cookie": {
-        "b_speed": 4.0, "board_file": "", "clear_incoming_aligned": True, "cursor_follows": True, "expert_types": 5,
-        "frames_button": 1, "frames_clear": 30, "frames_contact": 8, "frames_cursor": 2, "frames_rotate": 8,
-        "gen": "balanced", "incoming": "L_unit", "incoming_dist": "uniform", "max_continues": 100, "max_stages": 0,
-        "meter_target": 5, "min_line": 2, "mode": "normal", "score_cookie": 10, "score_yoshi": 100,
-        "shell_pos": "random", "size": 0, "speed": "medium", "speed_px_per_frame": {"high": 1.0, "low": 0.25,
-        "medium": 0.5}, "start_delay": 120, "start_round": 0, "start_size": [3, 3, 3, 4, 4, 4, 5, 5, 5, 6],
-        "types_per_round": [3, 4, 5, 5, 5, 5, 5, 5, 5, 5], "yoshi_delivery": "next_incoming",
+        "b_speed": 4.0,
+        "board_file": "",
+        "clear_incoming_aligned": True,
+        "cursor_follows": True,
+        "expert_types": 5,
+        "frames_button": 1,
+        "frames_clear": 30,
+        "frames_contact": 8,
+        "frames_cursor": 2,
+        "frames_rotate": 8,
+        "gen": "balanced",
+        "incoming": "L_unit",
+        "incoming_dist": "uniform",
+        "max_continues": 100,
+        "max_stages": 0,
+        "meter_target": 5,
+        "min_line": 2,
+        "mode": "normal",
+        "score_cookie": 10,
+        "score_yoshi": 100,
+        "shell_pos": "random",
+        "size": 0,
+        "speed": "medium",
+        "speed_px_per_frame": {"high": 1.0, "low": 0.25, "medium": 0.5},
+        "start_delay": 120,
+        "start_round": 0,
+        "start_size": [3, 3, 3, 4, 4, 4, 5, 5, 5, 6],
+        "types_per_round": [3, 4, 5, 5, 5, 5, 5, 5, 5, 5],
+        "yoshi_delivery": "next_incoming",
         "yoshi_fill": "last_resort",
     },
     "puyo": {
-        "beam_depth": 6, "beam_fire_links": 0, "beam_samples": 3, "beam_width": 40, "builder_depth": 16,
-        "builder_discount": 970, "builder_futures": 6, "builder_prune": 5000, "builder_width": 120,
-        "duelist_bury_rows": 3, "duelist_crush": 36, "duelist_defend": 6, "duelist_depth": 12,
-        "duelist_fire_links": 8, "duelist_futures": 4, "duelist_harass": 0, "duelist_harass_links": 3,
-        "duelist_width": 80, "early_stop": 0,
-        "k3_abandon_after": 8, "k3_colours": "fixed", "k3_fit": "left", "k3_legality": "delta", "k3_templates": "",
-        "margin_targets": "reference", "n_colours": 4, "opening_3col_pairs": 2, "pairs": 50, "reach": "strict",
-        "seq": "esports", "upi_grace_ms": 2000, "upi_ms": 1000, "versus_clock": "frames", "versus_frames": "nova",
+        "beam_depth": 6,
+        "beam_fire_links": 0,
+        "beam_samples": 3,
+        "beam_width": 40,
+        "builder_depth": 16,
+        "builder_discount": 970,
+        "builder_futures": 6,
+        "builder_prune": 5000,
+        "builder_width": 120,
+        "duelist_bury_rows": 3,
+        "duelist_crush": 36,
+        "duelist_defend": 6,
+        "duelist_depth": 12,
+        "duelist_fire_links": 8,
+        "duelist_futures": 4,
+        "duelist_harass": 0,
+        "duelist_harass_links": 3,
+        "duelist_width": 80,
+        "early_stop": 0,
+        "k3_abandon_after": 8,
+        "k3_colours": "fixed",
+        "k3_fit": "left",
+        "k3_legality": "delta",
+        "k3_templates": "",
+        "margin_targets": "reference",
+        "n_colours": 4,
+        "opening_3col_pairs": 2,
+        "pairs": 50,
+        "reach": "strict",
+        "seq": "esports",
+        "upi_grace_ms": 2000,
+        "upi_ms": 1000,
+        "versus_clock": "frames",
+        "versus_frames": "nova",
         "visible": 2,
     },
     "cargobot": {},
@@ -151,9 +244,25 @@ DEFAULTS = {
 WEB_KEYS = {
     "hatris": {"pair_source", "endless", "start_level", "max_spawns"},
     "yoshis_cookie": {"speed", "mode", "start_round", "max_stages", "size"},
-    "puyo": {"pairs", "visible", "seq", "n_colours", "reach", "k3_colours", "k3_fit", "k3_legality", "beam_width",
-             "beam_depth", "beam_samples", "builder_width", "builder_depth", "builder_futures",
-             "duelist_width", "duelist_depth", "duelist_futures"},
+    "puyo": {
+        "pairs",
+        "visible",
+        "seq",
+        "n_colours",
+        "reach",
+        "k3_colours",
+        "k3_fit",
+        "k3_legality",
+        "beam_width",
+        "beam_depth",
+        "beam_samples",
+        "builder_width",
+        "builder_depth",
+        "builder_futures",
+        "duelist_width",
+        "duelist_depth",
+        "duelist_futures",
+    },
     "cargobot": set(),
     "cards": {"cards"},
 }
@@ -184,57 +293,95 @@ def test_web_keys_and_their_defaults(name: str) -> None:
             game.check_config({key: spec.web_max + 1}, web=True)
 
 
-@pytest.mark.parametrize(("name", "raw", "message"), [
-    ("hatris", {"start_level": 60}, "hatris: start_level must be an integer in 0..59, got 60"),
-    ("hatris", {"pair_source": "dice"}, "hatris: pair_source must be one of nes, uniform, got 'dice'"),
-    ("hatris", {"cash_in": 0}, "hatris: cash_in must be true or false, got 0"),
-    ("hatris", {"first_frame_counter": 70000},
-     "hatris: first_frame_counter must be 'random' or a frame count in 0..65535, got 70000"),
-    ("hatris", {"min_run": True}, "hatris: min_run must be one of 2, 3, got True"),
-    ("hatris", {"hoard_value": -0.5}, "hatris: hoard_value must be a number >= 0, got -0.5"),
-    ("hatris", {"hoard_value": True}, "hatris: hoard_value must be a number >= 0, got True"),
-    ("yoshis_cookie", {"expert_types": 6}, "yoshis_cookie: expert_types must be an integer in 2..5, got 6"),
-    ("yoshis_cookie", {"speed": "fast"}, "yoshis_cookie: speed must be one of low, medium, high, got 'fast'"),
-    ("yoshis_cookie", {"cursor_follows": 1}, "yoshis_cookie: cursor_follows must be true or false, got 1"),
-    ("yoshis_cookie", {"size": 1}, "yoshis_cookie: size must be 2-7 (or 0 for the per-stage table), got 1"),
-    ("yoshis_cookie", {"start_size": [3] * 9},
-     "yoshis_cookie: start_size must be 10 sizes in 2-7 (stages 1-10), got [3, 3, 3, 3, 3, 3, 3, 3, 3]"),
-    ("yoshis_cookie", {"types_per_round": [6] * 10},
-     "yoshis_cookie: types_per_round must be 10 counts in 2-5 (rounds 1-10), got [6, 6, 6, 6, 6, 6, 6, 6, 6, 6]"),
-    ("yoshis_cookie", {"speed_px_per_frame": {"low": 0.3, "medium": 0.5, "high": 1.0}},
-     "yoshis_cookie: speed_px_per_frame must be a map of low, medium, high to positive multiples of 0.25 px/frame, "
-     "got {'high': 1.0, 'low': 0.3, 'medium': 0.5}"),
-    ("yoshis_cookie", {"b_speed": 0}, "yoshis_cookie: b_speed must be a positive multiple of 0.25 px/frame, got 0"),
-    ("yoshis_cookie", {"board_file": None}, "yoshis_cookie: board_file must be a path (or empty), got None"),
-    ("yoshis_cookie", {"start_round": 11}, "yoshis_cookie: start_round must be 0 or 1..10 in normal mode, got 11"),
-    ("yoshis_cookie", {"mode": "expert", "start_round": 3},
-     "yoshis_cookie: start_round must be 0 or 11..99 in expert mode, got 3"),
-    ("puyo", {"pairs": 0}, "puyo: pairs must be an integer in 1..100000, got 0"),
-    ("puyo", {"reach": "fly"}, "puyo: reach must be one of strict, climb12, got 'fly'"),
-    ("puyo", {"k3_templates": 3}, "puyo: k3_templates must be a file path (or empty for the shipped templates), got 3"),
-    ("puyo", {"colours": 4}, "puyo: unknown config key 'colours' (known: beam_depth, beam_fire_links, beam_samples, "
-     "beam_width, builder_depth, builder_discount, builder_futures, builder_prune, builder_width, duelist_bury_rows, "
-     "duelist_crush, duelist_defend, duelist_depth, duelist_fire_links, duelist_futures, duelist_harass, "
-     "duelist_harass_links, duelist_width, early_stop, "
-     "k3_abandon_after, k3_colours, k3_fit, k3_legality, k3_templates, margin_targets, n_colours, "
-     "opening_3col_pairs, pairs, reach, seq, upi_grace_ms, upi_ms, versus_clock, versus_frames, visible)"),
-    ("cargobot", {"level": 1}, "cargobot: unknown config key 'level' (known: none)"),
-    ("cards", {"cards": 0}, "cards: cards must be an integer in 1..1000, got 0"),
-])
+@pytest.mark.parametrize(
+    ("name", "raw", "message"),
+    [
+        ("hatris", {"start_level": 60}, "hatris: start_level must be an integer in 0..59, got 60"),
+        ("hatris", {"pair_source": "dice"}, "hatris: pair_source must be one of nes, uniform, got 'dice'"),
+        ("hatris", {"cash_in": 0}, "hatris: cash_in must be true or false, got 0"),
+        (
+            "hatris",
+            {"first_frame_counter": 70000},
+            "hatris: first_frame_counter must be 'random' or a frame count in 0..65535, got 70000",
+        ),
+        ("hatris", {"min_run": True}, "hatris: min_run must be one of 2, 3, got True"),
+        ("hatris", {"hoard_value": -0.5}, "hatris: hoard_value must be a number >= 0, got -0.5"),
+        ("hatris", {"hoard_value": True}, "hatris: hoard_value must be a number >= 0, got True"),
+        ("yoshis_cookie", {"expert_types": 6}, "yoshis_cookie: expert_types must be an integer in 2..5, got 6"),
+        ("yoshis_cookie", {"speed": "fast"}, "yoshis_cookie: speed must be one of low, medium, high, got 'fast'"),
+        ("yoshis_cookie", {"cursor_follows": 1}, "yoshis_cookie: cursor_follows must be true or false, got 1"),
+        ("yoshis_cookie", {"size": 1}, "yoshis_cookie: size must be 2-7 (or 0 for the per-stage table), got 1"),
+        (
+            "yoshis_cookie",
+            {"start_size": [3] * 9},
+            "yoshis_cookie: start_size must be 10 sizes in 2-7 (stages 1-10), got [3, 3, 3, 3, 3, 3, 3, 3, 3]",
+        ),
+        (
+            "yoshis_cookie",
+            {"types_per_round": [6] * 10},
+            "yoshis_cookie: types_per_round must be 10 counts in 2-5 (rounds 1-10), got [6, 6, 6, 6, 6, 6, 6, 6, 6, 6]",
+        ),
+        (
+            "yoshis_cookie",
+            {"speed_px_per_frame": {"low": 0.3, "medium": 0.5, "high": 1.0}},
+            "yoshis_cookie: speed_px_per_frame must be a map of low, medium, high to positive multiples of "
+            "0.25 px/frame, "
+            "got {'high': 1.0, 'low': 0.3, 'medium': 0.5}",
+        ),
+        ("yoshis_cookie", {"b_speed": 0}, "yoshis_cookie: b_speed must be a positive multiple of 0.25 px/frame, got 0"),
+        ("yoshis_cookie", {"board_file": None}, "yoshis_cookie: board_file must be a path (or empty), got None"),
+        ("yoshis_cookie", {"start_round": 11}, "yoshis_cookie: start_round must be 0 or 1..10 in normal mode, got 11"),
+        (
+            "yoshis_cookie",
+            {"mode": "expert", "start_round": 3},
+            "yoshis_cookie: start_round must be 0 or 11..99 in expert mode, got 3",
+        ),
+        ("puyo", {"pairs": 0}, "puyo: pairs must be an integer in 1..100000, got 0"),
+        ("puyo", {"reach": "fly"}, "puyo: reach must be one of strict, climb12, got 'fly'"),
+        (
+            "puyo",
+            {"k3_templates": 3},
+            "puyo: k3_templates must be a file path (or empty for the shipped templates), got 3",
+        ),
+        (
+            "puyo",
+            {"colours": 4},
+            "puyo: unknown config key 'colours' (known: beam_depth, beam_fire_links, beam_samples, "
+            "beam_width, builder_depth, builder_discount, builder_futures, builder_prune, builder_width, "
+            "duelist_bury_rows, "
+            "duelist_crush, duelist_defend, duelist_depth, duelist_fire_links, duelist_futures, duelist_harass, "
+            "duelist_harass_links, duelist_width, early_stop, "
+            "k3_abandon_after, k3_colours, k3_fit, k3_legality, k3_templates, margin_targets, n_colours, "
+            "opening_3col_pairs, pairs, reach, seq, upi_grace_ms, upi_ms, versus_clock, versus_frames, visible)",
+        ),
+        ("cargobot", {"level": 1}, "cargobot: unknown config key 'level' (known: none)"),
+        ("cards", {"cards": 0}, "cards: cards must be an integer in 1..1000, got 0"),
+    ],
+)
 def test_one_wording_across_games(name: str, raw: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError) as info:
         get_game(name).check_config(raw)
     assert str(info.value) == message
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["stats", "puyo", "--pairs", "0"], "error: puyo: pairs must be an integer in 1..100000, got 0"),
-    (["stats", "yoshis_cookie", "--size", "9"],
-     "error: yoshis_cookie: size must be 2-7 (or 0 for the per-stage table), got 9"),
-    (["watch", "yoshis_cookie", "--mode", "expert", "--start-round", "2"],
-     "error: yoshis_cookie: start_round must be 0 or 11..99 in expert mode, got 2"),
-    (["stats", "hatris", "--start-level", "60"], "error: Invalid value for '--start-level': 60 is not in the range"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["stats", "puyo", "--pairs", "0"], "error: puyo: pairs must be an integer in 1..100000, got 0"),
+        (
+            ["stats", "yoshis_cookie", "--size", "9"],
+            "error: yoshis_cookie: size must be 2-7 (or 0 for the per-stage table), got 9",
+        ),
+        (
+            ["watch", "yoshis_cookie", "--mode", "expert", "--start-round", "2"],
+            "error: yoshis_cookie: start_round must be 0 or 11..99 in expert mode, got 2",
+        ),
+        (
+            ["stats", "hatris", "--start-level", "60"],
+            "error: Invalid value for '--start-level': 60 is not in the range",
+        ),
+    ],
+)
 def test_bad_config_on_the_command_line_is_one_line_and_exit_2(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, [*args, "--quiet"] if args[0] == "stats" else args)
     lines = [line for line in result.output.splitlines() if line.strip()]
@@ -259,6 +406,7 @@ def test_a_hatris_episode_checks_its_config_once(monkeypatch: pytest.MonkeyPatch
 
 # --------------------------------------------------------------------------- random raw configs
 
+
 def _near_domains(name: str) -> st.SearchStrategy[dict[str, Any]]:
     """Configs of a few real keys, each with a value near its domain (default, choices, range ends, one past)."""
     near = {}
@@ -271,13 +419,15 @@ def _near_domains(name: str) -> st.SearchStrategy[dict[str, Any]]:
             values += [spec.web_max, spec.web_max + 1]
         near[key] = st.sampled_from(values)
     return st.sets(st.sampled_from(sorted(near)), max_size=4).flatmap(
-        lambda keys: st.fixed_dictionaries({k: near[k] for k in keys}))
+        lambda keys: st.fixed_dictionaries({k: near[k] for k in keys})
+    )
 
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=11)
-    | st.dictionaries(st.text(max_size=6) | st.integers(), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=11) | st.dictionaries(st.text(max_size=6) | st.integers(), inner, max_size=4)
+    ),
     max_leaves=15,
 )
 #: per game, how many random configs validated and how many were refused
@@ -325,8 +475,16 @@ def test_a_replay_naming_a_file_is_refused_before_anything_is_read(tmp_path) -> 
     from puzzlebots.core.replay import check_replay, read_replay
 
     path = tmp_path / "r.jsonl"
-    header = {"type": "header", "format": 1, "game": "puyo", "rules_version": "tsu-1", "bot": "krieg3", "seed": 1,
-              "hash_every": 10, "config": {"k3_templates": "/etc/passwd"}}
+    header = {
+        "type": "header",
+        "format": 1,
+        "game": "puyo",
+        "rules_version": "tsu-1",
+        "bot": "krieg3",
+        "seed": 1,
+        "hash_every": 10,
+        "config": {"k3_templates": "/etc/passwd"},
+    }
     path.write_text(json.dumps(header) + "\n" + json.dumps({"type": "end", "decisions": 0, "result": {}}) + "\n")
     with pytest.raises(ConfigError, match="k3_templates names a file"):
         check_replay(read_replay(path))

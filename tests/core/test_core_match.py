@@ -142,11 +142,20 @@ def test_game_points_see_a_in_both_seats() -> None:
     assert pentanomial([pair(0, 0, 1), pair(1, None, None), pair(2, 1, 1), pair(3, None, 0)]) == [0, 1, 2, 0, 1]
 
 
-@pytest.mark.parametrize("record", [
-    None, [], {"seed": 3}, {"seed": 4, "games": []}, {"seed": 3, "games": [{"winner": 0}]},
-    {"seed": 3, "games": [{"winner": 0}, {"winner": 2}]}, {"seed": 3, "games": [{"winner": True}, {}]},
-    {"seed": 3, "games": [{"winner": 0}, {}]}, {"seed": 3.0, "games": [{"winner": 0}, {"winner": 1}]},
-])
+@pytest.mark.parametrize(
+    "record",
+    [
+        None,
+        [],
+        {"seed": 3},
+        {"seed": 4, "games": []},
+        {"seed": 3, "games": [{"winner": 0}]},
+        {"seed": 3, "games": [{"winner": 0}, {"winner": 2}]},
+        {"seed": 3, "games": [{"winner": True}, {}]},
+        {"seed": 3, "games": [{"winner": 0}, {}]},
+        {"seed": 3.0, "games": [{"winner": 0}, {"winner": 1}]},
+    ],
+)
 def test_valid_pair_refuses_malformed_records(record: Any) -> None:
     assert not valid_pair(record, 3)
     assert valid_pair(pair(3, 0, None), 3)
@@ -159,14 +168,24 @@ def seed_game(bot_a: str, bot_b: str, seed: int, strong: str) -> dict[str, Any]:
 
 def test_run_match_plays_pairs_in_seed_order_and_resumes() -> None:
     seen: list[int] = []
-    whole = run_match(seed_game, "a", "b", range(10, 16), ("a",), jobs=1, progress=False,
-                      on_pair=lambda p: seen.append(p["seed"]))
+    whole = run_match(
+        seed_game, "a", "b", range(10, 16), ("a",), jobs=1, progress=False, on_pair=lambda p: seen.append(p["seed"])
+    )
     assert [p["seed"] for p in whole.pairs] == list(range(10, 16)) == seen
     assert pentanomial(whole.pairs) == [0, 0, 2, 0, 4]
     done = {p["seed"]: p for p in whole.pairs if p["seed"] in (11, 14)}
     seen.clear()
-    resumed = run_match(seed_game, "a", "b", range(10, 16), ("a",), done=done, jobs=1, progress=False,
-                        on_pair=lambda p: seen.append(p["seed"]))
+    resumed = run_match(
+        seed_game,
+        "a",
+        "b",
+        range(10, 16),
+        ("a",),
+        done=done,
+        jobs=1,
+        progress=False,
+        on_pair=lambda p: seen.append(p["seed"]),
+    )
     assert resumed.pairs == whole.pairs
     assert seen == [10, 12, 13, 15]
     summary = summarize(("a", "b"), whole, None)
@@ -177,15 +196,17 @@ def test_run_match_stops_when_the_test_decides() -> None:
     test = Sprt(0, 400)
     seeds = range(1, 100)  # no draws until seed 3; 5 pairs won outright reach the bound at the 6th pair
     seen: list[int] = []
-    outcome = run_match(seed_game, "a", "b", seeds, ("a",), sprt=test, jobs=1, progress=False,
-                        on_pair=lambda p: seen.append(p["seed"]))
+    outcome = run_match(
+        seed_game, "a", "b", seeds, ("a",), sprt=test, jobs=1, progress=False, on_pair=lambda p: seen.append(p["seed"])
+    )
     n = len(outcome.pairs)
     assert outcome.decision == "H1" and n < len(seeds) and seen == list(range(1, n + 1))
     assert test.decide(pentanomial(outcome.pairs[:-1]))[1] is None
     assert outcome.llr == pytest.approx(test.decide(pentanomial(outcome.pairs))[0])
     # pairs finished past the deciding one (another worker's, or a resumed file's) never count
-    extra = {p["seed"]: p for p in run_match(seed_game, "a", "b", range(1, n + 4), ("a",), jobs=1,
-                                               progress=False).pairs}
+    extra = {
+        p["seed"]: p for p in run_match(seed_game, "a", "b", range(1, n + 4), ("a",), jobs=1, progress=False).pairs
+    }
     again = run_match(seed_game, "a", "b", seeds, ("a",), sprt=test, done=extra, jobs=1, progress=False)
     assert again.pairs == outcome.pairs and again.decision == "H1"
     assert summarize(("a", "b"), again, test)["sprt"]["decision"] == "H1"
@@ -207,7 +228,7 @@ def live_children() -> set[int]:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            fields = stat[stat.rindex(")") + 2:].split()
+            fields = stat[stat.rindex(")") + 2 :].split()
             if int(fields[1]) == os.getpid() and fields[0] not in "ZX":
                 found.add(int(entry.name))
     return found

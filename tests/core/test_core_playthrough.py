@@ -27,20 +27,23 @@ BUILDER_HAND = [1000.0, 150.0, 200.0, 150.0, 80.0, 100.0, 100.0, 120.0, 220.0, 2
 CASES = {
     "hatris_searcher_nes_seed7": Recipe("hatris", "searcher", 7, {"max_spawns": 400}, ARTICLE, show_every=25),
     "hatris_searcher_uniform_level25": Recipe(
-        "hatris", "searcher", 3, {"pair_source": "uniform", "start_level": 25, "max_spawns": 200}, ARTICLE),
+        "hatris", "searcher", 3, {"pair_source": "uniform", "start_level": 25, "max_spawns": 200}, ARTICLE
+    ),
     "hatris_expectimax_nes_seed7": Recipe("hatris", "expectimax", 7, {"max_spawns": 80}, ARTICLE, show_every=10),
     "hatris_random_nes_carry_gravity": Recipe(
-        "hatris", "random", 11, {"prng_rotate": "carry_through", "down": "gravity"}),
+        "hatris", "random", 11, {"prng_rotate": "carry_through", "down": "gravity"}
+    ),
     "puyo_krieg_seed1": Recipe("puyo", "krieg", 1),
     "puyo_krieg3_seed2": Recipe("puyo", "krieg3", 2),
     "puyo_beam_seed3": Recipe("puyo", "beam", 3, {"pairs": 16, "beam_width": 12, "beam_samples": 1}),
     "puyo_builder_seed4": Recipe(
-        "puyo", "builder", 4, {"pairs": 16, "builder_width": 12, "builder_depth": 6, "builder_futures": 3},
-        BUILDER_HAND),
+        "puyo", "builder", 4, {"pairs": 16, "builder_width": 12, "builder_depth": 6, "builder_futures": 3}, BUILDER_HAND
+    ),
     "yoshis_cookie_greedy_seed1": Recipe("yoshis_cookie", "greedy", 1, {"max_stages": 3, "speed": "high"}),
     "yoshis_cookie_planner_seed2": Recipe("yoshis_cookie", "planner", 2, {"max_stages": 3, "speed": "high"}),
     "yoshis_cookie_greedy_seed3": Recipe(
-        "yoshis_cookie", "greedy", 3, {"mode": "expert", "max_stages": 1, "speed": "low"}),
+        "yoshis_cookie", "greedy", 3, {"mode": "expert", "max_stages": 1, "speed": "low"}
+    ),
     "cards_random_seed4": Recipe("cards", "random", 4, {"cards": 6}, show_every=3),
 }
 
@@ -66,8 +69,15 @@ def test_an_engine_change_shows_in_the_hashes() -> None:
     assert len(step_hashes(a)) == 7
 
 
-@pytest.mark.parametrize("text", ["", "# not a playthrough\n", "# puzzlebots playthrough\ngame: cards\n",
-                                  "# puzzlebots playthrough\ngame cards\n\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "# not a playthrough\n",
+        "# puzzlebots playthrough\ngame: cards\n",
+        "# puzzlebots playthrough\ngame cards\n\n",
+    ],
+)
 def test_a_broken_header_is_one_clear_error(text: str) -> None:
     with pytest.raises(InputError):
         read_header(text)

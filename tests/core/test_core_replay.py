@@ -45,12 +45,15 @@ def test_truncated_replay_is_refused(replay_file):
         read_replay(path)
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda ls: ["not json"] + ls[1:], "line 1: malformed JSON"),
-    (lambda ls: ls[1:], "missing header"),
-    (lambda ls: ls[:2] + ['{"x": 1}'] + ls[2:], "unknown record"),
-    (lambda ls: ls + ['{"a": "take"}'], "after the end record"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda ls: ["not json"] + ls[1:], "line 1: malformed JSON"),
+        (lambda ls: ls[1:], "missing header"),
+        (lambda ls: ls[:2] + ['{"x": 1}'] + ls[2:], "unknown record"),
+        (lambda ls: ls + ['{"a": "take"}'], "after the end record"),
+    ],
+)
 def test_malformed_lines_name_the_problem(replay_file, mutate, message):
     path, _ = replay_file
     path.write_text("\n".join(mutate(path.read_text().splitlines())) + "\n")

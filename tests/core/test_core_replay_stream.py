@@ -29,8 +29,9 @@ def recorded(tmp_path: Path) -> tuple[Path, list[str]]:
 
 def padded(path: Path, lines: list[str], pad: int) -> None:
     """The replay with every action line padded with ``pad`` spaces (the same JSON, a larger file)."""
-    path.write_text("\n".join(line[:-1] + " " * pad + "}" if line.startswith('{"a"') else line
-                              for line in lines) + "\n")
+    path.write_text(
+        "\n".join(line[:-1] + " " * pad + "}" if line.startswith('{"a"') else line for line in lines) + "\n"
+    )
 
 
 def test_checking_and_re_running_hold_one_line_at_a_time(recorded: tuple[Path, list[str]]) -> None:
@@ -47,8 +48,9 @@ def test_checking_and_re_running_hold_one_line_at_a_time(recorded: tuple[Path, l
     assert peak < 8 * MAX_LINE_BYTES, peak  # a few lines' worth, not the file
 
 
-def test_more_actions_than_the_cap_are_refused(recorded: tuple[Path, list[str]],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_more_actions_than_the_cap_are_refused(
+    recorded: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path, _ = recorded
     monkeypatch.setattr(replay_module, "MAX_ACTIONS", 39)
     with pytest.raises(InputError, match=r"^replay cards.jsonl holds more than 39 actions$"):

@@ -43,8 +43,9 @@ def test_evaluate_same_for_any_jobs_and_in_seed_order():
 def test_evaluate_resumes_from_done_results():
     full = evaluate("cards", "random", range(5), jobs=1, progress=False)
     seen = []
-    part = evaluate("cards", "random", range(5), jobs=1, progress=False,
-                    done={0: full[0], 1: full[1]}, on_result=seen.append)
+    part = evaluate(
+        "cards", "random", range(5), jobs=1, progress=False, done={0: full[0], 1: full[1]}, on_result=seen.append
+    )
     assert part == full
     assert sorted(r["seed"] for r in seen) == [2, 3, 4]  # only the missing games were played
 

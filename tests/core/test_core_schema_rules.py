@@ -66,8 +66,9 @@ GAME = Bad()
 
 def run(args: list[str], path: list[Path], games: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, [SRC, *path])), "PUZZLEBOTS_GAMES": games}
-    return subprocess.run([sys.executable, "-m", "puzzlebots", *args], capture_output=True, text=True, env=env,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlebots", *args], capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 def test_a_game_module_with_an_undecorated_schema_is_one_error_line(tmp_path: Path) -> None:
@@ -87,6 +88,4 @@ def test_an_entry_point_named_other_than_its_game_is_refused(tmp_path: Path) -> 
     (info / "entry_points.txt").write_text("[puzzlebots.games]\nplaying_cards = toygame:GAME\n")
     done = run(["stats", "playing_cards", "--games", "1"], [tmp_path, TOY])
     assert done.returncode == 2
-    assert done.stderr.strip() == (
-        "error: entry point 'playing_cards' loads game 'cards': the names must be the same"
-    )
+    assert done.stderr.strip() == ("error: entry point 'playing_cards' loads game 'cards': the names must be the same")

@@ -15,8 +15,11 @@ HERE = Path(__file__).parent
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PUZZLEBOTS_GAMES": "toygame:GAME",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PUZZLEBOTS_GAMES": "toygame:GAME",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])),
+    }
     return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -28,13 +31,43 @@ def cli(*args: str, cwd: Path) -> str:
 
 def test_the_toy_game_gets_every_command(tmp_path: Path) -> None:
     assert "cards" in cli("list", cwd=tmp_path)
-    cli("stats", "cards", "--bot", "random", "--games", "4", "--cards", "5", "--jobs", "1", "--quiet",
-        "--json", "s.json", cwd=tmp_path)
+    cli(
+        "stats",
+        "cards",
+        "--bot",
+        "random",
+        "--games",
+        "4",
+        "--cards",
+        "5",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--json",
+        "s.json",
+        cwd=tmp_path,
+    )
     assert len(json.loads((tmp_path / "s.json").read_text())["games"]) == 4
     cli("watch", "cards", "--bot", "threshold", "--delay", "0", "--replay", "r.jsonl", cwd=tmp_path)
     assert "hashes match" in cli("replay", "r.jsonl", "--no-show", cwd=tmp_path)
-    cli("train", "cards", "--games-per-eval", "2", "--generations", "1", "--variants", "2", "--rounds", "1",
-        "--jobs", "1", "--quiet", "--out", "w.json", cwd=tmp_path)
+    cli(
+        "train",
+        "cards",
+        "--games-per-eval",
+        "2",
+        "--generations",
+        "1",
+        "--variants",
+        "2",
+        "--rounds",
+        "1",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--out",
+        "w.json",
+        cwd=tmp_path,
+    )
     assert len(json.loads((tmp_path / "w.json").read_text())["weights"]) == 2
 
 

@@ -16,8 +16,18 @@ from puzzlebots.core.tuning import TrainSettings, initial_weights, load_checkpoi
 
 
 def settings(method: str, generations: int) -> TrainSettings:
-    return TrainSettings("cards", "threshold", method, games_per_eval=6, generations=generations, seed=4,
-                         variants=4, rounds=2, sigma=0.5, popsize=6)
+    return TrainSettings(
+        "cards",
+        "threshold",
+        method,
+        games_per_eval=6,
+        generations=generations,
+        seed=4,
+        variants=4,
+        rounds=2,
+        sigma=0.5,
+        popsize=6,
+    )
 
 
 def test_normalise_sums_to_100_and_is_non_negative():
@@ -66,9 +76,30 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path):
 def cli_train(tmp_path: Path, out: str, method: str, generations: int, *extra: str) -> subprocess.CompletedProcess:
     """``puzzlebots train cards`` in a fresh process (the toy game is registered through the environment)."""
     own = ["--variants", "4", "--rounds", "2"] if method == "hill" else ["--popsize", "6"]
-    args = [sys.executable, "-m", "puzzlebots", "train", "cards", "--method", method, "--games-per-eval", "6",
-            "--generations", str(generations), "--seed", "4", *own, "--sigma", "0.5",
-            "--out", str(tmp_path / out), "--jobs", "1", "--quiet", *extra]
+    args = [
+        sys.executable,
+        "-m",
+        "puzzlebots",
+        "train",
+        "cards",
+        "--method",
+        method,
+        "--games-per-eval",
+        "6",
+        "--generations",
+        str(generations),
+        "--seed",
+        "4",
+        *own,
+        "--sigma",
+        "0.5",
+        "--out",
+        str(tmp_path / out),
+        "--jobs",
+        "1",
+        "--quiet",
+        *extra,
+    ]
     return subprocess.run(args, capture_output=True, text=True, env=os.environ.copy(), timeout=300)
 
 
@@ -89,8 +120,9 @@ def test_resume_in_a_new_process_matches_an_uninterrupted_run(tmp_path: Path, me
 def test_cma_runs_do_not_depend_on_the_global_numpy_generator(tmp_path: Path):
     a = train(settings("cma", 3), tmp_path / "a.json", jobs=1, progress=False)
     # other code drawing from np.random between generations must not change what CMA-ES samples
-    b = train(settings("cma", 3), tmp_path / "b.json", jobs=1, progress=False,
-              on_generation=lambda state: np.random.random(5))
+    b = train(
+        settings("cma", 3), tmp_path / "b.json", jobs=1, progress=False, on_generation=lambda state: np.random.random(5)
+    )
     assert a.weights == b.weights
 
 

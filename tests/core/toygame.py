@@ -93,8 +93,10 @@ class CardsGame(EpisodicBase):
     config_schema = CardsConfig
 
     def bots(self) -> list[BotInfo]:
-        return [BotInfo("threshold", "take when w0*value > w1*5", ("take", "skip")),
-                BotInfo("random", "coin flip", faithful=False)]
+        return [
+            BotInfo("threshold", "take when w0*value > w1*5", ("take", "skip")),
+            BotInfo("random", "coin flip", faithful=False),
+        ]
 
     def new_state(self, seed: int, config: Any) -> CardsState:
         rng = random.Random(seed)
@@ -126,9 +128,15 @@ class CardsGame(EpisodicBase):
 
     def web_view(self, state: CardsState, bot: Any = None) -> dict[str, Any]:
         """Web view: the cards as one row of the page's generic grid, the next card marked."""
-        return {"kind": "grid", "rows": 1, "cols": len(state.cards), "cells": [[v + 1 for v in state.cards]],
-                "labels": {v + 1: str(v) for v in range(10)}, "marks": [{"r": 0, "c": state.i}],
-                "title": f"score {state.score}"}
+        return {
+            "kind": "grid",
+            "rows": 1,
+            "cols": len(state.cards),
+            "cells": [[v + 1 for v in state.cards]],
+            "labels": {v + 1: str(v) for v in range(10)},
+            "marks": [{"r": 0, "c": state.i}],
+            "title": f"score {state.score}",
+        }
 
     def web_folder(self) -> None:
         """No page files of its own: the generic grid draws it."""
@@ -157,8 +165,12 @@ class CardsAdapter:
     def observation_space(self) -> Any:
         from gymnasium import spaces
 
-        return spaces.Dict({"card": spaces.Box(0, 9, shape=(1,), dtype=np.int64),
-                            "left": spaces.Box(0, self.cards, shape=(1,), dtype=np.int64)})
+        return spaces.Dict(
+            {
+                "card": spaces.Box(0, 9, shape=(1,), dtype=np.int64),
+                "left": spaces.Box(0, self.cards, shape=(1,), dtype=np.int64),
+            }
+        )
 
     def observe(self, state: CardsState) -> dict[str, np.ndarray]:
         card = state.cards[state.i] if not state.is_terminal() else 0

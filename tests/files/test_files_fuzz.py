@@ -29,8 +29,9 @@ from puzzlebots.games.cargobot.levels import load_levels
 from puzzlebots.games.puyo.bots.templates import load_templates
 from puzzlebots.games.yoshis_cookie.boards import load_board_file
 
-FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                          HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 HATRIS = get_game("hatris")
 TRAIN = ["--games-per-eval", "1", "--max-actions", "3", "--jobs", "1", "--quiet", "--generations", "2"]
 #: each method's own options (the other method's are refused)
@@ -44,8 +45,14 @@ huge_ints = st.builds(lambda k, sign: sign * 10**k, st.integers(15, 450), st.sam
 long_text = st.builds(lambda n: "x" * n, st.integers(100, 6000))
 
 junk = st.recursive(
-    st.none() | st.booleans() | st.integers() | huge_ints | st.floats()
-    | st.sampled_from(ODD_TEXT) | long_text | st.text(max_size=20),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | huge_ints
+    | st.floats()
+    | st.sampled_from(ODD_TEXT)
+    | long_text
+    | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
@@ -91,8 +98,9 @@ def broken_json(draw: st.DrawFn, doc: Any) -> bytes:
             doc = edit(doc, where, None)
         elif kind == "nest":
             depth = draw(st.integers(1, 100) | st.just(100_000))
-            doc = edit(doc, where, lambda old, d=depth: json.loads("[" * d + json.dumps(old) + "]" * d)
-                       if d < 500 else old)
+            doc = edit(
+                doc, where, lambda old, d=depth: json.loads("[" * d + json.dumps(old) + "]" * d) if d < 500 else old
+            )
             if depth >= 500:  # too deep to build as Python data: splice it into the text
                 text = json.dumps(doc)
                 return ("[" * depth + text + "]" * depth).encode()
@@ -100,7 +108,7 @@ def broken_json(draw: st.DrawFn, doc: Any) -> bytes:
     if draw(st.integers(0, 3)) == 0:
         number = re.search(r"(?:(?<=\[)|(?<=: )|(?<=, ))-?\d+(?:\.\d+)?", text)  # a number value, not in a key
         if number:
-            text = text[: number.start()] + draw(st.sampled_from(HUGE_NUMBERS)) + text[number.end():]
+            text = text[: number.start()] + draw(st.sampled_from(HUGE_NUMBERS)) + text[number.end() :]
     return damage(draw, text.encode("utf-8", "surrogatepass"))
 
 
@@ -157,6 +165,7 @@ def where(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # ----------------------------------------------------------------- the six formats
+
 
 @pytest.fixture(scope="module")
 def replay_doc(where: Path) -> list[Any]:

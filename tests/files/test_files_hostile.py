@@ -18,14 +18,35 @@ from puzzlebots.core.registry import get_game
 
 BAD_UTF8 = b'{"weights": [1, 2]}\n\xff\xfe\xc3('
 DEEP = "[" * 100_000 + "]" * 100_000
-TRAIN = ["train", "hatris", "--method", "cma", "--popsize", "4", "--games-per-eval", "1", "--max-actions", "3",
-         "--jobs", "1", "--quiet"]
+TRAIN = [
+    "train",
+    "hatris",
+    "--method",
+    "cma",
+    "--popsize",
+    "4",
+    "--games-per-eval",
+    "1",
+    "--max-actions",
+    "3",
+    "--jobs",
+    "1",
+    "--quiet",
+]
 
 
 def replay_text(**header: object) -> str:
     """A Yoshi's Cookie replay of zero actions; header fields can be overridden, or removed with None."""
-    head = {"type": "header", "format": 1, "game": "yoshis_cookie", "config": {}, "seed": 0, "bot": "greedy",
-            "rules_version": get_game("yoshis_cookie").rules_version, "hash_every": 10} | header
+    head = {
+        "type": "header",
+        "format": 1,
+        "game": "yoshis_cookie",
+        "config": {},
+        "seed": 0,
+        "bot": "greedy",
+        "rules_version": get_game("yoshis_cookie").rules_version,
+        "hash_every": 10,
+    } | header
     head = {k: v for k, v in head.items() if v is not None}
     return json.dumps(head) + "\n" + json.dumps({"type": "end", "decisions": 0, "result": {}}) + "\n"
 
@@ -38,6 +59,7 @@ def packaged_levels() -> list[dict]:
 
 # ----------------------------------------------------------------- item 7: bytes that are not UTF-8 (11 readers)
 
+
 def _replay(f: Path) -> list[object]:
     return ["replay", f, "--no-show"]
 
@@ -48,14 +70,48 @@ READERS: dict[str, Callable[[Path], list[object]]] = {
     "run --levels-file": lambda f: ["cargobot", "run", "--levels-file", f, "--level", "Cargo 101", "--program", "R"],
     "solve --levels-file": lambda f: ["cargobot", "solve", "--levels-file", f, "--all", "--jobs", "1"],
     "climb --levels-file": lambda f: ["cargobot", "climb", "--levels-file", f, "--level", "Cargo 101"],
-    "stats --templates": lambda f: ["stats", "puyo", "--bot", "krieg3", "--templates", f, "--games", "1",
-                                    "--jobs", "1", "--quiet", "--pairs", "3"],
-    "watch --templates": lambda f: ["watch", "puyo", "--bot", "krieg3", "--templates", f, "--delay", "0",
-                                    "--pairs", "3"],
+    "stats --templates": lambda f: [
+        "stats",
+        "puyo",
+        "--bot",
+        "krieg3",
+        "--templates",
+        f,
+        "--games",
+        "1",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--pairs",
+        "3",
+    ],
+    "watch --templates": lambda f: [
+        "watch",
+        "puyo",
+        "--bot",
+        "krieg3",
+        "--templates",
+        f,
+        "--delay",
+        "0",
+        "--pairs",
+        "3",
+    ],
     "stats --weights": lambda f: ["stats", "hatris", "--weights", f, "--games", "1", "--jobs", "1", "--quiet"],
     "watch --weights": lambda f: ["watch", "hatris", "--weights", f, "--delay", "0", "--max-actions", "2"],
-    "board file": lambda f: ["stats", "yoshis_cookie", "--board-file", f, "--games", "1", "--jobs", "1", "--quiet",
-                             "--max-stages", "1"],
+    "board file": lambda f: [
+        "stats",
+        "yoshis_cookie",
+        "--board-file",
+        f,
+        "--games",
+        "1",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--max-stages",
+        "1",
+    ],
     "train --resume": lambda f: [*TRAIN, "--generations", "2", "--out", f.with_suffix(""), "--resume"],
 }
 
@@ -89,7 +145,8 @@ def test_deeply_nested_json_files_are_refused_before_parsing(tmp_path: Path, rea
     line = refused(*READERS[reader](path))
     # a checkpoint larger than its settings allow is refused on its size, earlier still
     assert "nested deeper than 64 levels" in line or (
-        reader == "train --resume" and "more than a checkpoint of at most 2 generations can be" in line)
+        reader == "train --resume" and "more than a checkpoint of at most 2 generations can be" in line
+    )
 
 
 @pytest.mark.parametrize("option", ["--stacks", "--goal", "--program"])
@@ -101,6 +158,7 @@ def test_deeply_nested_json_arguments_are_refused(option: str):
 
 
 # ----------------------------------------------------------------- item 7: wrong types and numbers out of range
+
 
 def test_replay_header_game_that_is_not_a_string(tmp_path: Path):
     path = tmp_path / "r.jsonl"
@@ -133,16 +191,19 @@ def test_levels_file_with_a_string_best_known_is_refused_before_solving(tmp_path
     assert "level #31: best_known must be a whole number from 1 to 1000, got 'abc'" in line
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("claw", 1.5, "claw must be a whole number"),
-    ("claw", True, "claw must be a whole number"),
-    ("number", "1" * 5000, "number must be a whole number"),
-    ("stars", [3, 3, "x"], "stars must be a whole number"),
-    ("functions", [8, 8, 8, 10**30], "functions must be a whole number"),
-    ("name", ["x"], "name must be a non-empty string"),
-    ("hint", 5, "hint must be a non-empty string"),
-    ("commands", "right", "commands must be a list of names"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("claw", 1.5, "claw must be a whole number"),
+        ("claw", True, "claw must be a whole number"),
+        ("number", "1" * 5000, "number must be a whole number"),
+        ("stars", [3, 3, "x"], "stars must be a whole number"),
+        ("functions", [8, 8, 8, 10**30], "functions must be a whole number"),
+        ("name", ["x"], "name must be a non-empty string"),
+        ("hint", 5, "hint must be a non-empty string"),
+        ("commands", "right", "commands must be a list of names"),
+    ],
+)
 def test_levels_file_fields_of_the_wrong_type(tmp_path: Path, field: str, value: object, message: str):
     levels = packaged_levels()[:1]
     levels[0][field] = value
@@ -159,27 +220,34 @@ def test_forty_thousand_crate_colours(tmp_path: Path):
 
 # ----------------------------------------------------------------- item 8: the replay format
 
-@pytest.mark.parametrize("fmt, message", [
-    (99, "format 99 is not supported (this puzzlebots reads 1)"),
-    (None, "header has no format"),
-    ("1", "format '1' is not supported"),
-    (True, "format True is not supported"),
-])
+
+@pytest.mark.parametrize(
+    "fmt, message",
+    [
+        (99, "format 99 is not supported (this puzzlebots reads 1)"),
+        (None, "header has no format"),
+        ("1", "format '1' is not supported"),
+        (True, "format True is not supported"),
+    ],
+)
 def test_replay_format_is_checked(tmp_path: Path, fmt: object, message: str):
     path = tmp_path / "r.jsonl"
     path.write_text(replay_text(format=fmt))
     assert message in refused("replay", path, "--no-show")
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("bot", 3, "bot must be a non-empty string"),
-    ("seed", "7", "seed must be a whole number"),
-    ("seed", -1, "seed must be a whole number"),
-    ("seed", 2**64, "seed must be a whole number"),
-    ("config", [], "config must be an object"),
-    ("rules_version", None, "header lacks rules_version"),
-    ("hash_every", 0, "hash_every must be a whole number from 1"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("bot", 3, "bot must be a non-empty string"),
+        ("seed", "7", "seed must be a whole number"),
+        ("seed", -1, "seed must be a whole number"),
+        ("seed", 2**64, "seed must be a whole number"),
+        ("config", [], "config must be an object"),
+        ("rules_version", None, "header lacks rules_version"),
+        ("hash_every", 0, "hash_every must be a whole number from 1"),
+    ],
+)
 def test_replay_header_fields_are_checked(tmp_path: Path, field: str, value: object, message: str):
     path = tmp_path / "r.jsonl"
     path.write_text(replay_text(**{field: value}))
@@ -194,6 +262,7 @@ def test_a_well_formed_replay_still_replays(tmp_path: Path):
 
 
 # ----------------------------------------------------------------- item 6: planted checkpoints never run code
+
 
 class Planted:
     """Unpickling this runs a shell command that creates ``marker``."""
@@ -263,8 +332,9 @@ ODD_CHECKPOINTS = [
 
 
 @pytest.mark.parametrize("path, value, message", ODD_CHECKPOINTS, ids=[c[0] for c in ODD_CHECKPOINTS])
-def test_odd_json_checkpoints_are_refused(tmp_path: Path, real_checkpoint: dict, path: str, value: object,
-                                          message: str):
+def test_odd_json_checkpoints_are_refused(
+    tmp_path: Path, real_checkpoint: dict, path: str, value: object, message: str
+):
     (tmp_path / "w.json.ckpt").write_text(json.dumps(_set(real_checkpoint, path, value)))
     line = refused(*TRAIN, "--generations", "2", "--out", tmp_path / "w.json", "--resume")
     assert message in line and not (tmp_path / "w.json").exists()
@@ -279,11 +349,24 @@ def test_a_real_checkpoint_resumes(tmp_path: Path, real_checkpoint: dict):
 
 # ----------------------------------------------------------------- item 16: resume settings and overwriting
 
+
 def test_resume_with_other_settings_says_which_and_refuses(tmp_path: Path, real_checkpoint: dict):
     (tmp_path / "w.json.ckpt").write_text(json.dumps(real_checkpoint))
     args = [a for a in TRAIN if a not in ("--popsize", "4")]
-    line = refused(*args, "--popsize", "6", "--sigma", "0.5", "--seed", "3", "--generations", "2",
-                   "--out", tmp_path / "w.json", "--resume")
+    line = refused(
+        *args,
+        "--popsize",
+        "6",
+        "--sigma",
+        "0.5",
+        "--seed",
+        "3",
+        "--generations",
+        "2",
+        "--out",
+        tmp_path / "w.json",
+        "--resume",
+    )
     for part in ("seed=0 (now 3)", "sigma=0.3 (now 0.5)", "popsize=4 (now 6)", "--force"):
         assert part in line
 
@@ -302,6 +385,7 @@ def test_train_does_not_overwrite_a_run_unless_forced(tmp_path: Path, real_check
 
 
 # ----------------------------------------------------------------- the one reader's bounds
+
 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path):
     fifo = tmp_path / "levels.json"

@@ -33,8 +33,9 @@ def resume(path: Path, *extra: object) -> list[object]:
 def good(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A real progress file: Re-Curses searched up to size 3 (``--max-size 3``), then solved on resume."""
     path = tmp_path_factory.mktemp("progress") / "p.json"
-    result = CliRunner().invoke(cli, ["cargobot", "solve", "--level", LEVEL, "--jobs", "1", "--progress", str(path),
-                                      "--max-size", "3"])  # fmt: skip
+    result = CliRunner().invoke(
+        cli, ["cargobot", "solve", "--level", LEVEL, "--jobs", "1", "--progress", str(path), "--max-size", "3"]
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(path.read_text())
     assert doc["levels"][LEVEL]["searched_to"] == 3 and doc["levels"][LEVEL]["result"] is None
@@ -86,15 +87,18 @@ def test_a_format_1_file_resumes_with_no_sketch_search_started(tmp_path: Path, g
     assert "sizes, sketches" in line
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"\xff\xfe{}", "not UTF-8 text: byte 0xff at offset 0"),
-    (b'{"format": 1, "kind": ', "malformed JSON"),
-    (b"[" * 100_000 + b"]" * 100_000, "nested deeper than 64 levels"),
-    (b"[1, 2]", "is not a cargobot solve progress file"),
-    (b'{"kind": "puzzlebots train checkpoint"}', "is not a cargobot solve progress file"),
-    (b'{"nodes": 1e400}', "out of range"),
-    (b'{"nodes": NaN}', "not a number JSON allows"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"\xff\xfe{}", "not UTF-8 text: byte 0xff at offset 0"),
+        (b'{"format": 1, "kind": ', "malformed JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested deeper than 64 levels"),
+        (b"[1, 2]", "is not a cargobot solve progress file"),
+        (b'{"kind": "puzzlebots train checkpoint"}', "is not a cargobot solve progress file"),
+        (b'{"nodes": 1e400}', "out of range"),
+        (b'{"nodes": NaN}', "not a number JSON allows"),
+    ],
+)
 def test_bytes_and_json_that_are_no_progress_file(tmp_path: Path, data: bytes, message: str) -> None:
     path = tmp_path / "p.json"
     path.write_bytes(data)
@@ -171,45 +175,48 @@ def _extra_field(doc: dict[str, Any]) -> None:
     doc["levels"][LEVEL]["pickle"] = "cos\nsystem\n"
 
 
-@pytest.mark.parametrize("change, message", [
-    (_set("format", 7), "has format 7, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
-    (_set("format", True), "has format True, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
-    (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
-    (_set("format", 3), "fields must be format, kind, levels, tick_cap"),  # format 3 had no ruled records
-    (_set("format", 5), "fields must be format, kind, levels, ruled, tick_cap"),  # format 5 had no sweeps
-    (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
-    (_drop("tick_cap"), "fields must be format, kind, levels, ruled, sweeps, tick_cap"),
-    (_set("levels", [1]), "levels must be an object"),
-    (_level_key, "names level 'No Such Level', which this levels file lacks"),
-    (_other_board, "was made for another definition of the level"),
-    (_extra_field, "must be an object with frontier, level, nodes"),
-    (record("search", "x" * 32), "was searched by another version of the solver"),
-    (record("search", 7), "search must be a 32-character digest"),
-    (record("searched_to", -1), "searched_to must be a whole number from 0 to 29"),
-    (record("searched_to", 10**6), "searched_to must be a whole number from 0 to 29"),
-    (record("searched_to", True), "searched_to must be a whole number"),
-    (record("searched_to", 4), "sizes must list sizes 1 to searched_to (4) in order"),
-    (record("nodes", -5), "nodes must be a whole number from 0"),
-    (record("nodes", "many"), "nodes must be a whole number from 0"),
-    (record("seconds", -1.0), "seconds must be from 0 to"),
-    (record("seconds", "1"), "seconds must be a finite number"),
-    (record("sizes", {"size": 1}), "sizes must be a list of at most 29 entries"),
-    (record("sizes", [{"size": 1, "nodes": 0}]), "sizes[0] must be an object with size, nodes, seconds"),
-    (record("sketches", -1), "sketches must be a whole number from 0"),
-    (record("sketches", 2**31), "sketches must be a whole number from 0"),
-    (record("sketches", 1.5), "sketches must be a whole number"),
-    (record("frontier", "all"), "frontier must be null or a list of at most 25,000,000 option prefixes"),
-    (record("frontier", [[0, 1], 3]), "frontier[1] must be a list of at most 1000 options"),
-    (record("frontier", [[0, -1]]), "frontier[0] must be a whole number from 0 to"),
-    (record("frontier", [[0, 99]]), "frontier[0] must be a whole number from 0 to"),
-    (record("frontier", [[0] * 1002]), "frontier[0] must be a list of at most 1000 options, after the count"),
-    (record("frontier", [[]]), "frontier[0] must be a list of at most 1000 options, after the count"),
-    (record("frontier", [[1, 2]]), "frontier[0]: options shared must be a whole number from 0 to 0"),
-    (record("frontier", [[0, 1, 2], [3, 1]]), "frontier[1]: options shared must be a whole number from 0 to 2"),
-    (record("frontier", [[0] + [1] * 1000, [1000, 1]]), "frontier[1] must be a list of at most 1000 options"),
-    (record("frontier", [[0, True]]), "frontier[0] must be a whole number"),
-    (record("result", "solved"), "result must be an object with method, program, size, ticks"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (_set("format", 7), "has format 7, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
+        (_set("format", True), "has format True, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
+        (_set("format", 2.0), "has format 2.0, this puzzlebots reads 1, 2, 3, 4, 5 and 6"),
+        (_set("format", 3), "fields must be format, kind, levels, tick_cap"),  # format 3 had no ruled records
+        (_set("format", 5), "fields must be format, kind, levels, ruled, tick_cap"),  # format 5 had no sweeps
+        (_set("tick_cap", 400), "was made with --tick-cap 400, this run has 5000"),
+        (_drop("tick_cap"), "fields must be format, kind, levels, ruled, sweeps, tick_cap"),
+        (_set("levels", [1]), "levels must be an object"),
+        (_level_key, "names level 'No Such Level', which this levels file lacks"),
+        (_other_board, "was made for another definition of the level"),
+        (_extra_field, "must be an object with frontier, level, nodes"),
+        (record("search", "x" * 32), "was searched by another version of the solver"),
+        (record("search", 7), "search must be a 32-character digest"),
+        (record("searched_to", -1), "searched_to must be a whole number from 0 to 29"),
+        (record("searched_to", 10**6), "searched_to must be a whole number from 0 to 29"),
+        (record("searched_to", True), "searched_to must be a whole number"),
+        (record("searched_to", 4), "sizes must list sizes 1 to searched_to (4) in order"),
+        (record("nodes", -5), "nodes must be a whole number from 0"),
+        (record("nodes", "many"), "nodes must be a whole number from 0"),
+        (record("seconds", -1.0), "seconds must be from 0 to"),
+        (record("seconds", "1"), "seconds must be a finite number"),
+        (record("sizes", {"size": 1}), "sizes must be a list of at most 29 entries"),
+        (record("sizes", [{"size": 1, "nodes": 0}]), "sizes[0] must be an object with size, nodes, seconds"),
+        (record("sketches", -1), "sketches must be a whole number from 0"),
+        (record("sketches", 2**31), "sketches must be a whole number from 0"),
+        (record("sketches", 1.5), "sketches must be a whole number"),
+        (record("frontier", "all"), "frontier must be null or a list of at most 25,000,000 option prefixes"),
+        (record("frontier", [[0, 1], 3]), "frontier[1] must be a list of at most 1000 options"),
+        (record("frontier", [[0, -1]]), "frontier[0] must be a whole number from 0 to"),
+        (record("frontier", [[0, 99]]), "frontier[0] must be a whole number from 0 to"),
+        (record("frontier", [[0] * 1002]), "frontier[0] must be a list of at most 1000 options, after the count"),
+        (record("frontier", [[]]), "frontier[0] must be a list of at most 1000 options, after the count"),
+        (record("frontier", [[1, 2]]), "frontier[0]: options shared must be a whole number from 0 to 0"),
+        (record("frontier", [[0, 1, 2], [3, 1]]), "frontier[1]: options shared must be a whole number from 0 to 2"),
+        (record("frontier", [[0] + [1] * 1000, [1000, 1]]), "frontier[1] must be a list of at most 1000 options"),
+        (record("frontier", [[0, True]]), "frontier[0] must be a whole number"),
+        (record("result", "solved"), "result must be an object with method, program, size, ticks"),
+    ],
+)
 def test_fields_checked_one_by_one(tmp_path: Path, good: dict[str, Any], change: Callable, message: str) -> None:
     line = refused(*resume(planted(tmp_path, good, change)))
     assert message in line, line
@@ -220,16 +227,20 @@ def _result(program: str, size: int, ticks: int, method: str = "exhaustive") -> 
     return record("result", {"program": program, "size": size, "ticks": ticks, "method": method})
 
 
-@pytest.mark.parametrize("change, message", [
-    (_result("claw R claw", 3, 3), "does not win the level as recorded"),  # Cargo 101's program: loses here
-    (_result("claw R claw L call1", 5, 999), "does not win the level as recorded"),  # wrong ticks
-    (_result("claw R claw L call1", 4, 18), "does not win the level as recorded"),  # wrong size
-    (_result("claw R claw L call1 call9", 6, 18), "result:"),  # a call the toolbox lacks
-    (_result("claw R claw L call1", 5, 18, "oracle"), "method must be one of exhaustive"),
-    (_result("x" * 20_000, 5, 18), "program must be a program text"),
-])  # fmt: skip
-def test_a_planted_result_is_replayed_before_it_is_believed(tmp_path: Path, good: dict[str, Any], change: Callable,
-                                                           message: str) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (_result("claw R claw", 3, 3), "does not win the level as recorded"),  # Cargo 101's program: loses here
+        (_result("claw R claw L call1", 5, 999), "does not win the level as recorded"),  # wrong ticks
+        (_result("claw R claw L call1", 4, 18), "does not win the level as recorded"),  # wrong size
+        (_result("claw R claw L call1 call9", 6, 18), "result:"),  # a call the toolbox lacks
+        (_result("claw R claw L call1", 5, 18, "oracle"), "method must be one of exhaustive"),
+        (_result("x" * 20_000, 5, 18), "program must be a program text"),
+    ],
+)
+def test_a_planted_result_is_replayed_before_it_is_believed(
+    tmp_path: Path, good: dict[str, Any], change: Callable, message: str
+) -> None:
     line = refused(*resume(planted(tmp_path, good, change)))
     assert message in line, line
 
@@ -259,8 +270,9 @@ SIX = "call2 prog_2 claw R claw L call2"  # wins Re-Curses with 6 registers (bes
 
 
 @pytest.mark.parametrize("version", [2, 3])
-def test_a_provisional_sketch_result_is_searched_on_below_its_size(tmp_path: Path, good: dict[str, Any],
-                                                                 version: int) -> None:  # fmt: skip
+def test_a_provisional_sketch_result_is_searched_on_below_its_size(
+    tmp_path: Path, good: dict[str, Any], version: int
+) -> None:
     """A sketch program above the best known size with sizes below it left (searched to 3 of 6) is not taken as
     final: the search goes on from the record (format 3: from its frontier, here none left of size 4; format 2
     never wrote one, so size 4 starts afresh) and finds the smaller program."""
@@ -274,8 +286,10 @@ def test_a_provisional_sketch_result_is_searched_on_below_its_size(tmp_path: Pat
     path = planted(tmp_path, good, provisional)
     result = CliRunner().invoke(cli, [str(a) for a in resume(path, "--json", tmp_path / "out.json")])
     assert result.exit_code == 0, result.output
-    assert f"resuming {LEVEL}: solved by the sketch search at size 6 (best known 5), sizes up to 3 searched" in \
-        result.stderr  # fmt: skip
+    assert (
+        f"resuming {LEVEL}: solved by the sketch search at size 6 (best known 5), sizes up to 3 searched"
+        in result.stderr
+    )
     row = json.loads((tmp_path / "out.json").read_text())[0]
     assert (row["size"], row["method"], row["proven_minimal"]) == (5, "exhaustive", True)
     sizes = json.loads(path.read_text())["levels"][LEVEL]["sizes"]
@@ -283,8 +297,9 @@ def test_a_provisional_sketch_result_is_searched_on_below_its_size(tmp_path: Pat
     assert sizes[3]["nodes"] == 0 if version == 3 else sizes[3]["nodes"] > 0  # the empty frontier: size 4 done
 
 
-def _beside(program: str, size: int, ticks: int, version: int,
-            searched_to: int = 3) -> Callable[[dict[str, Any]], None]:  # fmt: skip
+def _beside(
+    program: str, size: int, ticks: int, version: int, searched_to: int = 3
+) -> Callable[[dict[str, Any]], None]:
     """A sketch result with a frontier beside it, in ``version``, searched to ``searched_to`` (at least 3)."""
 
     def change(doc: dict[str, Any]) -> None:
@@ -298,10 +313,14 @@ def _beside(program: str, size: int, ticks: int, version: int,
     return change
 
 
-@pytest.mark.parametrize("change", [
-    _beside(SIX, 6, 19, 2),  # format 2 never wrote one
-    _beside("claw R claw L call1", 5, 18, 3, searched_to=4),  # no size left below the sketch program's
-], ids=["format 2", "none below"])  # fmt: skip
+@pytest.mark.parametrize(
+    "change",
+    [
+        _beside(SIX, 6, 19, 2),  # format 2 never wrote one
+        _beside("claw R claw L call1", 5, 18, 3, searched_to=4),  # no size left below the sketch program's
+    ],
+    ids=["format 2", "none below"],
+)
 def test_a_frontier_beside_a_sketch_result_with_no_size_left_or_in_format_2_is_refused(
     tmp_path: Path, good: dict[str, Any], change: Callable
 ) -> None:

@@ -27,8 +27,23 @@ from puzzlebots.core.errors import InputError
 VICTIM = "precious\n"
 STATS = ["stats", "hatris", "--bot", "random", "--games", "3", "--max-actions", "5", "--jobs", "1", "--quiet"]
 WATCH = ["watch", "yoshis_cookie", "--bot", "greedy", "--max-actions", "2", "--delay", "0"]
-TRAIN = ["train", "hatris", "--games-per-eval", "1", "--generations", "1", "--variants", "1", "--rounds", "1",
-         "--max-actions", "3", "--jobs", "1", "--quiet"]
+TRAIN = [
+    "train",
+    "hatris",
+    "--games-per-eval",
+    "1",
+    "--generations",
+    "1",
+    "--variants",
+    "1",
+    "--rounds",
+    "1",
+    "--max-actions",
+    "3",
+    "--jobs",
+    "1",
+    "--quiet",
+]
 #: far more than any of these runs takes on a loaded machine (and less than pytest's own timeout): reaching it
 #: means the command hung
 HANG = 300
@@ -38,8 +53,15 @@ SOURCE = str(Path(puzzlebots.__file__).parents[1])
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """The real ``puzzlebots`` process (a FIFO that is opened would hang it: the timeout fails the test)."""
-    return subprocess.run([sys.executable, "-m", "puzzlebots", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=HANG, stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": SOURCE})
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlebots", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": SOURCE},
+    )
 
 
 def one_error(proc: subprocess.CompletedProcess[str]) -> str:
@@ -55,6 +77,7 @@ def temporaries(folder: Path) -> list[str]:
 
 
 # ----------------------------------------------------------------- item 1: a link planted beside the output
+
 
 @pytest.mark.parametrize("side", ["out.json.partial", "out.json.tmp"])
 def test_stats_never_writes_through_a_link_beside_its_output(tmp_path: Path, side: str) -> None:
@@ -78,8 +101,11 @@ def test_a_link_at_the_output_is_replaced_not_written_through(tmp_path: Path, co
     (tmp_path / "victim.txt").write_text(VICTIM)
     out = tmp_path / "out.json"
     out.symlink_to("victim.txt")
-    args = {"stats": [*STATS, "--json", out], "watch": [*WATCH, "--replay", out],
-            "train": [*TRAIN, "--out", out, "--force"]}[command]
+    args = {
+        "stats": [*STATS, "--json", out],
+        "watch": [*WATCH, "--replay", out],
+        "train": [*TRAIN, "--out", out, "--force"],
+    }[command]
     result = CliRunner().invoke(cli, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "victim.txt").read_text() == VICTIM
@@ -97,6 +123,7 @@ def test_a_plot_never_writes_through_a_link(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------- item 3: FIFOs, folders, devices (real processes)
 
+
 def test_a_fifo_at_the_partial_is_refused_before_any_work_without_hanging(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "out.json.partial")
     line = one_error(run([*STATS, "--json", "out.json"], tmp_path))
@@ -106,8 +133,9 @@ def test_a_fifo_at_the_partial_is_refused_before_any_work_without_hanging(tmp_pa
 
 @pytest.mark.parametrize("kind", ["FIFO", "folder"])
 @pytest.mark.parametrize(("command", "out"), [("stats", "out.json"), ("watch", "rep.jsonl"), ("train", "w.json")])
-def test_fifos_and_folders_at_the_old_temporary_names_do_not_stop_a_run(tmp_path: Path, command: str, out: str,
-                                                                         kind: str) -> None:  # fmt: skip
+def test_fifos_and_folders_at_the_old_temporary_names_do_not_stop_a_run(
+    tmp_path: Path, command: str, out: str, kind: str
+) -> None:
     if kind == "FIFO":
         os.mkfifo(tmp_path / f"{out}.tmp")
     else:
@@ -151,6 +179,7 @@ def test_a_partial_of_another_user_is_refused(tmp_path: Path, monkeypatch: pytes
 
 # ----------------------------------------------------------------- item 9: every line of a partial checked first
 
+
 def partial_lines(tmp_path: Path) -> tuple[list[str], Path]:
     """A finished run's header and result lines, as the partial file of the same run holds them."""
     out = tmp_path / "out.json"
@@ -158,8 +187,14 @@ def partial_lines(tmp_path: Path) -> tuple[list[str], Path]:
     assert result.exit_code == 0, result.output
     doc = json.loads(out.read_text())
     out.unlink()
-    head = {"game": "hatris", "bot": "random", "config": doc["config"], "seeds": [0, 3], "weights": None,
-            "max_actions": 5}
+    head = {
+        "game": "hatris",
+        "bot": "random",
+        "config": doc["config"],
+        "seeds": [0, 3],
+        "weights": None,
+        "max_actions": 5,
+    }
     return [json.dumps(head, sort_keys=True), *(json.dumps(r, sort_keys=True) for r in doc["games"])], out
 
 
@@ -180,8 +215,9 @@ BAD_RESULTS = {
 
 
 @pytest.mark.parametrize("case", list(BAD_RESULTS))
-def test_a_bad_result_line_is_refused_before_any_game(tmp_path: Path, case: str,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_a_bad_result_line_is_refused_before_any_game(
+    tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lines, out = partial_lines(tmp_path)
     text = "\n".join([lines[0], BAD_RESULTS[case](lines[1]), lines[2], ""])
     partial = files.beside(out, ".partial")

@@ -33,10 +33,12 @@ from puzzlebots.cli import cli
 #: examples per property (fixed, so a run's cost is known)
 SIDE_EXAMPLES = 150
 LINE_EXAMPLES = 200
-SIDE = settings(max_examples=SIDE_EXAMPLES, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
-LINES = settings(max_examples=LINE_EXAMPLES, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow])
+SIDE = settings(
+    max_examples=SIDE_EXAMPLES, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+LINES = settings(
+    max_examples=LINE_EXAMPLES, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 #: seconds one command may take before it counts as hung (a FIFO opened for reading or writing blocks forever)
 HANG = 240
 PRECIOUS = "precious\n"
@@ -44,17 +46,77 @@ HATRIS = ["--jobs", "1", "--quiet", "--max-actions", "3"]
 COMMANDS: dict[str, Callable[[str], list[str]]] = {
     "stats --json": lambda out: ["stats", "hatris", "--bot", "random", "--games", "2", *HATRIS, "--json", out],
     "stats --plot": lambda out: ["stats", "hatris", "--bot", "random", "--games", "2", *HATRIS, "--plot", out],
-    "watch --replay": lambda out: ["watch", "yoshis_cookie", "--bot", "greedy", "--max-actions", "2", "--delay",
-                                   "0", "--replay", out],
-    "train --out": lambda out: ["train", "hatris", "--games-per-eval", "1", "--generations", "1", "--variants",
-                                "1", "--rounds", "1", *HATRIS, "--out", out],
-    "train --plot": lambda out: ["train", "hatris", "--games-per-eval", "1", "--generations", "1", "--variants",
-                                 "1", "--rounds", "1", *HATRIS, "--out", out + ".w.json", "--plot", out],
-    "versus --json": lambda out: ["versus", "puyo", "--bots", "krieg,krieg", "--games", "1", "--max-turns", "3",
-                                  "--jobs", "1", "--json", out],
+    "watch --replay": lambda out: [
+        "watch",
+        "yoshis_cookie",
+        "--bot",
+        "greedy",
+        "--max-actions",
+        "2",
+        "--delay",
+        "0",
+        "--replay",
+        out,
+    ],
+    "train --out": lambda out: [
+        "train",
+        "hatris",
+        "--games-per-eval",
+        "1",
+        "--generations",
+        "1",
+        "--variants",
+        "1",
+        "--rounds",
+        "1",
+        *HATRIS,
+        "--out",
+        out,
+    ],
+    "train --plot": lambda out: [
+        "train",
+        "hatris",
+        "--games-per-eval",
+        "1",
+        "--generations",
+        "1",
+        "--variants",
+        "1",
+        "--rounds",
+        "1",
+        *HATRIS,
+        "--out",
+        out + ".w.json",
+        "--plot",
+        out,
+    ],
+    "versus --json": lambda out: [
+        "versus",
+        "puyo",
+        "--bots",
+        "krieg,krieg",
+        "--games",
+        "1",
+        "--max-turns",
+        "3",
+        "--jobs",
+        "1",
+        "--json",
+        out,
+    ],
     "cargobot solve --json": lambda out: ["cargobot", "solve", "--level", "Cargo 101", "--jobs", "1", "--json", out],
-    "cargobot sketch --json": lambda out: ["cargobot", "sketch", "--level", "Cargo 101", "--jobs", "1",
-                                           "--time-limit", "1", "--json", out],
+    "cargobot sketch --json": lambda out: [
+        "cargobot",
+        "sketch",
+        "--level",
+        "Cargo 101",
+        "--jobs",
+        "1",
+        "--time-limit",
+        "1",
+        "--json",
+        out,
+    ],
 }
 SUFFIXES = ["", ".tmp", ".partial", ".ckpt", ".ckpt.tmp", ".progress"]
 KINDS = ["regular file", "link to a file", "link to a folder", "dangling link", "FIFO", "folder"]
@@ -103,8 +165,7 @@ def one_error_line(result: Result) -> bool:
 
 @SIDE
 @given(command=st.sampled_from(sorted(COMMANDS)), suffix=st.sampled_from(SUFFIXES), kind=st.sampled_from(KINDS))
-def test_nothing_planted_beside_an_output_is_followed_opened_or_written(command: str, suffix: str,
-                                                                        kind: str) -> None:  # fmt: skip
+def test_nothing_planted_beside_an_output_is_followed_opened_or_written(command: str, suffix: str, kind: str) -> None:
     event(f"{command} / OUT{suffix} / {kind}")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
@@ -127,29 +188,54 @@ def test_nothing_planted_beside_an_output_is_followed_opened_or_written(command:
             assert out.is_file() and not out.is_symlink() and out.stat().st_size > 0
             assert not [p.name for p in work.iterdir() if re.search(r"\.[0-9a-f]{12}\.tmp$", p.name)]
         else:
-            assert result.exit_code == 2 and one_error_line(result), (result.exit_code, result.output,
-                                                                      result.exception)
+            assert result.exit_code == 2 and one_error_line(result), (result.exit_code, result.output, result.exception)
 
 
 # ----------------------------------------------------------------- malformed partial-file lines
 
 STATS = ["stats", "hatris", "--bot", "random", "--games", "3", "--max-actions", "5", "--jobs", "1", "--quiet"]
-FIRST = {"cash": 0, "cleared_all": False, "decisions": 5, "frames": 36, "game_over": False, "helpers_earned": [0, 0],
-         "helpers_used": [0, 0], "level": 0, "levels_cleared": 0, "max_spawns_reached": False, "seed": 0,
-         "spawns": 6, "stacks": 0, "truncated": True}
+FIRST = {
+    "cash": 0,
+    "cleared_all": False,
+    "decisions": 5,
+    "frames": 36,
+    "game_over": False,
+    "helpers_earned": [0, 0],
+    "helpers_used": [0, 0],
+    "level": 0,
+    "levels_cleared": 0,
+    "max_spawns_reached": False,
+    "seed": 0,
+    "spawns": 6,
+    "stacks": 0,
+    "truncated": True,
+}
 COUNTS = [k for k, v in FIRST.items() if type(v) is int]
 FLAGS = [k for k, v in FIRST.items() if type(v) is bool]
 LISTS = [k for k, v in FIRST.items() if type(v) is list]
 
-huge = st.one_of(st.integers(min_value=2**63, max_value=10**99),
-                 st.integers(min_value=-(10**99), max_value=-(2**63) - 1))
-not_int = st.one_of(st.booleans(), st.text(max_size=4), st.floats(allow_nan=False, allow_infinity=False), st.none(),
-                    st.lists(st.integers(0, 9), max_size=2),
-                    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2), huge)
-not_bool = st.one_of(st.integers(), st.text(max_size=4), st.none(), st.floats(allow_nan=False),
-                     st.lists(st.booleans(), max_size=2))
-not_pair = st.one_of(st.lists(st.integers(0, 9), max_size=5).filter(lambda v: len(v) != 2),
-                     st.tuples(not_int, st.integers(0, 9)).map(list), st.integers(), st.text(max_size=3), st.none())
+huge = st.one_of(
+    st.integers(min_value=2**63, max_value=10**99), st.integers(min_value=-(10**99), max_value=-(2**63) - 1)
+)
+not_int = st.one_of(
+    st.booleans(),
+    st.text(max_size=4),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.none(),
+    st.lists(st.integers(0, 9), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+    huge,
+)
+not_bool = st.one_of(
+    st.integers(), st.text(max_size=4), st.none(), st.floats(allow_nan=False), st.lists(st.booleans(), max_size=2)
+)
+not_pair = st.one_of(
+    st.lists(st.integers(0, 9), max_size=5).filter(lambda v: len(v) != 2),
+    st.tuples(not_int, st.integers(0, 9)).map(list),
+    st.integers(),
+    st.text(max_size=3),
+    st.none(),
+)
 
 
 def as_line(value: dict) -> str:
@@ -164,14 +250,19 @@ bad_value = st.one_of(
 missing_key = st.sampled_from(sorted(FIRST)).map(lambda k: as_line({x: v for x, v in FIRST.items() if x != k}))
 unknown_key = st.text(min_size=1, max_size=8).filter(lambda k: k not in FIRST).map(lambda k: as_line({**FIRST, k: 1}))
 cut = st.integers(1, len(as_line(FIRST)) - 1).map(lambda n: as_line(FIRST)[:n])
-raw = st.sampled_from([
-    as_line(FIRST).replace('"spawns": 6', '"spawns": NaN'),
-    as_line(FIRST).replace('"spawns": 6', '"spawns": Infinity'),
-    as_line(FIRST).replace('"spawns": 6', '"spawns": 1e400'),
-    as_line(FIRST).replace('"spawns": 6', '"spawns": ' + "9" * 5000),
-    as_line(FIRST).replace('"seed": 0', '"seed": 99'),
-    "[" * 100, "null", '"a string"', "[1, 2]",
-])
+raw = st.sampled_from(
+    [
+        as_line(FIRST).replace('"spawns": 6', '"spawns": NaN'),
+        as_line(FIRST).replace('"spawns": 6', '"spawns": Infinity'),
+        as_line(FIRST).replace('"spawns": 6', '"spawns": 1e400'),
+        as_line(FIRST).replace('"spawns": 6', '"spawns": ' + "9" * 5000),
+        as_line(FIRST).replace('"seed": 0', '"seed": 99'),
+        "[" * 100,
+        "null",
+        '"a string"',
+        "[1, 2]",
+    ]
+)
 bad_line = st.one_of(bad_value, missing_key, unknown_key, cut, raw)
 
 
@@ -180,8 +271,14 @@ bad_line = st.one_of(bad_value, missing_key, unknown_key, cut, raw)
 def test_a_malformed_partial_line_is_refused_before_any_game(line: str, position: int, not_utf8: bool) -> None:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "out.json"
-        head = {"game": "hatris", "bot": "random", "config": config(), "seeds": [0, 3], "weights": None,
-                "max_actions": 5}
+        head = {
+            "game": "hatris",
+            "bot": "random",
+            "config": config(),
+            "seeds": [0, 3],
+            "weights": None,
+            "max_actions": 5,
+        }
         bad = line.encode()
         if not_utf8:
             bad = bad[:1] + b"\xff" + bad[1:]

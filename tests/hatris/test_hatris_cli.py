@@ -15,9 +15,27 @@ def test_stats_json_is_reproducible(tmp_path: Path) -> None:
     outs = []
     for jobs in (1, 2):
         out = tmp_path / f"s{jobs}.json"
-        res = runner.invoke(cli, ["stats", "hatris", "--bot", "searcher", "--games", "3", "--seed", "5",
-                                   "--jobs", str(jobs), "--max-spawns", "150", "--pairs", "uniform",
-                                   "--json", str(out)])
+        res = runner.invoke(
+            cli,
+            [
+                "stats",
+                "hatris",
+                "--bot",
+                "searcher",
+                "--games",
+                "3",
+                "--seed",
+                "5",
+                "--jobs",
+                str(jobs),
+                "--max-spawns",
+                "150",
+                "--pairs",
+                "uniform",
+                "--json",
+                str(out),
+            ],
+        )
         assert res.exit_code == 0, res.output
         outs.append(json.loads(out.read_text()))
     assert outs[0] == outs[1]

@@ -12,8 +12,9 @@ from puzzlebots.games.hatris.rules import NEST_ROM, allowed_types
 TOP, WIZ, CROWN, CAP, DERBY, COWBOY = 1, 2, 3, 4, 5, 6
 
 
-def make(piles: list[list[int]], cur: tuple[int, int] = (CAP, COWBOY), pool: list[int] | None = None,
-         **cfg: object) -> HatrisState:
+def make(
+    piles: list[list[int]], cur: tuple[int, int] = (CAP, COWBOY), pool: list[int] | None = None, **cfg: object
+) -> HatrisState:
     s = HatrisState(0, {"pair_source": "uniform", **cfg})
     s.piles = [list(p) for p in piles]
     s.current = cur
@@ -23,8 +24,18 @@ def make(piles: list[list[int]], cur: tuple[int, int] = (CAP, COWBOY), pool: lis
 
 @pytest.mark.parametrize(
     ("pile", "height"),
-    [([CAP], 12), ([CAP] * 3, 24), ([TOP] * 4, 26), ([WIZ, TOP, DERBY], 34), ([DERBY, CROWN], 19),
-     ([CROWN, DERBY], 18), ([CAP, DERBY, TOP], 31), ([], 0), ([CROWN] * 5, 56), ([COWBOY] * 5, 31)],
+    [
+        ([CAP], 12),
+        ([CAP] * 3, 24),
+        ([TOP] * 4, 26),
+        ([WIZ, TOP, DERBY], 34),
+        ([DERBY, CROWN], 19),
+        ([CROWN, DERBY], 18),
+        ([CAP, DERBY, TOP], 31),
+        ([], 0),
+        ([CROWN] * 5, 56),
+        ([COWBOY] * 5, 31),
+    ],
 )
 def test_pile_height_worked_examples(pile: list[int], height: int) -> None:
     assert pile_height(pile, NEST_ROM) == height

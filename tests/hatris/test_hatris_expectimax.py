@@ -108,9 +108,7 @@ def test_first_step_played_as_the_engine_plays_it(seed: int, spawns: int, pool: 
         assert list(out_hand[H_POOL : H_POOL + out_hand[H_NPOOL]]) == t.pool
 
 
-def _oracle_expect(
-    s: HatrisState, weights: list[float], probs: np.ndarray, reserve: float = 0.0
-) -> dict[tuple, float]:
+def _oracle_expect(s: HatrisState, weights: list[float], probs: np.ndarray, reserve: float = 0.0) -> dict[tuple, float]:
     """Every first step with a surviving chain, valued as the kernel values it, by plain enumeration
     (``reserve``: the value of each helper in the pool after the first step)."""
     assert s.current is not None
@@ -126,8 +124,11 @@ def _oracle_expect(
                 if probs[a, b] == 0:
                     continue
                 best = max(
-                    (oracle.second_step(f2, (a, b), s.rules, weights)
-                     for _, f2 in oracle.options(start, s.next, s.rules) if not f2.dead),
+                    (
+                        oracle.second_step(f2, (a, b), s.rules, weights)
+                        for _, f2 in oracle.options(start, s.next, s.rules)
+                        if not f2.dead
+                    ),
                     default=-math.inf,
                 )
                 v += probs[a, b] * (best if best > -math.inf else DEATH)
@@ -187,7 +188,8 @@ def test_every_chain_tops_out_falls_back_to_a_surviving_step() -> None:
 
 def test_registered_with_its_shipped_weights() -> None:
     data = json.loads(
-        resources.files("puzzlebots.games.hatris").joinpath("data", "expectimax_weights.json").read_text())
+        resources.files("puzzlebots.games.hatris").joinpath("data", "expectimax_weights.json").read_text()
+    )
     assert data["bot"] == "expectimax" and data["names"] == list(METRIC_NAMES)
     assert GAME.default_weights("expectimax") == default_weights()
     assert not GAME.bot_info("expectimax").faithful  # ours, not the article's

@@ -52,7 +52,8 @@ def _check(s: HatrisState, pool: list[int], weights: list[float]) -> None:
 
 
 @pytest.mark.parametrize(
-    "config", [{}, {"metric7_formula": "abs", "sort_dir": "asc_lr", "min_run": 3, "hatris_bonus": 500}])
+    "config", [{}, {"metric7_formula": "abs", "sort_dir": "asc_lr", "min_run": 3, "hatris_bonus": 500}]
+)
 def test_kernel_matches_oracle_placements_and_vladimir(config: dict) -> None:
     rng = random.Random(1)
     for s in _states(12, 2, config):

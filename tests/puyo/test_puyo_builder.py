@@ -24,17 +24,31 @@ def _links23_readable(cells: np.ndarray) -> tuple[int, int]:
     """Cells with 2+ same-colour neighbours (3-links), and cells neither a 3-link nor next to one of their colour
     whose upper or left neighbour has their colour (2-links: a touching pair counted at one cell), rows 1..12,
     garbage excluded."""
+
     def same(x: int, y: int, u: int, v: int) -> bool:
         inside = 0 <= u < WIDTH and 0 <= v < VISIBLE_ROWS
         return inside and 0 < cells[x, y] < GARBAGE and cells[u, v] == cells[x, y]
 
     steps = ((1, 0), (-1, 0), (0, 1), (0, -1))
-    three = {(x, y) for x in range(WIDTH) for y in range(VISIBLE_ROWS)
-             if sum(same(x, y, x + dx, y + dy) for dx, dy in steps) >= 2}
-    near = three | {(x, y) for x in range(WIDTH) for y in range(VISIBLE_ROWS)
-                    for dx, dy in steps if (x + dx, y + dy) in three and same(x, y, x + dx, y + dy)}
-    two = sum(1 for x in range(WIDTH) for y in range(VISIBLE_ROWS)
-              if (same(x, y, x, y + 1) or same(x, y, x - 1, y)) and (x, y) not in near)
+    three = {
+        (x, y)
+        for x in range(WIDTH)
+        for y in range(VISIBLE_ROWS)
+        if sum(same(x, y, x + dx, y + dy) for dx, dy in steps) >= 2
+    }
+    near = three | {
+        (x, y)
+        for x in range(WIDTH)
+        for y in range(VISIBLE_ROWS)
+        for dx, dy in steps
+        if (x + dx, y + dy) in three and same(x, y, x + dx, y + dy)
+    }
+    two = sum(
+        1
+        for x in range(WIDTH)
+        for y in range(VISIBLE_ROWS)
+        if (same(x, y, x, y + 1) or same(x, y, x - 1, y)) and (x, y) not in near
+    )
     return two, len(three)
 
 
@@ -160,8 +174,9 @@ def test_fires_before_the_game_ends() -> None:
     # an 11-high chain-ready field with one pair left: the only thing worth anything is to fire it now
     rows = ["R.....", "G.....", "RB....", "RG....", "GB....", "GBB..."]
     field = Field.from_rows(rows)
-    state = SimpleNamespace(field=field, current=lambda: (2, 3), next_pairs=lambda: [(2, 3)],
-                            remaining=lambda: 1, pending=0)
+    state = SimpleNamespace(
+        field=field, current=lambda: (2, 3), next_pairs=lambda: [(2, 3)], remaining=lambda: 1, pending=0
+    )
     bot = GAME.make_bot("builder", GAME.check_config(SMALL), None, 0)
     action = bot.act(state)
     result = field.copy().play((2, 3), placement_of(action))
@@ -175,8 +190,13 @@ def test_versus_fires_on_threshold_and_on_garbage() -> None:
     for fire_links, pending in ((2, 0), (8, 3)):
         config = GAME.check_config({**SMALL, "beam_fire_links": fire_links})
         field = Field.from_rows(rows)
-        state = SimpleNamespace(field=field, current=lambda: (2, 3), next_pairs=lambda: [(2, 3), (1, 1), (4, 4)],
-                                remaining=lambda: 100, pending=pending)
+        state = SimpleNamespace(
+            field=field,
+            current=lambda: (2, 3),
+            next_pairs=lambda: [(2, 3), (1, 1), (4, 4)],
+            remaining=lambda: 100,
+            pending=pending,
+        )
         action = GAME.make_bot("builder", config, None, 0).act(state)
         assert field.copy().play((2, 3), placement_of(action)).links >= 2, (pending, action_of(placement_of(action)))
 
@@ -185,7 +205,6 @@ def test_plays_a_short_game_and_chains() -> None:
     episode = play_episode(GAME, "builder", 5, {"pairs": 24, **SMALL})
     assert episode.result["pairs_played"] == 24 and not episode.result["dead"]
     assert episode.result["max_chain"] >= 3
-
 
 
 def test_search_never_counts_a_line_through_death() -> None:

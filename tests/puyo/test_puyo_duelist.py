@@ -48,11 +48,19 @@ class Recorder:
 def recorded_game(seed: int, opponent: str = "krieg3", max_turns: int = 60) -> dict[str, Any]:
     cfg = config()
     log: list[list[Any]] = []
-    bots = [Recorder(GAME.make_bot("duelist", cfg, None, bot_seed(seed, 0)), log, 0),
-            Recorder(GAME.make_bot(opponent, cfg, None, bot_seed(seed, 1)), log, 1)]
+    bots = [
+        Recorder(GAME.make_bot("duelist", cfg, None, bot_seed(seed, 0)), log, 0),
+        Recorder(GAME.make_bot(opponent, cfg, None, bot_seed(seed, 1)), log, 1),
+    ]
     result = play_frames(bots, seed, cfg, max_turns)
-    return {"seed": seed, "opponent": opponent, "config": SMALL, "max_turns": max_turns, "decisions": log,
-            "result": result}
+    return {
+        "seed": seed,
+        "opponent": opponent,
+        "config": SMALL,
+        "max_turns": max_turns,
+        "decisions": log,
+        "result": result,
+    }
 
 
 def test_versus_golden() -> None:
@@ -72,8 +80,18 @@ def test_same_seed_same_game() -> None:
 
 # -- threats: the opponent's garbage lands before our chain could fire ------------------------------------
 
-def position(mine: Sequence[str], pairs: Sequence[tuple[int, int]], *, fixed: int = 0, incoming: int = 0,
-             his: Sequence[str] = ("......",), his_chain: int = 0, his_busy: int = 0, now: int = 600) -> FrameVersus:
+
+def position(
+    mine: Sequence[str],
+    pairs: Sequence[tuple[int, int]],
+    *,
+    fixed: int = 0,
+    incoming: int = 0,
+    his: Sequence[str] = ("......",),
+    his_chain: int = 0,
+    his_busy: int = 0,
+    now: int = 600,
+) -> FrameVersus:
     """A frame-clock game at frame ``now`` with side 0 to move: its field and pairs, the garbage on its way,
     and the opponent's field and chain in progress (``his_chain`` links popped, ending at ``his_busy``)."""
     game = FrameVersus(0, config())
@@ -92,8 +110,7 @@ def position(mine: Sequence[str], pairs: Sequence[tuple[int, int]], *, fixed: in
 FIELDS = {
     "three_links_yb": (["B.....", "Y.....", "YG....", "BB.RY.", "RBGGRR", "RRGRBG"], [(4, 3), (3, 2), (4, 4)]),
     "three_links_bg": (["B.....", "Y.....", "YG...G", "BB.RYG", "RBGGRR", "RRGRBG"], [(3, 2), (4, 4), (1, 3)]),
-    "four_links_yy": ([".R....", ".G....", "BB....", "GYY...", "GYG...", "GBBGBB", "RGGRYB"],
-                      [(4, 4), (2, 1), (4, 4)]),
+    "four_links_yy": ([".R....", ".G....", "BB....", "GYY...", "GYG...", "GBBGBB", "RGGRYB"], [(4, 4), (2, 1), (4, 4)]),
 }
 #: the opponent's fields: a tall one still holding his chain, a low one
 HIS_TALL = ["..B...", ".RB...", "GRRB..", "GGBYY.", "RYBBYG", "RRYYGG"]

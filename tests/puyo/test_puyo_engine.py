@@ -37,8 +37,9 @@ def test_tall_columns_block_reach() -> None:
 
 def _column_rows(x: int, height: int) -> list[str]:
     """Rows (top first) of one column of alternating G/B, ``height`` high, in column ``x``."""
-    return ["".join(("G" if y % 2 == 0 else "B") if c == x else "." for c in range(6)) for y in
-            range(height - 1, -1, -1)]
+    return [
+        "".join(("G" if y % 2 == 0 else "B") if c == x else "." for c in range(6)) for y in range(height - 1, -1, -1)
+    ]
 
 
 def test_row_13_never_pops() -> None:

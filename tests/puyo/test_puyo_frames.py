@@ -68,7 +68,9 @@ def test_each_link_of_a_chain_takes_its_vanish_and_fall_frames(source: str, link
     second = landing + link_frames[0]
     end = second + link_frames[1]
     assert [(link.frame, link.score, link.fall, link.frames) for link in a.links] == [
-        (landing, 40, 1, link_frames[0]), (second, 320, 0, link_frames[1])]
+        (landing, 40, 1, link_frames[0]),
+        (second, 320, 0, link_frames[1]),
+    ]
     assert a.busy_until == end
     # side 1 places quietly in column 6 while the chain runs; its garbage is announced at the second link
     seen = []

@@ -37,13 +37,24 @@ def match(tmp_path: Path, *args: str) -> tuple[int, str]:
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run ``puzzlebots puyo match ARGS`` as a new process in ``cwd``."""
-    return subprocess.run([sys.executable, "-m", "puzzlebots", "puyo", "match", *args], cwd=cwd,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlebots", "puyo", "match", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def test_sprt_stops_early_on_a_clearly_stronger_bot(tmp_path: Path) -> None:
-    args = ["--bots", "builder,krieg", "--games", "40", "--sprt", "0,400", "--seed", "100000", *SMALL_BUILDER,
-            "--quiet"]
+    args = [
+        "--bots",
+        "builder,krieg",
+        "--games",
+        "40",
+        "--sprt",
+        "0,400",
+        "--seed",
+        "100000",
+        *SMALL_BUILDER,
+        "--quiet",
+    ]
     code, out = match(tmp_path, *args, "--jobs", "1", "--json", "one.json")
     assert code == 0, out
     doc = json.loads((tmp_path / "one.json").read_text())
@@ -83,8 +94,12 @@ def test_a_run_killed_by_kill_9_resumes_to_the_same_file(tmp_path: Path) -> None
     whole.mkdir()
     cut.mkdir()
     partial = cut / "m.json.partial"
-    proc = subprocess.Popen([sys.executable, "-m", "puzzlebots", "puyo", "match", *args, "--json", "m.json"], cwd=cut,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlebots", "puyo", "match", *args, "--json", "m.json"],
+        cwd=cut,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 300  # a hang guard: the wait ends as soon as two pairs are saved
         while time.monotonic() < deadline and lines(partial) < 3:  # the head and two pairs
@@ -113,9 +128,10 @@ def test_resume_takes_the_pairs_of_the_partial_file_and_refuses_a_bad_one(tmp_pa
     head = {k: v for k, v in doc.items() if k not in ("pairs", "summary")}
     marked = json.loads(json.dumps(doc["pairs"][1]))
     marked["games"][0]["turns"] = -7  # a pair only the partial file holds
-    cut = "{\"seed\": 5, \"ga"  # a line cut short by a kill (no newline): played again
-    (tmp_path / "m.json.partial").write_text("\n".join([json.dumps(head, sort_keys=True), json.dumps(marked)])
-                                             + "\n" + cut)
+    cut = '{"seed": 5, "ga'  # a line cut short by a kill (no newline): played again
+    (tmp_path / "m.json.partial").write_text(
+        "\n".join([json.dumps(head, sort_keys=True), json.dumps(marked)]) + "\n" + cut
+    )
     code, out = match(tmp_path, *QUICK, "--games", "4", "--seed", "5", "--jobs", "1", "--json", "m.json")
     assert code == 0, out
     again = json.loads((tmp_path / "m.json").read_text())
@@ -134,30 +150,33 @@ def test_resume_takes_the_pairs_of_the_partial_file_and_refuses_a_bad_one(tmp_pa
     assert (tmp_path / "m.json.partial").exists()
 
 
-@pytest.mark.parametrize("args", [
-    ["--bots", "builder"],
-    ["--bots", "builder,nobody"],
-    ["--bots", ",krieg"],
-    ["--games", "3"],
-    ["--games", "0"],
-    ["--games", "many"],
-    ["--sprt", "5"],
-    ["--sprt", "a,b"],
-    ["--sprt", "0,10,20"],
-    ["--sprt", "10,0"],
-    ["--sprt", "5,5"],
-    ["--sprt", "nan,5"],
-    ["--sprt", "0,inf"],
-    ["--sprt", "0,5000"],
-    ["--alpha", "0.1"],
-    ["--sprt", "0,10", "--alpha", "0.5"],
-    ["--sprt", "0,10", "--beta", "0"],
-    ["--ms", "0"],
-    ["--pairs", "10"],
-    ["--builder-width", "0"],
-    ["--jobs", "0"],
-    ["--json", "."],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--bots", "builder"],
+        ["--bots", "builder,nobody"],
+        ["--bots", ",krieg"],
+        ["--games", "3"],
+        ["--games", "0"],
+        ["--games", "many"],
+        ["--sprt", "5"],
+        ["--sprt", "a,b"],
+        ["--sprt", "0,10,20"],
+        ["--sprt", "10,0"],
+        ["--sprt", "5,5"],
+        ["--sprt", "nan,5"],
+        ["--sprt", "0,inf"],
+        ["--sprt", "0,5000"],
+        ["--alpha", "0.1"],
+        ["--sprt", "0,10", "--alpha", "0.5"],
+        ["--sprt", "0,10", "--beta", "0"],
+        ["--ms", "0"],
+        ["--pairs", "10"],
+        ["--builder-width", "0"],
+        ["--jobs", "0"],
+        ["--json", "."],
+    ],
+)
 def test_bad_arguments_give_one_error_line(tmp_path: Path, args: list[str]) -> None:
     code, out = match(tmp_path, "--games", "2", *args)
     assert code == 2, out

@@ -56,8 +56,25 @@ def test_early_stop_is_validated() -> None:
 
 
 def test_stats_prints_the_new_figures() -> None:
-    args = ["stats", "puyo", "--bot", "krieg", "--games", "2", "--pairs", "20", "--jobs", "1", "--quiet",
-            "--early-stop", "80000", "--reach", "climb12", "--format", "json"]
+    args = [
+        "stats",
+        "puyo",
+        "--bot",
+        "krieg",
+        "--games",
+        "2",
+        "--pairs",
+        "20",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--early-stop",
+        "80000",
+        "--reach",
+        "climb12",
+        "--format",
+        "json",
+    ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)["summary"]

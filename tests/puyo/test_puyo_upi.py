@@ -72,13 +72,16 @@ def test_pfen_and_queues_read_back() -> None:
             field_of_pfen(bad)
 
 
-@pytest.mark.parametrize(("bot", "clock"), [("krieg3", "frames"), ("krieg3", "turns"),
-                                            pytest.param("builder", "frames", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    ("bot", "clock"),
+    [("krieg3", "frames"), ("krieg3", "turns"), pytest.param("builder", "frames", marks=pytest.mark.slow)],
+)
 def test_our_engine_through_the_host_plays_the_in_process_bots_games(bot: str, clock: str) -> None:
     seed = 3
     config = {**CONFIG, "versus_clock": clock, "upi_ms": 1000, "upi_grace_ms": 600_000}
-    engine = shlex.join([sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", bot,
-                         "--seed", str(bot_seed(seed, 0))])
+    engine = shlex.join(
+        [sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", bot, "--seed", str(bot_seed(seed, 0))]
+    )
     through_upi = versus_game(PUYO, f"upi:{engine}", "krieg", seed, config, 500)
     in_process = versus_game(PUYO, bot, "krieg", seed, config, 500)
     assert through_upi == in_process
@@ -117,12 +120,20 @@ def test_an_interrupted_host_leaves_no_engine_behind(tmp_path: Path) -> None:
     script.write_text(FAKE.replace("ANSWER", "time.sleep(600)"))
     pids = tmp_path / "pids"
     spec = "upi:" + shlex.join([sys.executable, str(script), str(pids)])
-    host = subprocess.Popen([sys.executable, "-c", (
-        "import sys\n"
-        "from puzzlebots.games.puyo.cli import versus_config, versus_game\n"
-        "from puzzlebots.games.puyo.game import GAME\n"
-        "versus_game(GAME, sys.argv[1], 'krieg', 0, versus_config(GAME, 2, upi_ms=600000), 50)\n"), spec],
-        stderr=subprocess.DEVNULL)
+    host = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys\n"
+                "from puzzlebots.games.puyo.cli import versus_config, versus_game\n"
+                "from puzzlebots.games.puyo.game import GAME\n"
+                "versus_game(GAME, sys.argv[1], 'krieg', 0, versus_config(GAME, 2, upi_ms=600000), 50)\n"
+            ),
+            spec,
+        ],
+        stderr=subprocess.DEVNULL,
+    )
     try:
         while not (pids.exists() and len(pids.read_text().split()) == 2):  # the engine is up (counted, not timed)
             assert host.poll() is None

@@ -36,8 +36,13 @@ def refused(args, tmp_path, path=None):
     if path is not None:
         env["PATH"] = str(path)
     cache = tmp_path / "cache"
-    proc = subprocess.run([sys.executable, str(SCRIPT), *args, "--build-dir", str(cache)], env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), *args, "--build-dir", str(cache)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stdout == "" and not cache.exists()
@@ -70,8 +75,12 @@ def test_no_compiler_is_refused(tmp_path):
 
 @pytest.mark.parametrize(
     ("args", "words"),
-    [(["--games", "3"], "--games takes an even number"), (["--bot", "nobody"], "unknown bot"),
-     (["--bot", "upi:./x"], "--bot takes one of our bots"), (["--ms", "0"], "--ms takes")],
+    [
+        (["--games", "3"], "--games takes an even number"),
+        (["--bot", "nobody"], "unknown bot"),
+        (["--bot", "upi:./x"], "--bot takes one of our bots"),
+        (["--ms", "0"], "--ms takes"),
+    ],
 )
 def test_bad_options_are_refused(tmp_path, args, words):
     ama = fake_checkout(tmp_path / "ama")

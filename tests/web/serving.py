@@ -125,6 +125,7 @@ class ServerProcess:
         self.process.stdout.close()
         self.process.stderr.close()
 
+
 #: where each page's screenshot goes after its test (untracked)
 ARTIFACTS = HERE / "artifacts"
 

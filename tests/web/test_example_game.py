@@ -60,8 +60,9 @@ def environment(site: Path) -> dict[str, str]:
 
 
 def puzzlebots(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-m", "puzzlebots", *args], capture_output=True, text=True,
-                          env=environment(site), timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzlebots", *args], capture_output=True, text=True, env=environment(site), timeout=300
+    )
     assert done.returncode == 0, done.stderr
     return done
 
@@ -78,8 +79,9 @@ def test_stats_help_shows_its_options_with_default_and_range(site: Path) -> None
 
 def test_stats_solves_every_board(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "stats.json"
-    puzzlebots(site, "stats", "lightsout", "--bot", "solver", "--games", "6", "--jobs", "1", "--quiet",
-               "--json", str(out))
+    puzzlebots(
+        site, "stats", "lightsout", "--bot", "solver", "--games", "6", "--jobs", "1", "--quiet", "--json", str(out)
+    )
     data = json.loads(out.read_text())
     assert data["game"] == "lightsout" and data["summary"]["solved_rate"] == 1.0
     assert [game["seed"] for game in data["games"]] == list(range(6))
@@ -87,8 +89,9 @@ def test_stats_solves_every_board(site: Path, tmp_path: Path) -> None:
 
 def test_watch_records_a_replay_that_replays(site: Path, tmp_path: Path) -> None:
     replay = tmp_path / "solver.jsonl"
-    shown = puzzlebots(site, "watch", "lightsout", "--bot", "solver", "--seed", "3", "--delay", "0",
-                       "--replay", str(replay)).stdout
+    shown = puzzlebots(
+        site, "watch", "lightsout", "--bot", "solver", "--seed", "3", "--delay", "0", "--replay", str(replay)
+    ).stdout
     assert "Lights Out - solved" in shown
     header = json.loads(replay.read_text().splitlines()[0])
     assert header["game"] == "lightsout" and header["bot"] == "solver"
@@ -109,8 +112,9 @@ print("ok")
 
 
 def test_gym_env_passes_check_env(site: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", GYM_CHECK], capture_output=True, text=True,
-                          env=environment(site), timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", GYM_CHECK], capture_output=True, text=True, env=environment(site), timeout=300
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("ok")
 

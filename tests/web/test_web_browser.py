@@ -25,7 +25,11 @@ def test_page_loads_and_lists_games(page: Any) -> None:
     assert page.locator("#conn").inner_text() == "connected"
     tabs = page.locator("nav button")
     assert [tabs.nth(i).inner_text() for i in range(tabs.count())] == [
-        "Games", "Watch a bot", "Cargo-Bot", "Play Puyo", "Replays"  # a tab for each game with page controls
+        "Games",
+        "Watch a bot",
+        "Cargo-Bot",
+        "Play Puyo",
+        "Replays",  # a tab for each game with page controls
     ]
 
 

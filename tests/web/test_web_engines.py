@@ -59,8 +59,21 @@ def test_engine_table_reads_names_and_splits_commands() -> None:
     assert table == {"self": engine_argv(), "two": ("true", "--x", "a b")}
 
 
-@pytest.mark.parametrize("spec", ["self", "=true", "Self=true", "a b=true", "x" * 17 + "=true", "1a=true",
-                                  "e=", "e=   ", "e=true 'open", "e=no-such-program-here"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "self",
+        "=true",
+        "Self=true",
+        "a b=true",
+        "x" * 17 + "=true",
+        "1a=true",
+        "e=",
+        "e=   ",
+        "e=true 'open",
+        "e=no-such-program-here",
+    ],
+)
 def test_a_bad_engine_is_one_error_line_and_exit_2(spec: str) -> None:
     with pytest.raises(ConfigError):
         engine_table([spec])
@@ -92,8 +105,9 @@ def versus(session: Session, bot: str, **fields: Any) -> dict[str, Any]:
     return answer
 
 
-@pytest.mark.parametrize("bot", ["upi:nope", f"upi:{shlex.join(engine_argv())}", "upi:/bin/sh -c 'touch x'",
-                                 "upi:", "upi:SELF", "/bin/true"])
+@pytest.mark.parametrize(
+    "bot", ["upi:nope", f"upi:{shlex.join(engine_argv())}", "upi:/bin/sh -c 'touch x'", "upi:", "upi:SELF", "/bin/true"]
+)
 def test_a_page_naming_anything_but_an_operators_engine_is_refused(bot: str) -> None:
     session = Session(engines={"self": engine_argv()})
     answer = versus(session, bot)
@@ -147,8 +161,7 @@ def test_a_person_plays_an_external_engine_on_the_page(browser_context: Any, eng
         page.fill("#versus-seed", "5")
         page.click("#versus-start")
         # the engine moves: its pairs counter passes 2 and its field holds puyos
-        page.wait_for_function("Number(document.getElementById('versus-board').dataset.ai || 0) >= 2",
-                               timeout=TIMEOUT)
+        page.wait_for_function("Number(document.getElementById('versus-board').dataset.ai || 0) >= 2", timeout=TIMEOUT)
         assert page.locator("#versus-board svg").nth(1).locator("[data-role='cell']").count() > 0
         assert len(engine_processes()) == 1
     # the page is closed: its worker ends, and the engine with it

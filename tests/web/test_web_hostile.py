@@ -402,15 +402,34 @@ def test_serve_help(flag: str) -> None:
 EXAMPLES = 120  # per op; the statistics (pytest --hypothesis-show-statistics) show how many ran
 
 ODD_STRINGS = st.sampled_from(
-    ["", " ", "\x00", "a\nb", "\ud800", "../../etc/passwd", "/etc/passwd", "/proc/self/environ", "NaN", "{}",
-     "%2e%2e/secret.jsonl", "Cargo 101\n"]
+    [
+        "",
+        " ",
+        "\x00",
+        "a\nb",
+        "\ud800",
+        "../../etc/passwd",
+        "/etc/passwd",
+        "/proc/self/environ",
+        "NaN",
+        "{}",
+        "%2e%2e/secret.jsonl",
+        "Cargo 101\n",
+    ]
 ) | st.integers(1000, 20_000).map(lambda n: "x" * n)
 SCALARS = (
-    st.none() | st.booleans() | st.integers() | st.integers(min_value=2**63) | st.integers(max_value=-(2**63))
-    | st.floats() | st.text(max_size=30) | ODD_STRINGS
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=2**63)
+    | st.integers(max_value=-(2**63))
+    | st.floats()
+    | st.text(max_size=30)
+    | ODD_STRINGS
 )
 JUNK = st.recursive(
-    SCALARS, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    SCALARS,
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
     max_leaves=12,
 )
 GAMES = st.sampled_from(game_names()) | JUNK
@@ -437,8 +456,13 @@ FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "replays": {},
     "replay": {"name": REPLAY_NAMES},
     "game": {
-        "game": GAMES, "call": CALLS, "bot": st.sampled_from(["krieg", "krieg3"]) | BOTS, "seed": SEEDS,
-        "key": KEYS, "level": LEVELS, "program": PROGRAMS,
+        "game": GAMES,
+        "call": CALLS,
+        "bot": st.sampled_from(["krieg", "krieg3"]) | BOTS,
+        "seed": SEEDS,
+        "key": KEYS,
+        "level": LEVELS,
+        "program": PROGRAMS,
     },
 }
 #: the answer type of each op when the message is right

@@ -49,8 +49,16 @@ def raw_request(server: ServerProcess, head: bytes) -> bytes:
     return answer.split(b"\r\n")[0]
 
 
-@pytest.mark.parametrize("text", ['{"op": "step", "n": ' + "9" * 5000 + "}", "[" + "1" * 5000 + "]",
-                                  '{"op": "seek", "step": -' + "9" * 4500 + "}", "\ud800", '"\\ud800"'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"op": "step", "n": ' + "9" * 5000 + "}",
+        "[" + "1" * 5000 + "]",
+        '{"op": "seek", "step": -' + "9" * 4500 + "}",
+        "\ud800",
+        '"\\ud800"',
+    ],
+)
 def test_session_reply_never_raises(text: str) -> None:
     session = Session()
     session.reply('{"op": "games"}')
@@ -61,12 +69,16 @@ def test_session_reply_never_raises(text: str) -> None:
 def test_a_number_too_long_to_read_gets_an_error_and_the_game_lives_on(server: ServerProcess) -> None:
     """The page's game (the toy game, one step in) is still there after the message that used to kill its
     worker: the next step is its second."""
+
     async def talk() -> list[dict[str, Any]]:
         async with ClientSession() as http, http.ws_connect(f"{server.url}/ws") as ws:
             answers = []
-            for message in [json.dumps({"op": "watch", "game": "cards", "bot": "random", "seed": 1}),
-                            '{"op": "step", "n": 1}', '{"op": "step", "n": ' + "9" * 5000 + "}",
-                            '{"op": "step", "n": 1}']:
+            for message in [
+                json.dumps({"op": "watch", "game": "cards", "bot": "random", "seed": 1}),
+                '{"op": "step", "n": 1}',
+                '{"op": "step", "n": ' + "9" * 5000 + "}",
+                '{"op": "step", "n": 1}',
+            ]:
                 await ws.send_str(message)
                 answers.append(json.loads((await ws.receive(timeout=PATIENCE)).data))
             return answers
@@ -80,8 +92,12 @@ def test_a_number_too_long_to_read_gets_an_error_and_the_game_lives_on(server: S
 OPS = ["step", "seek", "watch", "replay", "replays", "games", "game", "nope"]
 KEYS = ["n", "step", "seed", "name", "game", "bot", "config", "call", "animate"]
 NUMBERS = st.text("0123456789", min_size=1, max_size=6000).map(lambda digits: digits.lstrip("0") or "0")
-VALUES = st.one_of(NUMBERS, NUMBERS.map(lambda n: "-" + n), NUMBERS.map(lambda n: n + ".5e" + n[:4]),
-                   st.sampled_from(["null", "true", "[]", "{}", '"x"', "NaN", "1e999"]))
+VALUES = st.one_of(
+    NUMBERS,
+    NUMBERS.map(lambda n: "-" + n),
+    NUMBERS.map(lambda n: n + ".5e" + n[:4]),
+    st.sampled_from(["null", "true", "[]", "{}", '"x"', "NaN", "1e999"]),
+)
 
 
 @st.composite

@@ -50,8 +50,9 @@ def at_rest(page: Any) -> None:
 
 def set_range(page: Any, element: str, value: int, event: str = "change") -> None:
     """Move a slider as a person lets go of it."""
-    page.evaluate(f"(s => {{ s.value = {value}; s.dispatchEvent(new Event('{event}')); }})"
-                  f"(document.getElementById('{element}'))")
+    page.evaluate(
+        f"(s => {{ s.value = {value}; s.dispatchEvent(new Event('{event}')); }})(document.getElementById('{element}'))"
+    )
 
 
 def shoot(page: Any, folder: Path, selector: str, name: str) -> None:
@@ -108,8 +109,9 @@ def test_puyo_field_shades_row_13_marks_the_death_cell_and_counts_chains(page: A
     shoot(page, shots, "#player", "watch-puyo.png")
 
 
-def test_yoshis_cookie_lines_clear_with_an_animation_in_a_watch_and_a_replay(page: Any, shots: Path,
-                                                                              replays_dir: Path) -> None:
+def test_yoshis_cookie_lines_clear_with_an_animation_in_a_watch_and_a_replay(
+    page: Any, shots: Path, replays_dir: Path
+) -> None:
     clearing = "#play-board svg g.cookie.clearing"
     set_range(page, "play-speed", 1, "input")  # slow: the views within a plan share a second
     page.select_option("#watch-game", "yoshis_cookie")
@@ -178,7 +180,8 @@ def test_a_puyo_chain_pops_link_by_link_with_the_link_count(page: Any, shots: Pa
             state: document.getElementById("play-state").textContent,
           };
         }""",
-        polling=10, timeout=TIMEOUT,
+        polling=10,
+        timeout=TIMEOUT,
     ).json_value()
     assert seen == {"title": "2-chain!", "badge": "2-chain!", "state": "2-chain"}
     shoot(page, shots, "#player", "watch-puyo-chain.png")
@@ -214,8 +217,10 @@ def test_a_replay_is_listed_scrubbed_and_stepped_back(page: Any, shots: Path, re
 
 def cells_of(board: Any, role: str, row_attr: str = "data-row") -> set[tuple[int, int]]:
     cells = board.locator(f"[data-role='{role}']")
-    return {(int(cells.nth(i).get_attribute(row_attr)), int(cells.nth(i).get_attribute("data-col")))
-            for i in range(cells.count())}
+    return {
+        (int(cells.nth(i).get_attribute(row_attr)), int(cells.nth(i).get_attribute("data-col")))
+        for i in range(cells.count())
+    }
 
 
 def test_real_time_puyo_falls_by_gravity_and_lands_where_the_ghost_showed(page: Any, shots: Path) -> None:
@@ -228,8 +233,11 @@ def test_real_time_puyo_falls_by_gravity_and_lands_where_the_ghost_showed(page: 
     page.wait_for_selector("#versus-board svg [data-role='piece']", timeout=TIMEOUT)
     page.keyboard.press("ArrowLeft")  # a move and a rotation: the ghost follows
     page.keyboard.press("x")
-    page.wait_for_function("new Set([...document.querySelectorAll(\"#versus-board svg:first-child "
-                           "[data-role='piece']\")].map(e => e.dataset.col)).size === 2", timeout=TIMEOUT)
+    page.wait_for_function(
+        'new Set([...document.querySelectorAll("#versus-board svg:first-child '
+        "[data-role='piece']\")].map(e => e.dataset.col)).size === 2",
+        timeout=TIMEOUT,
+    )
     ghost = cells_of(you, "ghost")
     assert ghost == {(15, 1), (15, 2)}  # side by side on the empty floor, columns 2 and 3
     page.wait_for_function("Number(document.getElementById('versus-board').dataset.fall) >= 2", timeout=TIMEOUT)
@@ -255,8 +263,10 @@ def test_real_time_puyo_the_ai_plays_on_its_own_clock(page: Any, shots: Path) ->
     board = page.locator("#versus-board")
     ai = page.locator("#versus-board svg").nth(1)
     started = page.evaluate("performance.now()")
-    page.wait_for_function("(b => Number(b.dataset.ai) >= 4 && Number(b.dataset.fall) >= 2)"
-                           "(document.getElementById('versus-board'))", timeout=TIMEOUT)
+    page.wait_for_function(
+        "(b => Number(b.dataset.ai) >= 4 && Number(b.dataset.fall) >= 2)(document.getElementById('versus-board'))",
+        timeout=TIMEOUT,
+    )
     ai_pairs, now = page.evaluate("[Number(document.getElementById('versus-board').dataset.ai), performance.now()]")
     # 4 moves/s: the AI's clock allows at most one move per 0.2 s (80% of its interval), however busy the machine
     assert ai_pairs <= (now - started) / 200 + 1, f"the AI placed {ai_pairs} pairs in {now - started:.0f} ms"
@@ -288,8 +298,9 @@ def test_the_cargo_bot_editor_runs_with_the_executing_register_and_solves(page: 
     assert executing.count() == 1
     shoot(page, shots, "#tab-cargobot", "cargo-editor-running.png")
     page.click("#cargo-step")
-    page.wait_for_function(f"document.getElementById('cargo-ticks').dataset.tick === '{int(tick) + 1}'",
-                           timeout=TIMEOUT)
+    page.wait_for_function(
+        f"document.getElementById('cargo-ticks').dataset.tick === '{int(tick) + 1}'", timeout=TIMEOUT
+    )
     set_range(page, "cargo-speed", 60, "input")
     page.click("#cargo-pause")  # play on to the end
     page.wait_for_selector("#cargo-status[data-outcome='solved']", timeout=TIMEOUT)
@@ -390,8 +401,9 @@ def test_real_time_puyo_mid_chain(page: Any, shots: Path) -> None:
         page.keyboard.press(key)
         if key != " ":
             page.wait_for_function(f"{answers} > {before}", timeout=TIMEOUT)
-    page.wait_for_function("document.querySelector(\"#versus-board[data-link='2'] svg rect.mark\")",
-                           polling=50, timeout=TIMEOUT)  # the second link's puyos popping
+    page.wait_for_function(
+        "document.querySelector(\"#versus-board[data-link='2'] svg rect.mark\")", polling=50, timeout=TIMEOUT
+    )  # the second link's puyos popping
     shoot(page, shots, "#tab-puyo", "play-puyo-chain.png")
     assert page.locator("#versus-status").inner_text() == "2-chain!"
     page.wait_for_function("document.getElementById('versus-board').dataset.link === ''", timeout=TIMEOUT)
@@ -435,10 +447,15 @@ def test_the_start_page_shows_the_four_games_live(browser_context: Any, live_ser
     with open_page(browser_context, live_server.url, "start-page", tab="") as page:
         cards = page.locator("#cards .game-card")
         assert {cards.nth(i).get_attribute("data-game") for i in range(cards.count())} == {
-            "hatris", "yoshis_cookie", "puyo", "cargobot"}
+            "hatris",
+            "yoshis_cookie",
+            "puyo",
+            "cargobot",
+        }
         for game in ("hatris", "yoshis_cookie", "puyo"):  # each has played a few decisions of its own
-            page.wait_for_function(f"Number(document.querySelector(\"#cards [data-game='{game}']\").dataset.step)"
-                                   " >= 3", timeout=TIMEOUT)
+            page.wait_for_function(
+                f"Number(document.querySelector(\"#cards [data-game='{game}']\").dataset.step) >= 3", timeout=TIMEOUT
+            )
         page.wait_for_selector("#cards [data-game='cargobot'] [data-role='claw']", timeout=TIMEOUT)
         assert page.locator("#cards [data-game='puyo'] .card-bot").inner_text() == "bot: krieg3"
         assert page.locator("#cards [data-game='hatris'] g[data-role='cell']").count() > 0
@@ -450,8 +467,9 @@ def test_the_start_page_shows_the_four_games_live(browser_context: Any, live_ser
         page.go_back()  # and back to the start page, whose games go on
         page.wait_for_selector("#tab-home:not(.hidden)", timeout=TIMEOUT)
         step = int(page.locator("#cards [data-game='hatris']").get_attribute("data-step"))
-        page.wait_for_function(f"Number(document.querySelector(\"#cards [data-game='hatris']\").dataset.step)"
-                               f" > {step}", timeout=TIMEOUT)
+        page.wait_for_function(
+            f"Number(document.querySelector(\"#cards [data-game='hatris']\").dataset.step) > {step}", timeout=TIMEOUT
+        )
 
 
 def test_puyo_builder_shows_its_best_placements_as_it_plays(page: Any, shots: Path) -> None:

@@ -95,8 +95,9 @@ def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(pag
     page.click("#versus-start")
     board = "document.getElementById('versus-board')"
     for placed, pair_keys in enumerate(keys):
-        page.wait_for_function(f"{board}.dataset.readyYou === '1' && {board}.dataset.you === '{placed}'",
-                               timeout=TIMEOUT)
+        page.wait_for_function(
+            f"{board}.dataset.readyYou === '1' && {board}.dataset.you === '{placed}'", timeout=TIMEOUT
+        )
         for key in pair_keys:
             page.keyboard.press(key)
     samples = frame_samples(page, until_link=2)
@@ -117,8 +118,9 @@ def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(pag
     # the garbage: announced in the AI's tray during the chain, then it falls on the AI's field
     assert max(tray for *_, tray in samples) > 0
     page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-tray.png"))
-    page.wait_for_function("Number(document.getElementById('versus-tray-ai').dataset.received) > 0",
-                           polling=50, timeout=TIMEOUT)
+    page.wait_for_function(
+        "Number(document.getElementById('versus-tray-ai').dataset.received) > 0", polling=50, timeout=TIMEOUT
+    )
     page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-garbage.png"))
     assert page.locator("#versus-margin").get_attribute("data-target") == "70"  # before 96 s
     ai_cells = page.locator("#versus-board svg").nth(1).locator("[data-role='cell']")
@@ -128,7 +130,8 @@ def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(pag
 def frame_samples(page: Any, until_link: int) -> list[list[float]]:
     """The page's own frame counters, sampled on every animation frame until the person's chain shows link
     ``until_link`` (0: the chain is over): [frame, link, link start, link frames, garbage in the AI's tray]."""
-    return page.evaluate("""async (until) => {
+    return page.evaluate(
+        """async (until) => {
         const b = document.getElementById('versus-board');
         const ai = document.getElementById('versus-tray-ai');
         const out = [];
@@ -141,4 +144,6 @@ def frame_samples(page: Any, until_link: int) -> list[list[float]]:
           if (link === until) return out;
         }
         return out;
-      }""", until_link)
+      }""",
+        until_link,
+    )

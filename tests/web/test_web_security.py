@@ -103,8 +103,17 @@ def test_safe_file_rules(tmp_path: Path) -> None:
     (tmp_path / "link.jsonl").symlink_to("/etc/hostname")
     assert safe_file(tmp_path, "a.jsonl") == (tmp_path / "a.jsonl").resolve()
     assert safe_file(tmp_path, "sub/b.jsonl") == (tmp_path / "sub" / "b.jsonl").resolve()
-    for bad in ["", "/etc/passwd", "../a.jsonl", "sub/../a.jsonl", "sub\\..\\a.jsonl", "sub", "link.jsonl", "a\x00",
-                "x" * 5000]:
+    for bad in [
+        "",
+        "/etc/passwd",
+        "../a.jsonl",
+        "sub/../a.jsonl",
+        "sub\\..\\a.jsonl",
+        "sub",
+        "link.jsonl",
+        "a\x00",
+        "x" * 5000,
+    ]:
         assert safe_file(tmp_path, bad) is None, bad
 
 

@@ -42,9 +42,7 @@ def test_replay_plays_back_and_a_tampered_hash_is_reported(tmp_path: Path) -> No
     episode = play_episode("puyo", "krieg", 5, {"pairs": 25}, record=True)
     write_replay(tmp_path / "good.jsonl", episode, get_game("puyo").rules_version, 10)
     lines = (tmp_path / "good.jsonl").read_text().splitlines()
-    tampered = [
-        json.dumps({"n": 20, "h": "0" * 16}) if json.loads(line).get("n") == 20 else line for line in lines
-    ]
+    tampered = [json.dumps({"n": 20, "h": "0" * 16}) if json.loads(line).get("n") == 20 else line for line in lines]
     (tmp_path / "bad.jsonl").write_text("\n".join(tampered) + "\n")
     session = Session(tmp_path)
     assert session.handle({"op": "replays"})["replays"] == ["bad.jsonl", "good.jsonl"]
@@ -102,8 +100,13 @@ def test_a_person_plays_puyo_against_an_ai() -> None:
     for field in dropped["view"]["boards"]:
         assert sum(v != 0 for row in field["cells"] for v in row) == 2
     assert game_call(session, "puyo", "ai")["type"] == "error"  # turn-based: the AI has no clock of its own
-    for bad in ({"ai_speed": 11}, {"ai_speed": 0}, {"ai_speed": "fast"}, {"mode": "both"},
-                {"realtime_garbage": "never"}):
+    for bad in (
+        {"ai_speed": 11},
+        {"ai_speed": 0},
+        {"ai_speed": "fast"},
+        {"mode": "both"},
+        {"realtime_garbage": "never"},
+    ):
         answer = game_call(session, "puyo", "versus", bot="krieg", seed=3, **{"mode": "real", **bad})
         assert answer["type"] == "error" and "\n" not in answer["message"], bad
     assert game_call(session, "puyo", "key", key="cw")["turn"] == 1  # a refused start leaves the game as it was
@@ -124,8 +127,12 @@ def test_game_calls_are_routed_only_to_a_games_own_controls() -> None:
     for (game, call), message in cases.items():
         answer = game_call(session, game, call)
         assert answer["type"] == "error" and answer["message"].startswith(message), answer
-    for msg in [{"op": "game"}, {"op": "game", "game": "puyo"}, {"op": "game", "game": 3, "call": "key"},
-                {"op": "game", "game": "puyo", "call": ["key"]}]:
+    for msg in [
+        {"op": "game"},
+        {"op": "game", "game": "puyo"},
+        {"op": "game", "game": 3, "call": "key"},
+        {"op": "game", "game": "puyo", "call": ["key"]},
+    ]:
         answer = session.handle(msg)
         assert answer["type"] == "error" and "\n" not in answer["message"], msg
     assert session.controls == {}  # no session was made for a call that was refused
@@ -140,8 +147,14 @@ def test_the_page_learns_each_games_capabilities_and_web_config() -> None:
     config = {f["key"]: f for f in games["puyo"]["config"]}
     assert set(config) == get_game("puyo").web_config_keys()
     assert "k3_templates" not in config  # it names a file
-    assert config["pairs"] == {"key": "pairs", "help": config["pairs"]["help"], "type": "int", "default": 50,
-                               "min": 1, "max": 500}  # the web bound, not the CLI's 100,000
+    assert config["pairs"] == {
+        "key": "pairs",
+        "help": config["pairs"]["help"],
+        "type": "int",
+        "default": 50,
+        "min": 1,
+        "max": 500,
+    }  # the web bound, not the CLI's 100,000
     assert config["seq"]["choices"] == ["esports", "uniform"] and config["seq"]["type"] == "str"
     beam = next(b for b in games["puyo"]["bots"] if b["name"] == "beam")
     assert "beam_width" in beam["config_keys"]
@@ -280,8 +293,10 @@ def test_the_start_pages_small_games_play_apart_from_the_watched_one() -> None:
 def test_a_frame_carries_the_bots_thinking_where_it_has_it() -> None:
     session = Session(None)
     config = {"builder_futures": 2, "builder_width": 16, "builder_depth": 4, "pairs": 5}
-    assert session.handle({"op": "watch", "game": "puyo", "bot": "builder", "seed": 1, "config": config})[
-        "thinking"] is None  # no decision yet
+    assert (
+        session.handle({"op": "watch", "game": "puyo", "bot": "builder", "seed": 1, "config": config})["thinking"]
+        is None
+    )  # no decision yet
     thinking = session.handle({"op": "step"})["thinking"]
     candidates = thinking["candidates"]
     assert 1 < len(candidates) <= 5 and all(c["move"].startswith("column ") for c in candidates)

@@ -56,6 +56,7 @@ def test_the_animation_shows_each_clear_with_its_cells_and_leaves_the_state_alon
             full_cols = {c for c in range(cols) if all((r, c) in cleared for r in range(rows))}
             assert len(full_rows) + len(full_cols) >= 1  # whole lines, not stray cells
             assert cleared == {(r, c) for r in full_rows for c in range(cols)} | {
-                (r, c) for c in full_cols for r in range(rows)}
+                (r, c) for c in full_cols for r in range(rows)
+            }
         found += len(views)
     assert found > 0

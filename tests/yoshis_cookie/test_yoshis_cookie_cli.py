@@ -59,8 +59,16 @@ def test_bad_arguments_are_one_line_errors(args: list[str], needle: str) -> None
 
 @pytest.mark.parametrize(
     "config",
-    [{"size": 8}, {"size": 1}, {"speed": "fast"}, {"start_size": [3] * 9}, {"types_per_round": [6] * 10},
-     {"speed_px_per_frame": {"low": 0.3, "medium": 0.5, "high": 1.0}}, {"cursor_follows": 1}, {"nope": 1}],
+    [
+        {"size": 8},
+        {"size": 1},
+        {"speed": "fast"},
+        {"start_size": [3] * 9},
+        {"types_per_round": [6] * 10},
+        {"speed_px_per_frame": {"low": 0.3, "medium": 0.5, "high": 1.0}},
+        {"cursor_follows": 1},
+        {"nope": 1},
+    ],
 )
 def test_bad_configuration_values_raise_config_error(config: dict) -> None:
     with pytest.raises(ConfigError) as info:
@@ -85,8 +93,9 @@ def test_board_files_are_checked_and_used(tmp_path: Path) -> None:
 
 def test_replay_round_trip_and_malformed_actions(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
-    res = run(["watch", "yoshis_cookie", "--bot", "greedy", "--delay", "0", "--max-actions", "12",
-               "--replay", str(path)])
+    res = run(
+        ["watch", "yoshis_cookie", "--bot", "greedy", "--delay", "0", "--max-actions", "12", "--replay", str(path)]
+    )
     assert res.exit_code == 0, res.output
     res = run(["replay", str(path)])
     assert res.exit_code == 0, res.output

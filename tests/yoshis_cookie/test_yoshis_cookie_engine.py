@@ -17,8 +17,11 @@ from puzzlebots.games.yoshis_cookie.kernels.params import rule_numbers
 
 grids = st.integers(1, 7).flatmap(
     lambda R: st.integers(1, 7).flatmap(
-        lambda C: st.tuples(st.just(R), st.just(C),
-                            st.lists(st.lists(st.integers(1, 7), min_size=C, max_size=C), min_size=R, max_size=R))
+        lambda C: st.tuples(
+            st.just(R),
+            st.just(C),
+            st.lists(st.lists(st.integers(1, 7), min_size=C, max_size=C), min_size=R, max_size=R),
+        )
     )
 )
 
@@ -226,10 +229,17 @@ def test_runs_are_deterministic_and_clones_independent() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(["normal", "expert"]), st.sampled_from(["low", "medium", "high"]),
-       st.booleans(),
-       st.lists(st.text(alphabet="UDLRudlr", min_size=1, max_size=12).map(lambda p: p + "B" if len(p) % 3 == 0 else p),
-                min_size=1, max_size=40))
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(["normal", "expert"]),
+    st.sampled_from(["low", "medium", "high"]),
+    st.booleans(),
+    st.lists(
+        st.text(alphabet="UDLRudlr", min_size=1, max_size=12).map(lambda p: p + "B" if len(p) % 3 == 0 else p),
+        min_size=1,
+        max_size=40,
+    ),
+)
 def test_random_plans_keep_the_engine_invariants(seed, mode, speed, aligned, plans) -> None:
     cfg = GAME.check_config({"mode": mode, "speed": speed, "max_stages": 3, "clear_incoming_aligned": aligned})
     state = GAME.new_state(seed, cfg)

@@ -37,8 +37,9 @@ def build(rows: list[str], cursor: tuple[int, int], kind: str, idx: int, t: int,
     moves = np.zeros(builder.MAX_MOVES, dtype=np.int8)
     work = np.zeros((8, 8), dtype=np.int8)
     line = (1 if kind == "col" else 0, idx, t)
-    pts, steps, nm, status, _ = builder.build_line(state.raw_grid, (state.R, state.C, *cursor), line, rules, moves,
-                                                   work)
+    pts, steps, nm, status, _ = builder.build_line(
+        state.raw_grid, (state.R, state.C, *cursor), line, rules, moves, work
+    )
     return pts, steps, moves_to_plan(moves, nm), status
 
 
@@ -89,10 +90,14 @@ def test_line_builder_plans_the_article_example_and_refuses_lines_it_cannot_buil
 
 boards = st.integers(2, 6).flatmap(
     lambda R: st.integers(2, 6).flatmap(
-        lambda C: st.tuples(st.just(R), st.just(C),
-                            st.lists(st.lists(st.sampled_from("HFDKY"), min_size=C, max_size=C),
-                                     min_size=R, max_size=R),
-                            st.integers(0, R - 1), st.integers(0, C - 1), st.booleans())
+        lambda C: st.tuples(
+            st.just(R),
+            st.just(C),
+            st.lists(st.lists(st.sampled_from("HFDKY"), min_size=C, max_size=C), min_size=R, max_size=R),
+            st.integers(0, R - 1),
+            st.integers(0, C - 1),
+            st.booleans(),
+        )
     )
 )
 

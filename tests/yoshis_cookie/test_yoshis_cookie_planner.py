@@ -62,9 +62,11 @@ def test_planner_weights_are_relative_as_the_trainer_normalises_them() -> None:
 
 boards = st.integers(2, 6).flatmap(
     lambda R: st.integers(2, 6).flatmap(
-        lambda C: st.tuples(st.lists(st.lists(st.sampled_from("HFDKY"), min_size=C, max_size=C),
-                                     min_size=R, max_size=R),
-                            st.integers(0, R - 1), st.integers(0, C - 1))
+        lambda C: st.tuples(
+            st.lists(st.lists(st.sampled_from("HFDKY"), min_size=C, max_size=C), min_size=R, max_size=R),
+            st.integers(0, R - 1),
+            st.integers(0, C - 1),
+        )
     )
 )
 

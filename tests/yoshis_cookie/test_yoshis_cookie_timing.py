@@ -61,8 +61,13 @@ class Oracle:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 300), st.sampled_from(sorted(SPEED)),
-       st.lists(st.text(alphabet="UDLR", min_size=0, max_size=30).map(lambda p: p or "B"), min_size=1, max_size=12))
+@given(
+    st.integers(1, 5),
+    st.integers(1, 5),
+    st.integers(0, 300),
+    st.sampled_from(sorted(SPEED)),
+    st.lists(st.text(alphabet="UDLR", min_size=0, max_size=30).map(lambda p: p or "B"), min_size=1, max_size=12),
+)
 def test_engine_contacts_match_a_frame_by_frame_oracle(R, C, delay, speed, plans) -> None:
     letters = "HFDKO"
     rows = ["".join(letters[(i + 2 * j) % 5] for j in range(C)) for i in range(R)]
@@ -78,4 +83,6 @@ def test_engine_contacts_match_a_frame_by_frame_oracle(R, C, delay, speed, plans
         assert (state.frame - start, state.R, state.C) == (oracle.frame, oracle.R, oracle.C)
         assert (inc.row_arm is not None, inc.col_arm is not None) == (oracle.row, oracle.col)
         assert (inc.y if oracle.row else None, inc.x if oracle.col else None) == (
-            oracle.y if oracle.row else None, oracle.x if oracle.col else None)
+            oracle.y if oracle.row else None,
+            oracle.x if oracle.col else None,
+        )

@@ -14,8 +14,9 @@ __all__ = ["SHELL", "STILL", "YOSHI", "state_with"]
 STILL = {"start_delay": 100_000}
 
 
-def state_with(rows: list[str], cursor: tuple[int, int] = (0, 0), delay: int | None = None,
-               **config: Any) -> YoshiState:
+def state_with(
+    rows: list[str], cursor: tuple[int, int] = (0, 0), delay: int | None = None, **config: Any
+) -> YoshiState:
     cfg = GAME.check_config({**STILL, **config})
     state = YoshiState(cfg, seed=0)
     state.set_matrix(rows, cursor, delay)

@@ -13,7 +13,12 @@ class LightsOutConfig(Schema):
 
     size: int = setting(5, "board side in lights", range=(3, 9), flag="--size", web=True, web_max=7)
     scramble: int = setting(
-        15, "random presses that make the starting board (so it is always solvable)", range=(1, 200),
-        flag="--scramble", web=True)
-    max_presses: int = setting(100, "a game ends unsolved after this many presses", range=(1, 10_000),
-                               flag="--max-presses")
+        15,
+        "random presses that make the starting board (so it is always solvable)",
+        range=(1, 200),
+        flag="--scramble",
+        web=True,
+    )
+    max_presses: int = setting(
+        100, "a game ends unsolved after this many presses", range=(1, 10_000), flag="--max-presses"
+    )

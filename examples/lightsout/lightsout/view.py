@@ -14,7 +14,11 @@ def web_view(state: LightsOutState) -> dict[str, Any]:
     size = state.size
     cells = [[2 - state.lights[row * size + col] for col in range(size)] for row in range(size)]
     view: dict[str, Any] = {
-        "kind": "grid", "rows": size, "cols": size, "cells": cells, "colors": COLORS,
+        "kind": "grid",
+        "rows": size,
+        "cols": size,
+        "cells": cells,
+        "colors": COLORS,
         "title": f"presses {state.presses}",
         "panel": [["lights on", sum(state.lights)], ["presses", state.presses]],
     }

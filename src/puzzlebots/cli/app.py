@@ -45,8 +45,14 @@ class PuzzlebotsGroup(click.Group):
     SIGTERM stop a command the same way (exit 130 and 143, as a shell reports them).
     """
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         signal.signal(signal.SIGTERM, _terminate)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)

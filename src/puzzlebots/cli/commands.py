@@ -64,12 +64,14 @@ class PerGame(GameDispatch):
 
 def bot_option(game: Any) -> Callable[[Any], Any]:
     names = [b.name for b in game.bots()]
-    return click.option("--bot", "bot", default=names[0], show_default=True,
-                        help=f"Which bot plays: {', '.join(names)}.")
+    return click.option(
+        "--bot", "bot", default=names[0], show_default=True, help=f"Which bot plays: {', '.join(names)}."
+    )
 
 
-def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Sequence[float] | None,
-                seed: int) -> dict[str, Any]:  # fmt: skip
+def check_start(
+    game: Episodic, bot: str, config: dict[str, Any], weights: Sequence[float] | None, seed: int
+) -> dict[str, Any]:
     """Refuse what would fail or be ignored once games run, before the first one; the shape of a result.
 
     The bot and its weights; a game option that only other bots read; and, by building the first game and
@@ -86,6 +88,7 @@ def check_start(game: Episodic, bot: str, config: dict[str, Any], weights: Seque
 
 # --------------------------------------------------------------------------- stats
 
+
 def fitness_cap(game: Episodic, config: dict[str, Any]) -> float | None:
     """The value that caps the game's fitness under ``config`` (its ``fitness_cap`` key), or None."""
     return None if game.fitness_cap is None else float(config[game.fitness_cap])
@@ -98,8 +101,9 @@ def cap_note(cap: float | None, values: Sequence[float], label: str) -> str:
     return f"capped at {cap:,g} {label}: {sum(1 for v in values if v >= cap):,} of {len(values):,} games reached it"
 
 
-def plotted(game: Episodic, results: Sequence[dict[str, Any]],
-            config: dict[str, Any] | None = None) -> tuple[list[float], str, str]:
+def plotted(
+    game: Episodic, results: Sequence[dict[str, Any]], config: dict[str, Any] | None = None
+) -> tuple[list[float], str, str]:
     """What ``stats --plot`` draws, in the game's units: its ``plot_figure`` (result key, label) if it names
     one, else the fitness under ``fitness_label``; and a note on the fitness's cap where the game has one."""
     key, label = game.plot_figure or (None, game.fitness_label)
@@ -110,27 +114,65 @@ def plotted(game: Episodic, results: Sequence[dict[str, Any]],
 
 
 def make_stats(game: Episodic) -> click.Command:
-    def run(bot: str, games: int, seed: int, jobs: int | None, executor: str, address: str | None,
-            json_path: Path | None, plot: Path | None, weights_path: Path | None, max_actions: int | None,
-            quiet: bool, output_format: str, **kwargs: Any) -> None:
+    def run(
+        bot: str,
+        games: int,
+        seed: int,
+        jobs: int | None,
+        executor: str,
+        address: str | None,
+        json_path: Path | None,
+        plot: Path | None,
+        weights_path: Path | None,
+        max_actions: int | None,
+        quiet: bool,
+        output_format: str,
+        **kwargs: Any,
+    ) -> None:
         config = split_config(game, kwargs)
         weights = load_weights(weights_path, game, bot) if weights_path else None
         template = check_start(game, bot, config, weights, seed)
         seeds = range(seed, seed + games)
         if seeds[-1] > MAX_SEED:
             raise ConfigError(f"--seed {seed} with --games {games:,} runs past the last seed, {MAX_SEED}")
-        head = {"game": game.name, "bot": bot, "config": config, "seeds": [seed, games],
-                "weights": weights, "max_actions": max_actions}
+        head = {
+            "game": game.name,
+            "bot": bot,
+            "config": config,
+            "seeds": [seed, games],
+            "weights": weights,
+            "max_actions": max_actions,
+        }
         progress_file = beside(json_path, ".partial") if json_path else None
-        done = read_progress(progress_file, head, seeds, lambda value, where: check_result(value, template, where)) \
-            if progress_file else {}
+        done = (
+            read_progress(progress_file, head, seeds, lambda value, where: check_result(value, template, where))
+            if progress_file
+            else {}
+        )
         with progress_log(progress_file, head, resumed=bool(done)) as keep:
-            results = evaluate(game.name, bot, seeds, config, weights, jobs=jobs, executor=executor,
-                               address=address, max_actions=max_actions, progress=not quiet, done=done,
-                               on_result=keep)
+            results = evaluate(
+                game.name,
+                bot,
+                seeds,
+                config,
+                weights,
+                jobs=jobs,
+                executor=executor,
+                address=address,
+                max_actions=max_actions,
+                progress=not quiet,
+                done=done,
+                on_result=keep,
+            )
         summary = game.summarize(results)
-        doc = {"game": game.name, "bot": bot, "config": config, "weights": weights, "games": results,
-               "summary": summary}
+        doc = {
+            "game": game.name,
+            "bot": bot,
+            "config": config,
+            "weights": weights,
+            "games": results,
+            "summary": summary,
+        }
         if output_format == "json":
             Console().print_json(json.dumps({"game": game.name, "bot": bot, "games": games, "summary": summary}))
         else:
@@ -147,22 +189,53 @@ def make_stats(game: Episodic) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
-                     help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary)."),
-        click.option("--seed", type=SEED, default=0, show_default=True,
-                     help="First seed: the games use it and the seeds after it (the same seeds give the same games)."),
+        click.option(
+            "--games",
+            type=click.IntRange(1, MAX_GAMES),
+            default=100,
+            show_default=True,
+            help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary).",
+        ),
+        click.option(
+            "--seed",
+            type=SEED,
+            default=0,
+            show_default=True,
+            help="First seed: the games use it and the seeds after it (the same seeds give the same games).",
+        ),
         executor_options,
-        click.option("--json", "json_path", type=OutputPath(), default=None,
-                     help="Write every game's result and the summary here. An interrupted run resumes."),
-        click.option("--plot", type=OutputPath(image_formats), default=None,
-                     help="Histogram of the main figure, as an image (png, svg, pdf, ... by its suffix)."),
-        click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, help="Weights file (from `train`) instead of the shipped defaults."),
-        click.option("--max-actions", type=click.IntRange(min=1), default=None,
-                     help="Stop each game after this many decisions."),
+        click.option(
+            "--json",
+            "json_path",
+            type=OutputPath(),
+            default=None,
+            help="Write every game's result and the summary here. An interrupted run resumes.",
+        ),
+        click.option(
+            "--plot",
+            type=OutputPath(image_formats),
+            default=None,
+            help="Histogram of the main figure, as an image (png, svg, pdf, ... by its suffix).",
+        ),
+        click.option(
+            "--weights",
+            "weights_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="Weights file (from `train`) instead of the shipped defaults.",
+        ),
+        click.option(
+            "--max-actions", type=click.IntRange(min=1), default=None, help="Stop each game after this many decisions."
+        ),
         click.option("--quiet", is_flag=True, help="No progress bar."),
-        click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
-                     show_default=True, help="How the summary is printed: a table, or JSON for other programs."),
+        click.option(
+            "--format",
+            "output_format",
+            type=click.Choice(["table", "json"]),
+            default="table",
+            show_default=True,
+            help="How the summary is printed: a table, or JSON for other programs.",
+        ),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Play N seeded {game.title} games and summarize them.")(
@@ -170,16 +243,28 @@ def make_stats(game: Episodic) -> click.Command:
     )
 
 
-stats = PerGame("stats", factory=make_stats,
-                help="Play N seeded games with a bot and summarize them (a table; JSON and a plot on request).")
+stats = PerGame(
+    "stats",
+    factory=make_stats,
+    help="Play N seeded games with a bot and summarize them (a table; JSON and a plot on request).",
+)
 cli.add_command(stats)
 
 
 # --------------------------------------------------------------------------- watch
 
+
 def make_watch(game: Episodic) -> click.Command:
-    def run(bot: str, seed: int, delay: float, max_actions: int | None, replay_path: Path | None,
-            weights_path: Path | None, hash_every: int, **kwargs: Any) -> None:
+    def run(
+        bot: str,
+        seed: int,
+        delay: float,
+        max_actions: int | None,
+        replay_path: Path | None,
+        weights_path: Path | None,
+        hash_every: int,
+        **kwargs: Any,
+    ) -> None:
         if replay_path is None:
             refuse_given(click.get_current_context(), ["hash_every"], "is for the replay file: give it with --replay")
         view = capability(game, TerminalView)
@@ -188,6 +273,7 @@ def make_watch(game: Episodic) -> click.Command:
         check_start(game, bot, config, weights, seed)
         console = Console()
         with live_view(console) as draw:
+
             def show(state: Any, b: Any, action: Any) -> None:
                 draw(Group(view.render(state, b), Text(f"{game.name} / {bot} / seed {seed}")))
                 if delay:
@@ -195,8 +281,17 @@ def make_watch(game: Episodic) -> click.Command:
 
             if replay_path is not None:  # a replay holds so many actions at most: the game stops there
                 max_actions = min(max_actions or MAX_REPLAY_ACTIONS, MAX_REPLAY_ACTIONS)
-            episode = play_episode(game, bot, seed, config, weights, record=replay_path is not None,
-                                   hash_every=hash_every, max_actions=max_actions, on_step=show)
+            episode = play_episode(
+                game,
+                bot,
+                seed,
+                config,
+                weights,
+                record=replay_path is not None,
+                hash_every=hash_every,
+                max_actions=max_actions,
+                on_step=show,
+            )
         console.print_json(json.dumps(episode.result))
         if replay_path is not None:
             write_replay(replay_path, episode, game.rules_version, hash_every)
@@ -204,19 +299,37 @@ def make_watch(game: Episodic) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option("--seed", type=SEED, default=0, show_default=True,
-                     help="Which game: the same seed always deals the same pieces."),
-        click.option("--delay", type=DELAY, default=0.05, show_default=True,
-                     help="Seconds between decisions (0-60)."),
-        click.option("--max-actions", type=click.IntRange(min=1), default=None,
-                     help="Stop after this many decisions."),
-        click.option("--replay", "replay_path", type=OutputPath(), default=None,
-                     help=f"Also save the game as a replay file (which stops the game after {MAX_REPLAY_ACTIONS:,} "
-                     "decisions, the most a replay holds)."),
-        click.option("--weights", "weights_path", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, help="Weights file instead of the shipped defaults."),
-        click.option("--hash-every", type=click.IntRange(min=1), default=10, show_default=True,
-                     help="With --replay: write a state hash every N actions (a replay checks them when re-run)."),
+        click.option(
+            "--seed",
+            type=SEED,
+            default=0,
+            show_default=True,
+            help="Which game: the same seed always deals the same pieces.",
+        ),
+        click.option("--delay", type=DELAY, default=0.05, show_default=True, help="Seconds between decisions (0-60)."),
+        click.option("--max-actions", type=click.IntRange(min=1), default=None, help="Stop after this many decisions."),
+        click.option(
+            "--replay",
+            "replay_path",
+            type=OutputPath(),
+            default=None,
+            help=f"Also save the game as a replay file (which stops the game after {MAX_REPLAY_ACTIONS:,} "
+            "decisions, the most a replay holds).",
+        ),
+        click.option(
+            "--weights",
+            "weights_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="Weights file instead of the shipped defaults.",
+        ),
+        click.option(
+            "--hash-every",
+            type=click.IntRange(min=1),
+            default=10,
+            show_default=True,
+            help="With --replay: write a state hash every N actions (a replay checks them when re-run).",
+        ),
         *game_option_decorators(game),
     ]
     return click.command(game.name, help=f"Watch a bot play {game.title} live.")(with_options(options, run))
@@ -227,84 +340,192 @@ cli.add_command(PerGame("watch", factory=make_watch, help="Watch a bot play, liv
 
 # --------------------------------------------------------------------------- train
 
+
 def make_train(game: Episodic) -> click.Command:
-    from ..core.tuning import (  # numpy and cma: loaded for train only
-        MAX_SIGMA,
-        METHODS,
-        TRAINING_SEEDS,
-        TrainSettings,
-        train,
-    )
+    from ..core.tuning import TrainSettings, train  # numpy and cma: loaded for train only
 
-    tunable = [b.name for b in game.bots() if b.weight_names]
-
-    def run(bot: str, method: str, games_per_eval: int, generations: int, out: Path, resume: bool, seed: int,
-            jobs: int | None, executor: str, address: str | None, variants: int, rounds: int, sigma: float,
-            popsize: int, init: str, plot: Path | None, max_actions: int | None, quiet: bool,
-            force: bool, **kwargs: Any) -> None:
+    def run(
+        bot: str,
+        method: str,
+        games_per_eval: int,
+        generations: int,
+        out: Path,
+        resume: bool,
+        seed: int,
+        jobs: int | None,
+        executor: str,
+        address: str | None,
+        variants: int,
+        rounds: int,
+        sigma: float,
+        popsize: int,
+        init: str,
+        plot: Path | None,
+        max_actions: int | None,
+        quiet: bool,
+        force: bool,
+        **kwargs: Any,
+    ) -> None:
         check_train_options(method, games_per_eval, variants, popsize)
         config = split_config(game, kwargs)
         info = game.bot_info(bot)
         check_start(game, bot, config, None, seed)
         defaults = game.default_weights(bot) if init == "default" else None
-        settings = TrainSettings(game.name, bot, method, games_per_eval, generations, seed, variants, rounds,
-                                 sigma, popsize, init, config, max_actions)
+        settings = TrainSettings(
+            game.name,
+            bot,
+            method,
+            games_per_eval,
+            generations,
+            seed,
+            variants,
+            rounds,
+            sigma,
+            popsize,
+            init,
+            config,
+            max_actions,
+        )
         console = Console(stderr=True)
 
         cap = fitness_cap(game, config)
 
         def report(state: Any) -> None:
-            capped = "" if cap is None else f" (capped at {cap:,g}" + (
-                ": every game reached it)" if state.rating >= cap else ")")
-            console.print(f"generation {state.generation}/{generations}: "
-                          f"mean {game.fitness_label} {state.rating:,.1f} per game{capped}")
+            capped = (
+                ""
+                if cap is None
+                else f" (capped at {cap:,g}" + (": every game reached it)" if state.rating >= cap else ")")
+            )
+            console.print(
+                f"generation {state.generation}/{generations}: "
+                f"mean {game.fitness_label} {state.rating:,.1f} per game{capped}"
+            )
 
-        state = train(settings, out, resume=resume, force=force, jobs=jobs, executor=executor, address=address,
-                      progress=not quiet, defaults=defaults, on_generation=report)
+        state = train(
+            settings,
+            out,
+            resume=resume,
+            force=force,
+            jobs=jobs,
+            executor=executor,
+            address=address,
+            progress=not quiet,
+            defaults=defaults,
+            on_generation=report,
+        )
         table = {n: round(w, 5) for n, w in zip(info.weight_names, state.weights, strict=True)}
-        Console().print_json(json.dumps({"generations": state.generation, "rating": state.rating,
-                                         "weights": table}))
+        Console().print_json(json.dumps({"generations": state.generation, "rating": state.rating, "weights": table}))
         if plot is not None:
             plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}", game.fitness_label)
 
-    options = [
-        click.option("--bot", default=tunable[0] if tunable else None, show_default=True,
-                     help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}."),
-        click.option("--method", type=click.Choice(METHODS), default="hill", show_default=True,
-                     help="hill: the Hatris article's hill climber; cma: CMA-ES."),
-        click.option("--games-per-eval", type=click.IntRange(1, TRAINING_SEEDS), default=8, show_default=True,
-                     help="Games each candidate set of weights is rated on (the same seeds for every candidate, drawn "
-                     "each generation from seeds 0-9,999, which strength figures never use)."),
-        click.option("--generations", type=click.IntRange(min=1), default=10, show_default=True,
-                     help="Rounds of improvement; the weights file is written after each."),
-        click.option("--out", type=OutputPath(), required=True,
-                     help="Weights file written after every generation (checkpoint beside it: OUT.ckpt)."),
-        click.option("--resume", is_flag=True,
-                     help="Continue from OUT.ckpt (made with the same settings; --generations may grow)."),
-        click.option("--force", is_flag=True,
-                     help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
-        click.option("--seed", type=SEED, default=0, show_default=True,
-                     help="First seed of the rating games (keep tuning seeds apart from the ones you report)."),
+    options = train_options(game)
+    return click.command(game.name, help=f"Tune a {game.title} bot's weights.")(with_options(options, run))
+
+
+def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
+    """The options of ``train`` for ``game``: the bot, the method and its settings, the output files."""
+    from ..core.tuning import MAX_SIGMA, METHODS, TRAINING_SEEDS
+
+    tunable = [b.name for b in game.bots() if b.weight_names]
+    return [
+        click.option(
+            "--bot",
+            default=tunable[0] if tunable else None,
+            show_default=True,
+            help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}.",
+        ),
+        click.option(
+            "--method",
+            type=click.Choice(METHODS),
+            default="hill",
+            show_default=True,
+            help="hill: the Hatris article's hill climber; cma: CMA-ES.",
+        ),
+        click.option(
+            "--games-per-eval",
+            type=click.IntRange(1, TRAINING_SEEDS),
+            default=8,
+            show_default=True,
+            help="Games each candidate set of weights is rated on (the same seeds for every candidate, drawn "
+            "each generation from seeds 0-9,999, which strength figures never use).",
+        ),
+        click.option(
+            "--generations",
+            type=click.IntRange(min=1),
+            default=10,
+            show_default=True,
+            help="Rounds of improvement; the weights file is written after each.",
+        ),
+        click.option(
+            "--out",
+            type=OutputPath(),
+            required=True,
+            help="Weights file written after every generation (checkpoint beside it: OUT.ckpt).",
+        ),
+        click.option(
+            "--resume",
+            is_flag=True,
+            help="Continue from OUT.ckpt (made with the same settings; --generations may grow).",
+        ),
+        click.option("--force", is_flag=True, help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
+        click.option(
+            "--seed",
+            type=SEED,
+            default=0,
+            show_default=True,
+            help="First seed of the rating games (keep tuning seeds apart from the ones you report).",
+        ),
         executor_options,
-        click.option("--variants", type=click.IntRange(min=1), default=8, show_default=True,
-                     help="hill only: changed copies of the weights tried in each round."),
-        click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
-                     help="hill only: rounds of trying variants in each generation."),
-        click.option("--sigma", type=FiniteFloat(min=0, max=MAX_SIGMA, min_open=True), default=0.3, show_default=True,
-                     help="How far a change goes (hill: spread of the random factor each weight is multiplied by; "
-                     "cma: the starting step size)."),
-        click.option("--popsize", type=click.IntRange(min=0), default=0,
-                     help="cma only: candidates per generation, at least 2 (0: CMA-ES's own default)."),
-        click.option("--init", type=click.Choice(["random", "default"]), default="random", show_default=True,
-                     help="Start from random weights (as the article) or the shipped ones."),
-        click.option("--plot", type=OutputPath(image_formats), default=None,
-                     help="Learning curve, as an image (png, svg, pdf, ... by its suffix)."),
-        click.option("--max-actions", type=click.IntRange(min=1), default=None,
-                     help="Cap each rating game at this many decisions."),
+        click.option(
+            "--variants",
+            type=click.IntRange(min=1),
+            default=8,
+            show_default=True,
+            help="hill only: changed copies of the weights tried in each round.",
+        ),
+        click.option(
+            "--rounds",
+            type=click.IntRange(min=1),
+            default=4,
+            show_default=True,
+            help="hill only: rounds of trying variants in each generation.",
+        ),
+        click.option(
+            "--sigma",
+            type=FiniteFloat(min=0, max=MAX_SIGMA, min_open=True),
+            default=0.3,
+            show_default=True,
+            help="How far a change goes (hill: spread of the random factor each weight is multiplied by; "
+            "cma: the starting step size).",
+        ),
+        click.option(
+            "--popsize",
+            type=click.IntRange(min=0),
+            default=0,
+            help="cma only: candidates per generation, at least 2 (0: CMA-ES's own default).",
+        ),
+        click.option(
+            "--init",
+            type=click.Choice(["random", "default"]),
+            default="random",
+            show_default=True,
+            help="Start from random weights (as the article) or the shipped ones.",
+        ),
+        click.option(
+            "--plot",
+            type=OutputPath(image_formats),
+            default=None,
+            help="Learning curve, as an image (png, svg, pdf, ... by its suffix).",
+        ),
+        click.option(
+            "--max-actions",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Cap each rating game at this many decisions.",
+        ),
         click.option("--quiet", is_flag=True, help="No progress bar."),
         *game_option_decorators(game),
     ]
-    return click.command(game.name, help=f"Tune a {game.title} bot's weights.")(with_options(options, run))
 
 
 cli.add_command(PerGame("train", factory=make_train, help="Tune a bot's evaluation weights (hill climbing, CMA-ES)."))
@@ -322,17 +543,24 @@ def check_train_options(method: str, games_per_eval: int, variants: int, popsize
             raise ConfigError("--popsize 1: CMA-ES needs a population of at least 2 (0: its default)")
         batch = popsize * games_per_eval
     if batch > MAX_GAMES:
-        raise ConfigError(f"one round would rate {batch:,} games (candidates x --games-per-eval); "
-                          f"the most is {MAX_GAMES:,}")
+        raise ConfigError(
+            f"one round would rate {batch:,} games (candidates x --games-per-eval); the most is {MAX_GAMES:,}"
+        )
 
 
 # --------------------------------------------------------------------------- replay
 
+
 @cli.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--show/--no-show", default=True, show_default=True, help="Draw the game as it re-runs.")
-@click.option("--delay", type=DELAY, default=0.05, show_default=True,
-              help="Seconds between actions when shown (0-60; 0: as fast as possible).")
+@click.option(
+    "--delay",
+    type=DELAY,
+    default=0.05,
+    show_default=True,
+    help="Seconds between actions when shown (0-60; 0: as fast as possible).",
+)
 def replay_cmd(file: Path, show: bool, delay: float) -> None:
     """Re-run a replay file, show it, and report the first diverging state hash."""
     if not show:
@@ -342,6 +570,7 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
     console = Console()
     if show:
         with live_view(console) as draw:
+
             def step(state: Any, n: int) -> None:
                 draw(Group(view.render(state), Text(f"{file.name}: action {n}/{rep.length}")))
                 if delay:
@@ -359,6 +588,7 @@ def replay_cmd(file: Path, show: bool, delay: float) -> None:
 
 
 # --------------------------------------------------------------------------- versus
+
 
 def versus_command(game: Game) -> click.Command | None:
     """The ``versus`` command among the game's own commands (``Commands``), if it has one."""
@@ -386,6 +616,7 @@ cli.add_command(VersusGroup("versus", help="Bot against bot, for the games with 
 
 # --------------------------------------------------------------------------- bench
 
+
 def benchmarks_dir() -> Path:
     """The benchmarks/ folder of the checkout this package is imported from (``src/puzzlebots`` beside it).
 
@@ -396,8 +627,9 @@ def benchmarks_dir() -> Path:
     root = package.parents[1]
     folder = root / "benchmarks"
     if package != root / "src" / "puzzlebots" or not (root / "pyproject.toml").is_file() or not folder.is_dir():
-        raise InputError(f"no benchmarks beside this puzzlebots ({short_name(package)}): they ship with the "
-                         "source checkout only")
+        raise InputError(
+            f"no benchmarks beside this puzzlebots ({short_name(package)}): they ship with the source checkout only"
+        )
     return folder
 
 
@@ -410,7 +642,7 @@ def bench_cmd(names: tuple[str, ...], quick: bool) -> None:
 
     folder = benchmarks_dir()
     files = sorted(folder.glob("bench_*.py"))
-    known = {f.stem[len("bench_"):]: f for f in files}
+    known = {f.stem[len("bench_") :]: f for f in files}
     for n in names:
         if n not in known:
             raise ConfigError(f"unknown benchmark {n!r} (have: {', '.join(known)})")
@@ -428,8 +660,10 @@ def bench_cmd(names: tuple[str, ...], quick: bool) -> None:
 
 # --------------------------------------------------------------------------- serve
 
-@cli.command("serve", add_help_option=False,
-             context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+
+@cli.command(
+    "serve", add_help_option=False, context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
+)
 @click.pass_context
 def serve_cmd(ctx: click.Context) -> None:
     """The local web viewer and player (needs the [web] extra). See `puzzlebots serve --help`."""
@@ -438,4 +672,3 @@ def serve_cmd(ctx: click.Context) -> None:
     except ImportError as exc:
         raise ConfigError(f"puzzlebots serve needs the [web] extra ({exc})") from exc
     serve.main(ctx.args, prog_name="puzzlebots serve", standalone_mode=False)
-

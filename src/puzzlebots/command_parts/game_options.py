@@ -37,7 +37,7 @@ def _default_words(opt: ConfigOption) -> str:
 
 def split_config(game: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
     """Pull the game options out of ``kwargs`` into a validated config."""
-    raw = {k[len("config__"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
+    raw = {k[len("config__") :]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
     return game.check_config({k: v for k, v in raw.items() if v is not None})
 
 

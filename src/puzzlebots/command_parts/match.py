@@ -55,23 +55,56 @@ def match_options(command: F) -> F:
     """``--games``, ``--seed``, ``--ms``, ``--sprt``, ``--alpha``, ``--beta``, the executor options, ``--json``
     and ``--quiet``, as every ``match`` command reads them."""
     options = [
-        click.option("--games", type=click.IntRange(2, MAX_GAMES), default=100, show_default=True,
-                     help="Games to play, an even number: one pair per seed, the sides swapped in the second game."),
-        click.option("--seed", type=SEED, default=0, show_default=True,
-                     help="First seed: pair k plays seed+k (the same seeds give the same games)."),
-        click.option("--ms", type=click.IntRange(1, 3_600_000), default=None,
-                     help="Think time per move in milliseconds, the same for both bots (config key think_ms: "
-                     "a bot that plays by the clock reads it; the others play as always, and it is recorded)."),
-        click.option("--sprt", type=EloBounds(), default=None,
-                     help="Sequential test of H0: Elo = ELO0 against H1: Elo = ELO1 (A minus B, logistic Elo): "
-                     "the match stops once it decides."),
-        click.option("--alpha", type=RATE, default=0.05, show_default=True,
-                     help="With --sprt: the chance of accepting H1 when H0 is true."),
-        click.option("--beta", type=RATE, default=0.05, show_default=True,
-                     help="With --sprt: the chance of accepting H0 when H1 is true."),
+        click.option(
+            "--games",
+            type=click.IntRange(2, MAX_GAMES),
+            default=100,
+            show_default=True,
+            help="Games to play, an even number: one pair per seed, the sides swapped in the second game.",
+        ),
+        click.option(
+            "--seed",
+            type=SEED,
+            default=0,
+            show_default=True,
+            help="First seed: pair k plays seed+k (the same seeds give the same games).",
+        ),
+        click.option(
+            "--ms",
+            type=click.IntRange(1, 3_600_000),
+            default=None,
+            help="Think time per move in milliseconds, the same for both bots (config key think_ms: "
+            "a bot that plays by the clock reads it; the others play as always, and it is recorded).",
+        ),
+        click.option(
+            "--sprt",
+            type=EloBounds(),
+            default=None,
+            help="Sequential test of H0: Elo = ELO0 against H1: Elo = ELO1 (A minus B, logistic Elo): "
+            "the match stops once it decides.",
+        ),
+        click.option(
+            "--alpha",
+            type=RATE,
+            default=0.05,
+            show_default=True,
+            help="With --sprt: the chance of accepting H1 when H0 is true.",
+        ),
+        click.option(
+            "--beta",
+            type=RATE,
+            default=0.05,
+            show_default=True,
+            help="With --sprt: the chance of accepting H0 when H1 is true.",
+        ),
         executor_options,
-        click.option("--json", "json_path", type=OutputPath(), default=None,
-                     help="Write every pair and the summary here. An interrupted run resumes from FILE.partial."),
+        click.option(
+            "--json",
+            "json_path",
+            type=OutputPath(),
+            default=None,
+            help="Write every pair and the summary here. An interrupted run resumes from FILE.partial.",
+        ),
         click.option("--quiet", is_flag=True, help="No progress bar."),
     ]
     for option in reversed(options):
@@ -114,8 +147,19 @@ def play_match(
     progress_file = beside(json_path, ".partial") if json_path else None
     done = read_progress(progress_file, head, seeds, checked_pair) if progress_file else {}
     with progress_log(progress_file, head, resumed=bool(done)) as keep:
-        outcome = run_match(play, *bots, seeds, args, sprt=sprt, done=done, on_pair=keep, jobs=jobs,
-                            executor=executor, address=address, progress=not quiet)
+        outcome = run_match(
+            play,
+            *bots,
+            seeds,
+            args,
+            sprt=sprt,
+            done=done,
+            on_pair=keep,
+            jobs=jobs,
+            executor=executor,
+            address=address,
+            progress=not quiet,
+        )
     summary = summarize(bots, outcome, sprt)
     doc = {**head, "pairs": outcome.pairs, "summary": summary}
     console = Console()
@@ -145,27 +189,36 @@ def match_table(summary: dict[str, Any], title: str) -> Table:
         table.add_column(col, justify="left" if col == "bot" else "right")
     for i, bot in enumerate(summary["bots"]):
         score = summary["score"] if i == 0 else None if summary["score"] is None else 1 - summary["score"]
-        table.add_row(bot, str(summary["wins"][i]), str(summary["draws"]), str(summary["losses"][i]),
-                      "-" if score is None else f"{score:.1%}")
+        table.add_row(
+            bot,
+            str(summary["wins"][i]),
+            str(summary["draws"]),
+            str(summary["losses"][i]),
+            "-" if score is None else f"{score:.1%}",
+        )
     return table
 
 
 def summary_lines(summary: dict[str, Any]) -> Sequence[str]:
     """The pentanomial, the Elo difference with its interval, and the test's state, one line each."""
     a, b = summary["bots"]
-    lines = [f"{summary['games']} games in {summary['pairs']} pairs; pairs by A's points 0,1/2,1,3/2,2: "
-             f"{' '.join(map(str, summary['pentanomial']))}"]
+    lines = [
+        f"{summary['games']} games in {summary['pairs']} pairs; pairs by A's points 0,1/2,1,3/2,2: "
+        f"{' '.join(map(str, summary['pentanomial']))}"
+    ]
     if "elo" in summary:
         elo, low, high = (signed(summary[k]) for k in ("elo", "elo_low", "elo_high"))
-        lines.append(f"Elo {a} - {b}: {elo}, 95% interval [{low}, {high}], chance {a} is stronger "
-                     f"{summary['los']:.1%}")
+        lines.append(f"Elo {a} - {b}: {elo}, 95% interval [{low}, {high}], chance {a} is stronger {summary['los']:.1%}")
     test = summary.get("sprt")
     if test is not None:
         verdict = {"H1": f"H1 accepted (Elo {test['elo1']:g})", "H0": f"H0 accepted (Elo {test['elo0']:g})"}.get(
-            test["decision"], "no decision")
+            test["decision"], "no decision"
+        )
         llr = "-" if test["llr"] is None else f"{test['llr']:.3f}"
-        lines.append(f"SPRT Elo {test['elo0']:g} vs {test['elo1']:g}, alpha {test['alpha']:g}, beta {test['beta']:g}:"
-                     f" {verdict}; LLR {llr} in [{test['lower']:.3f}, {test['upper']:.3f}]")
+        lines.append(
+            f"SPRT Elo {test['elo0']:g} vs {test['elo1']:g}, alpha {test['alpha']:g}, beta {test['beta']:g}:"
+            f" {verdict}; LLR {llr} in [{test['lower']:.3f}, {test['upper']:.3f}]"
+        )
     return lines
 
 

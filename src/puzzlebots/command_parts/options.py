@@ -86,13 +86,23 @@ def executor_options(command: F) -> F:
         return command(*args, jobs=jobs, executor=executor, address=address, **kwargs)
 
     options = [
-        click.option("--jobs", type=click.IntRange(min=1), default=None,
-                     help=f"Worker processes (default: one per usable core; at most that, {default_jobs()} here). "
-                     "With --executor ray --address the cluster decides."),
-        click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
-                     help="Where the work runs: a local process pool or Ray."),
-        click.option("--address", default=None,
-                     help="With --executor ray: the cluster to join (default: start a local Ray)."),
+        click.option(
+            "--jobs",
+            type=click.IntRange(min=1),
+            default=None,
+            help=f"Worker processes (default: one per usable core; at most that, {default_jobs()} here). "
+            "With --executor ray --address the cluster decides.",
+        ),
+        click.option(
+            "--executor",
+            type=click.Choice(EXECUTORS),
+            default="process",
+            show_default=True,
+            help="Where the work runs: a local process pool or Ray.",
+        ),
+        click.option(
+            "--address", default=None, help="With --executor ray: the cluster to join (default: start a local Ray)."
+        ),
     ]
     for option in reversed(options):
         checked = option(checked)

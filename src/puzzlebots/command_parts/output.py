@@ -98,8 +98,9 @@ def progress_log(path: Path | None, head: dict[str, Any], resumed: bool) -> Iter
         yield keep
 
 
-def read_progress(path: Path, head: dict[str, Any], seeds: range,
-                  check: Callable[[Any, str], dict[str, Any]]) -> dict[int, dict[str, Any]]:  # fmt: skip
+def read_progress(
+    path: Path, head: dict[str, Any], seeds: range, check: Callable[[Any, str], dict[str, Any]]
+) -> dict[int, dict[str, Any]]:
     """Results of an interrupted run (``stats --json``, ``match --json``) with the same arguments, by seed.
 
     The file is read only if it is a regular file of this user (``core.files``): a link, FIFO, folder or device
@@ -118,16 +119,20 @@ def read_progress(path: Path, head: dict[str, Any], seeds: range,
     if not lines:
         click.echo(f"notice: {short_name(path)} holds no run (empty or no header): starting over", err=True)
         return {}
-    values = [parse_json(_text(line, f"{where} line {no}"), f"{where} line {no}", max_chars=MAX_PROGRESS_LINE)
-              for no, line in lines]
+    values = [
+        parse_json(_text(line, f"{where} line {no}"), f"{where} line {no}", max_chars=MAX_PROGRESS_LINE)
+        for no, line in lines
+    ]
     if values[0] != json.loads(json.dumps(head, sort_keys=True)):
         raise InputError(f"{short_name(path)} holds a run with other arguments: delete it or repeat those arguments")
     done: dict[int, dict[str, Any]] = {}
     for (no, _), value in zip(lines[1:], values[1:], strict=True):
         result = check(value, f"{where} line {no}")
         if result["seed"] not in seeds:
-            raise InputError(f"{where} line {no}: seed {show(result['seed'])} is not one of this run's "
-                             f"({seeds.start} to {seeds.stop - 1})")
+            raise InputError(
+                f"{where} line {no}: seed {show(result['seed'])} is not one of this run's "
+                f"({seeds.start} to {seeds.stop - 1})"
+            )
         done[result["seed"]] = result
     return done
 

@@ -51,4 +51,3 @@ def print_fitted(console: Console, renderable: RenderableType) -> None:
         console.print(renderable)
     finally:
         console.width = width
-

@@ -105,8 +105,9 @@ class WorkerPool(ProcessPoolExecutor):
     """A process pool of ``workers`` processes that die with this process; ``initializer(*initargs)`` (a
     top-level function) then runs in each worker, as ``ProcessPoolExecutor``'s would."""
 
-    def __init__(self, workers: int, initializer: Callable[..., None] | None = None,
-                 initargs: tuple[Any, ...] = ()) -> None:  # fmt: skip
+    def __init__(
+        self, workers: int, initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
+    ) -> None:
         super().__init__(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
         self.workers = workers
 

@@ -169,8 +169,11 @@ def setting(
         raise TypeError(f"setting {default!r}: web_max bounds a ranged integer")
     if file and web:
         raise TypeError(f"setting {default!r}: a key that names a file is never web-settable")
-    meta = {_META: Setting(help, kind, tuple(choices), range, valid, what, flag, cli_type, web, web_max, file,
-                     tuple(bots), versus)}
+    meta = {
+        _META: Setting(
+            help, kind, tuple(choices), range, valid, what, flag, cli_type, web, web_max, file, tuple(bots), versus
+        )
+    }
     if isinstance(default, list | dict):
         return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata=meta)
     return dataclasses.field(default=default, metadata=meta)

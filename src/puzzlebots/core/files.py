@@ -57,8 +57,10 @@ def check_output_name(path: Path) -> None:
             raise InputError(f"{short_name(part)} is a name of {size} bytes; a folder entry holds at most {NAME_MAX}")
     size = len(os.fsencode(path.name))
     if size + longest > NAME_MAX:
-        raise InputError(f"{short_name(path.name)} is a name of {size} bytes; an output's name may have at most "
-                         f"{NAME_MAX - longest}, so that {', '.join(SIDE_SUFFIXES)} files fit beside it")
+        raise InputError(
+            f"{short_name(path.name)} is a name of {size} bytes; an output's name may have at most "
+            f"{NAME_MAX - longest}, so that {', '.join(SIDE_SUFFIXES)} files fit beside it"
+        )
     size = len(os.fsencode(os.path.abspath(path)))
     if size + longest >= PATH_MAX:
         raise InputError(f"{short_name(path)} is a path of {size} bytes; the system takes {PATH_MAX - 1}")
@@ -92,8 +94,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     try:
         os.replace(tmp, path)
     except OSError as exc:
-        raise InputError(f"cannot replace {short_name(path)} ({_why(exc)}): what was to be written is in "
-                         f"{short_name(tmp, 200)}") from None
+        raise InputError(
+            f"cannot replace {short_name(path)} ({_why(exc)}): what was to be written is in {short_name(tmp, 200)}"
+        ) from None
 
 
 def read_regular(path: Path, what: str, max_bytes: int) -> bytes | None:
@@ -150,8 +153,14 @@ def _kind_of(path: Path) -> str | None:
 
 
 def _kind(mode: int) -> str:
-    kinds = [(stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
-             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device")]
+    kinds = [
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+    ]
     return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 

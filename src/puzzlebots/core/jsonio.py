@@ -78,8 +78,9 @@ def read_text(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_B
         ) from None
 
 
-def read_json(path: str | os.PathLike[str], what: str, *, max_depth: int = MAX_DEPTH,
-              max_bytes: int = MAX_BYTES) -> Any:  # fmt: skip
+def read_json(
+    path: str | os.PathLike[str], what: str, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX_BYTES
+) -> Any:
     """``parse_json`` of a file read by ``read_text``; messages start with ``what`` and the path."""
     text = read_text(path, what, max_bytes=max_bytes)
     return parse_json(text, f"{what} {name_of(path)}", max_depth=max_depth, max_chars=max_bytes)

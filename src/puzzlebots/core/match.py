@@ -144,8 +144,10 @@ class Sprt:
             if not math.isfinite(getattr(self, name)):
                 raise ConfigError(f"--sprt: {name} must be a finite number")
         if not -MAX_SPRT_ELO <= self.elo0 < self.elo1 <= MAX_SPRT_ELO:
-            raise ConfigError(f"--sprt ELO0,ELO1: need {-MAX_SPRT_ELO:g} <= ELO0 < ELO1 <= {MAX_SPRT_ELO:g}, "
-                              f"got {self.elo0:g},{self.elo1:g}")
+            raise ConfigError(
+                f"--sprt ELO0,ELO1: need {-MAX_SPRT_ELO:g} <= ELO0 < ELO1 <= {MAX_SPRT_ELO:g}, "
+                f"got {self.elo0:g},{self.elo1:g}"
+            )
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
             raise ConfigError(f"--alpha and --beta must lie between 0 and 0.5, got {self.alpha:g} and {self.beta:g}")
 
@@ -165,8 +167,14 @@ class Sprt:
         return ratio, "H1" if ratio >= self.upper else "H0" if ratio <= self.lower else None
 
     def as_dict(self) -> dict[str, float]:
-        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
-                "lower": self.lower, "upper": self.upper}
+        return {
+            "elo0": self.elo0,
+            "elo1": self.elo1,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "lower": self.lower,
+            "upper": self.upper,
+        }
 
 
 # --------------------------------------------------------------------------- playing a match
@@ -199,9 +207,13 @@ def valid_pair(record: Any, seed: int) -> bool:
     if not isinstance(record, dict) or record.get("seed") != seed or type(record.get("seed")) is not int:
         return False
     games = record.get("games")
-    return (isinstance(games, list) and len(games) == 2
-            and all(isinstance(g, dict) and g.get("winner", 2) in (0, 1, None) and type(g["winner"]) is not bool
-                    for g in games))
+    return (
+        isinstance(games, list)
+        and len(games) == 2
+        and all(
+            isinstance(g, dict) and g.get("winner", 2) in (0, 1, None) and type(g["winner"]) is not bool for g in games
+        )
+    )
 
 
 @dataclass
@@ -265,9 +277,17 @@ def run_match(
                 raise _Decided
 
         try:
-            run_tasks(play_pair, ((play, bot_a, bot_b, s, *args) for s in todo), total=len(todo), jobs=jobs,
-                      executor=executor, address=address, description=f"{bot_a} vs {bot_b}, pairs",
-                      progress=progress, on_result=arrived)
+            run_tasks(
+                play_pair,
+                ((play, bot_a, bot_b, s, *args) for s in todo),
+                total=len(todo),
+                jobs=jobs,
+                executor=executor,
+                address=address,
+                description=f"{bot_a} vs {bot_b}, pairs",
+                progress=progress,
+                on_result=arrived,
+            )
         except _Decided:
             pass
     return MatchOutcome(counted, state["llr"], state["decision"])

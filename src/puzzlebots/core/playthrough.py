@@ -93,9 +93,16 @@ def playthrough(recipe: Recipe) -> str:
         steps += 1
         describe(state, steps, action)
 
-    episode = play_episode(game, recipe.bot, recipe.seed, recipe.config, recipe.weights,
-                           max_actions=recipe.max_actions, on_step=on_step,
-                           on_start=lambda state: describe(state, 0, None))
+    episode = play_episode(
+        game,
+        recipe.bot,
+        recipe.seed,
+        recipe.config,
+        recipe.weights,
+        max_actions=recipe.max_actions,
+        on_step=on_step,
+        on_start=lambda state: describe(state, 0, None),
+    )
     lines.append(f"result: {_json(episode.result)}")
     return "\n".join(lines) + "\n"
 
@@ -128,4 +135,3 @@ def read_header(text: str) -> Recipe:
 def step_hashes(text: str) -> list[str]:
     """The state hash of every step of a playthrough, in order (for comparing engines across a refactor)."""
     return [line.split(" hash ", 1)[1].split()[0] for line in text.split("\n") if line.startswith("step ")]
-

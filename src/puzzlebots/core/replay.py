@@ -191,8 +191,9 @@ def _line_object(raw: bytes, no: int, name: str, offset: int) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{where} is not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {offset + exc.start} "
-                         f"({exc.reason})") from None
+        raise InputError(
+            f"{where} is not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {offset + exc.start} ({exc.reason})"
+        ) from None
     obj = parse_json_line(text, where)
     if not isinstance(obj, dict):
         raise InputError(f"{where}: expected a JSON object")
@@ -234,7 +235,8 @@ def _records(path: Path, name: str) -> Iterator[tuple[str, Any]]:
             elif obj.get("type") == "end":
                 if obj.get("decisions") != actions or not _is_int(obj["decisions"]):
                     raise InputError(
-                        f"{name}: end record says {show(obj.get('decisions'))} actions, file has {actions}")
+                        f"{name}: end record says {show(obj.get('decisions'))} actions, file has {actions}"
+                    )
                 if not isinstance(obj.get("result", {}), dict):
                     raise InputError(f"{name}: the end record's result must be an object")
                 seen_end = True
@@ -258,8 +260,9 @@ def _check_utf8(fh: IO[bytes], name: str) -> None:
             decoder.decode(chunk)
         except UnicodeDecodeError as exc:  # exc.object is the pending bytes and this chunk
             at = offset - pending + exc.start
-            raise InputError(f"{name} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {at} "
-                             f"({exc.reason})") from None
+            raise InputError(
+                f"{name} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {at} ({exc.reason})"
+            ) from None
         offset += len(chunk)
     try:
         decoder.decode(b"", final=True)
@@ -299,9 +302,7 @@ def replay_start(replay: Replay) -> tuple[Episodic, State]:
     h = replay.header
     game = resolve(h["game"])
     if h["rules_version"] != game.rules_version:
-        raise InputError(
-            f"replay is for {h['game']} rules {h['rules_version']}, this engine has {game.rules_version}"
-        )
+        raise InputError(f"replay is for {h['game']} rules {h['rules_version']}, this engine has {game.rules_version}")
     return game, game.new_state(h["seed"], game.check_config(h["config"], files=False))
 
 

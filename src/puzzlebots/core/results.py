@@ -53,7 +53,8 @@ def _alike(value: Any, like: Any) -> bool:
         return is_int(value) and INT_BOUNDS[0] <= value <= INT_BOUNDS[1]
     if isinstance(like, float):
         return (is_int(value) and INT_BOUNDS[0] <= value <= INT_BOUNDS[1]) or (
-            isinstance(value, float) and math.isfinite(value))
+            isinstance(value, float) and math.isfinite(value)
+        )
     if isinstance(like, str):
         return isinstance(value, str) and len(value) <= MAX_ITEMS
     if isinstance(like, list):
@@ -63,8 +64,7 @@ def _alike(value: Any, like: Any) -> bool:
             return len(value) == len(like) and all(_alike(v, w) for v, w in zip(value, like, strict=True))
         return len(value) <= MAX_ITEMS and all(_alike(v, 0) or _alike(v, 0.0) for v in value)
     if isinstance(like, dict):
-        return (isinstance(value, dict) and set(value) == set(like)
-                and all(_alike(value[k], w) for k, w in like.items()))
+        return isinstance(value, dict) and set(value) == set(like) and all(_alike(value[k], w) for k, w in like.items())
     if like is None:
         return value is None or any(_alike(value, w) for w in (0, 0.0, ""))
     return False

@@ -184,8 +184,10 @@ def _check_size(path: Path, settings: TrainSettings, n_weights: int, name: str) 
     except OSError as exc:
         raise InputError(f"cannot read {name}: {exc.strerror}") from None
     if size > most:
-        raise InputError(f"{name} is {size:,} bytes, more than a checkpoint of at most {settings.generations:,} "
-                         f"generations can be ({most:,})")
+        raise InputError(
+            f"{name} is {size:,} bytes, more than a checkpoint of at most {settings.generations:,} "
+            f"generations can be ({most:,})"
+        )
 
 
 def _check_settings(old: Any, settings: TrainSettings, name: str) -> None:
@@ -193,8 +195,9 @@ def _check_settings(old: Any, settings: TrainSettings, name: str) -> None:
     if not isinstance(old, dict) or sorted(old) != sorted(keys):
         raise InputError(f"{name}: settings must be an object with {', '.join(keys)}")
     now = json.loads(json.dumps(asdict(settings)))
-    differ = [f"{k}={show(old[k], 30)} (now {show(now[k], 30)})"
-              for k in keys if k != "generations" and old[k] != now[k]]
+    differ = [
+        f"{k}={show(old[k], 30)} (now {show(now[k], 30)})" for k in keys if k != "generations" and old[k] != now[k]
+    ]
     if differ:
         raise ConfigError(
             f"--resume: {name} was made with other settings: {'; '.join(differ)}. "
@@ -216,8 +219,12 @@ def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str)
     generation = check_int(doc["generation"], f"{name}: generation", 1, MAX_GENERATIONS)
     if generation > settings.generations:
         raise InputError(f"{name} holds {generation:,} generations, more than --generations {settings.generations:,}")
-    state = TrainState(settings, generation, _numbers(doc["weights"], f"{name}: weights", n),
-                       check_number(doc["rating"], f"{name}: rating"))
+    state = TrainState(
+        settings,
+        generation,
+        _numbers(doc["weights"], f"{name}: weights", n),
+        check_number(doc["rating"], f"{name}: rating"),
+    )
     history = doc["history"]
     if not isinstance(history, list) or len(history) != generation:
         raise InputError(f"{name}: history must hold one entry per generation ({generation})")
@@ -296,7 +303,8 @@ def train(
     """
     if not 1 <= settings.games_per_eval <= TRAINING_SEEDS:
         raise ConfigError(
-            f"games_per_eval must be 1..{TRAINING_SEEDS:,} (the training seeds), got {settings.games_per_eval}")
+            f"games_per_eval must be 1..{TRAINING_SEEDS:,} (the training seeds), got {settings.games_per_eval}"
+        )
     if settings.method not in METHODS:
         raise ConfigError(f"unknown method {settings.method!r} (choose from {', '.join(METHODS)})")
     game = get_game(settings.game)
@@ -307,8 +315,9 @@ def train(
     ckpt = out.with_name(out.name + ".ckpt")
 
     def run(fn: Callable[..., Any], args: list[tuple[Any, ...]], description: str) -> list[Any]:
-        return run_tasks(fn, args, jobs=jobs, executor=executor, address=address,
-                         description=description, progress=progress)
+        return run_tasks(
+            fn, args, jobs=jobs, executor=executor, address=address, description=description, progress=progress
+        )
 
     if resume and force:
         raise ConfigError("--resume continues a run and --force starts it over: give one of them")
@@ -407,6 +416,11 @@ def cma_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
     state.weights = [float(x) for x in mean_w]
     state.rating = float(np.mean(ratings))
     state.history.append(
-        {"generation": g + 1, "rating": state.rating, "best_rating": ratings[best],
-         "best_weights": [float(x) for x in candidates[best]], "weights": state.weights}
+        {
+            "generation": g + 1,
+            "rating": state.rating,
+            "best_rating": ratings[best],
+            "best_weights": [float(x) for x in candidates[best]],
+            "weights": state.weights,
+        }
     )

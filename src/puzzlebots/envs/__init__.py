@@ -36,8 +36,12 @@ def register_all() -> list[str]:
         if isinstance(game, GymGame):
             ids.append(env_id(game))
             if ids[-1] not in gym.registry:
-                gym.register(id=ids[-1], entry_point="puzzlebots.envs.base:make_env", kwargs={"game": game.name},
-                             max_episode_steps=MAX_EPISODE_STEPS)
+                gym.register(
+                    id=ids[-1],
+                    entry_point="puzzlebots.envs.base:make_env",
+                    kwargs={"game": game.name},
+                    max_episode_steps=MAX_EPISODE_STEPS,
+                )
     return ids
 
 

@@ -51,8 +51,10 @@ class PuzzleEnv(gym.Env[dict[str, Any], Any]):
         illegal_penalty: float = -1.0,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(f"render_mode must be None, 'ansi' or 'rgb_array' (puzzlebots envs open no window), "
-                              f"got {_shown(render_mode)}")
+            raise ConfigError(
+                f"render_mode must be None, 'ansi' or 'rgb_array' (puzzlebots envs open no window), "
+                f"got {_shown(render_mode)}"
+            )
         if config is not None and not isinstance(config, Mapping):
             raise ConfigError(f"config must be a dict of the game's configuration keys, got {_shown(config)}")
         if (
@@ -165,7 +167,8 @@ def _game_seed(options: Any) -> int | None:
         return None
     if not _is_integer(seed) or not 0 <= int(seed) <= MAX_GAME_SEED:
         raise ConfigError(
-            f"reset option game_seed must be a whole number from 0 to {MAX_GAME_SEED}, got {_shown(seed)}")
+            f"reset option game_seed must be a whole number from 0 to {MAX_GAME_SEED}, got {_shown(seed)}"
+        )
     return int(seed)
 
 
@@ -181,4 +184,3 @@ def _shown(value: Any) -> str:
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape} and dtype {value.dtype}"
     return f"{reprlib.repr(value)} ({type(value).__name__})"
-

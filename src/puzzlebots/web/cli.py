@@ -27,8 +27,10 @@ def engine_table(specs: Sequence[str]) -> dict[str, tuple[str, ...]]:
     for spec in specs:
         name, eq, command = spec.partition("=")
         if not eq or not ENGINE_NAME.fullmatch(name):
-            raise ConfigError(f"--engine takes NAME=COMMAND with NAME a short word (a-z, 0-9, _ or -, "
-                              f"at most 16, a letter first), got {spec[:60]!r}")
+            raise ConfigError(
+                f"--engine takes NAME=COMMAND with NAME a short word (a-z, 0-9, _ or -, "
+                f"at most 16, a letter first), got {spec[:60]!r}"
+            )
         if name in engines:
             raise ConfigError(f"--engine {name} is named twice")
         try:
@@ -45,8 +47,13 @@ def engine_table(specs: Sequence[str]) -> dict[str, tuple[str, ...]]:
 
 @click.command("serve", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to bind (loopback by default)")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
-              help="Port (0: any free port, printed once listening)")
+@click.option(
+    "--port",
+    default=DEFAULT_PORT,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port (0: any free port, printed once listening)",
+)
 @click.option(
     "--replays",
     "replays",
@@ -55,15 +62,31 @@ def engine_table(specs: Sequence[str]) -> dict[str, tuple[str, ...]]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder of replay files (.jsonl) the page may open.",
 )
-@click.option("--time-budget", default=20.0, show_default=True, type=FiniteFloat(0.5, 3600),
-              help="Seconds one answer to a page may take; a longer one stops that page's game.")
-@click.option("--max-sessions", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Pages that may be open at once (each has a worker process).")
-@click.option("--engine", "engine_specs", multiple=True, metavar="NAME=COMMAND",
-              help="An external engine a page may play against, by NAME only (Puyo: the bot upi:NAME); "
-                   "repeatable. COMMAND is split like a shell line and run without a shell, once per game.")
-def serve(host: str, port: int, replays: Path, time_budget: float, max_sessions: int,
-          engine_specs: tuple[str, ...]) -> None:
+@click.option(
+    "--time-budget",
+    default=20.0,
+    show_default=True,
+    type=FiniteFloat(0.5, 3600),
+    help="Seconds one answer to a page may take; a longer one stops that page's game.",
+)
+@click.option(
+    "--max-sessions",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Pages that may be open at once (each has a worker process).",
+)
+@click.option(
+    "--engine",
+    "engine_specs",
+    multiple=True,
+    metavar="NAME=COMMAND",
+    help="An external engine a page may play against, by NAME only (Puyo: the bot upi:NAME); "
+    "repeatable. COMMAND is split like a shell line and run without a shell, once per game.",
+)
+def serve(
+    host: str, port: int, replays: Path, time_budget: float, max_sessions: int, engine_specs: tuple[str, ...]
+) -> None:
     """Serve a local page that shows bots playing, opens replays and offers each game's own page controls
     (playing Puyo against an AI or an external engine, running Cargo-Bot programs). SIGINT (Ctrl+C) or SIGTERM
     stops it within a second."""

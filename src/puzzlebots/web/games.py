@@ -78,8 +78,20 @@ def list_games(engines: EngineTable | None = None) -> list[dict[str, Any]]:
             games.append(describe(get_game(name), engines))
         except Exception as exc:  # a broken game must not hide the others
             log.warning("game %s failed to load: %s", name, exc)
-            games.append({"name": name, "title": name, "bots": [], "episodic": False, "view": False,
-                          "controls": [], "script": None, "config": [], "engines": [], "error": str(exc)})
+            games.append(
+                {
+                    "name": name,
+                    "title": name,
+                    "bots": [],
+                    "episodic": False,
+                    "view": False,
+                    "controls": [],
+                    "script": None,
+                    "config": [],
+                    "engines": [],
+                    "error": str(exc),
+                }
+            )
     return games
 
 

@@ -227,8 +227,9 @@ def allowance(text: str, budget: float) -> float:
     return max(budget, WATCH_ALLOWANCE) if isinstance(msg, dict) and msg.get("op") in WARMING_OPS else budget
 
 
-async def answer_in_order(ws: web.WebSocketResponse, worker: Worker, waiting: asyncio.Queue[str | None],
-                          budget: float) -> None:
+async def answer_in_order(
+    ws: web.WebSocketResponse, worker: Worker, waiting: asyncio.Queue[str | None], budget: float
+) -> None:
     """Send each waiting message to the worker and its answer to the page, one at a time, in order."""
     while True:
         text = await waiting.get()
@@ -316,8 +317,9 @@ async def close_pages(app: web.Application) -> None:
     await asyncio.gather(*(worker.stop() for worker in pages.values()))
 
 
-def make_app(replays_dir: Path | None = None, limits: Limits | None = None,
-             engines: EngineTable | None = None) -> web.Application:
+def make_app(
+    replays_dir: Path | None = None, limits: Limits | None = None, engines: EngineTable | None = None
+) -> web.Application:
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[own_host_only])
     if replays_dir is not None:
         app[REPLAYS_KEY] = replays_dir

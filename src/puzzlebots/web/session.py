@@ -302,8 +302,9 @@ class Session:
             seed = play.seed + 1 if play is not None else 1
             state = game.new_state(seed, config)
             self.warm_up(game, bot_name, config, seed, state)
-            play = self.previews[game.name] = Play(game, state, "watch", seed, bot_name,
-                                                   bot=game.make_bot(bot_name, config, None, bot_seed(seed)))
+            play = self.previews[game.name] = Play(
+                game, state, "watch", seed, bot_name, bot=game.make_bot(bot_name, config, None, bot_seed(seed))
+            )
         else:
             play.advance()
         return {**play.frame(), "type": "preview"}
@@ -327,7 +328,8 @@ class Session:
         session = self.controls.get(name)
         if session is None:
             session = self.controls[name] = (
-                controls.web_engine_session(self.engines) if self.engines and isinstance(controls, WebEngines)
+                controls.web_engine_session(self.engines)
+                if self.engines and isinstance(controls, WebEngines)
                 else controls.web_session()
             )
         return {**session.handle(call, msg), "type": "game", "game": name, "call": call}
@@ -353,8 +355,14 @@ class Session:
             return {"name": name, "error": str(exc)}
         except OSError as exc:
             return {"name": name, "error": f"cannot read replay {name_of(name)}: {exc.strerror}"}
-        return {"name": name, "game": str(header["game"]), "bot": str(header["bot"]), "seed": header["seed"],
-                "length": length, "date": date.strftime("%Y-%m-%d %H:%M UTC")}
+        return {
+            "name": name,
+            "game": str(header["game"]),
+            "bot": str(header["bot"]),
+            "seed": header["seed"],
+            "length": length,
+            "date": date.strftime("%Y-%m-%d %H:%M UTC"),
+        }
 
     def seek(self, msg: dict[str, Any]) -> dict[str, Any]:
         """Jump to any step of the open replay (back by re-running it from its start)."""
@@ -379,8 +387,13 @@ class Session:
         header = replay.header
         game, state = replay_start(replay)
         self.play = Play(
-            game, state, "replay", header["seed"], str(header["bot"]),
-            replay_steps=replay.steps(), total=replay.length,
+            game,
+            state,
+            "replay",
+            header["seed"],
+            str(header["bot"]),
+            replay_steps=replay.steps(),
+            total=replay.length,
         )
         self.replay_name = name
         first = replay.initial_hash

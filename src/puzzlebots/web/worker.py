@@ -59,8 +59,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m puzzlebots.web.worker")
     parser.add_argument("--parent", type=int, required=True, help="the server's process id")
     parser.add_argument("--replays", type=Path, default=None, help="the replay folder the page may open")
-    parser.add_argument("--engines", type=json.loads, default={},
-                        help="the operator's external engines, a JSON object of name to program and arguments")
+    parser.add_argument(
+        "--engines",
+        type=json.loads,
+        default={},
+        help="the operator's external engines, a JSON object of name to program and arguments",
+    )
     args = parser.parse_args()
     die_with_parent(args.parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in the terminal stops the server, which stops us

@@ -125,8 +125,9 @@ class Phase(Protocol):
         """Whether the phase has anything to do on ``level`` with ``seconds`` left after ``result``."""
         ...
 
-    def run(self, campaign: Campaign, level: Level, result: SolveResult, seconds: float,
-            show: Callable[[str], None]) -> SolveResult:  # fmt: skip
+    def run(
+        self, campaign: Campaign, level: Level, result: SolveResult, seconds: float, show: Callable[[str], None]
+    ) -> SolveResult:
         """``result``, or the level solved within ``seconds``."""
         ...
 
@@ -140,8 +141,9 @@ class SweepPhase:
     def applies(self, campaign: Campaign, level: Level, result: SolveResult, seconds: float) -> bool:
         return bool(sub_searches(level))
 
-    def run(self, campaign: Campaign, level: Level, result: SolveResult, seconds: float,
-            show: Callable[[str], None]) -> SolveResult:  # fmt: skip
+    def run(
+        self, campaign: Campaign, level: Level, result: SolveResult, seconds: float, show: Callable[[str], None]
+    ) -> SolveResult:
         return campaign.sweep_after(level, result, seconds, sub_searches(level), show)
 
 
@@ -155,8 +157,9 @@ class RuledPhase:
         best = level.best_known
         return board_hints(level) is not None and best is not None and result.searched_to < best and seconds >= 1
 
-    def run(self, campaign: Campaign, level: Level, result: SolveResult, seconds: float,
-            show: Callable[[str], None]) -> SolveResult:  # fmt: skip
+    def run(
+        self, campaign: Campaign, level: Level, result: SolveResult, seconds: float, show: Callable[[str], None]
+    ) -> SolveResult:
         show(": board rules")
         ruled = board_hints(level)
         assert ruled is not None
@@ -171,8 +174,9 @@ class SketchPhase:
     def applies(self, campaign: Campaign, level: Level, result: SolveResult, seconds: float) -> bool:
         return seconds >= 1
 
-    def run(self, campaign: Campaign, level: Level, result: SolveResult, seconds: float,
-            show: Callable[[str], None]) -> SolveResult:  # fmt: skip
+    def run(
+        self, campaign: Campaign, level: Level, result: SolveResult, seconds: float, show: Callable[[str], None]
+    ) -> SolveResult:
         show(": sketches")
         return campaign.sketch_after(level, result, min(seconds, SKETCH_MAX_SECONDS))
 
@@ -185,9 +189,15 @@ class Campaign:
     """A solve campaign over ``book`` (the progress records it goes on from and writes). ``exhaustive`` and
     ``sketch`` replace the searches (``bots.solve.solve``, ``bots.sketch.sketch``: same arguments)."""
 
-    def __init__(self, plan: Plan, book: ProgressFile, listeners: Listeners | None = None,
-                 phases: Sequence[Phase] = AFTER_EXHAUSTIVE, exhaustive: Callable[..., SolveResult] | None = None,
-                 sketch: Callable[..., Any] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        plan: Plan,
+        book: ProgressFile,
+        listeners: Listeners | None = None,
+        phases: Sequence[Phase] = AFTER_EXHAUSTIVE,
+        exhaustive: Callable[..., SolveResult] | None = None,
+        sketch: Callable[..., Any] | None = None,
+    ) -> None:
         self.plan, self.book, self.phases = plan, book, phases
         self.listeners = listeners or Listeners()
         self._exhaustive, self._sketch = exhaustive, sketch
@@ -228,16 +238,27 @@ class Campaign:
         """The exhaustive search of ``level`` with this campaign's options (``options`` win)."""
         plan = self.plan
         given: dict[str, Any] = {
-            "jobs": plan.jobs, "max_size": plan.max_size, "tick_cap": plan.tick_cap, "executor": plan.executor,
-            "address": plan.address, "book": self.book, "hints": plan.hints,
+            "jobs": plan.jobs,
+            "max_size": plan.max_size,
+            "tick_cap": plan.tick_cap,
+            "executor": plan.executor,
+            "address": plan.address,
+            "book": self.book,
+            "hints": plan.hints,
             "clock": plan.clock,
-        }  # fmt: skip
+        }
         if plan.mode == "board rules":
             given |= {"book": self.book.ruled_book(), "first": level.best_known, "max_size": level.best_known}
         return (self._exhaustive or run_solve)(level, **(given | options))
 
-    def search_level(self, level: Level, seconds: float | None, share: float,
-                     show: Callable[[str], None] = _quiet, later: bool = False) -> SolveResult:  # fmt: skip
+    def search_level(
+        self,
+        level: Level,
+        seconds: float | None,
+        share: float,
+        show: Callable[[str], None] = _quiet,
+        later: bool = False,
+    ) -> SolveResult:
         """One pass over a level: the exhaustive search from its record for ``1 - share`` of ``seconds``; then
         the phases (``AFTER_EXHAUSTIVE``) for the rest. In a ``later`` pass a level whose sweeps or driver
         sketches are not all exhausted gives them the whole time: its exhaustive search stopped in pass 1 far
@@ -249,8 +270,9 @@ class Campaign:
         subs = sub_searches(level)
         if later and share and any(not self.exhausted(level, sub) for sub in subs):
             return self.sweep_after(level, self.as_recorded(level), seconds or float("inf"), subs, show)
-        result = self.exhaustive(level, time_limit=seconds and seconds * (1 - share),
-                                 progress=lambda n: show(f": size {n}"))  # fmt: skip
+        result = self.exhaustive(
+            level, time_limit=seconds and seconds * (1 - share), progress=lambda n: show(f": size {n}")
+        )
         if not share or result.solved or result.searched_to >= sum(level.functions):
             return result
         for phase in self.phases:
@@ -263,8 +285,14 @@ class Campaign:
                     break
         return result
 
-    def sweep_after(self, level: Level, result: SolveResult, seconds: float, subs: list[DriverSketch | Sweep],
-                    show: Callable[[str], None] = _quiet) -> SolveResult:  # fmt: skip
+    def sweep_after(
+        self,
+        level: Level,
+        result: SolveResult,
+        seconds: float,
+        subs: list[DriverSketch | Sweep],
+        show: Callable[[str], None] = _quiet,
+    ) -> SolveResult:
         """``result`` (the exhaustive search, out of time), or the level solved in ``seconds`` through its driver
         sketches (the level under a sketch's fixed functions, up to its best known size) and sweep sub-problems:
         each searched exhaustively (its own record in ``ProgressFile.sweeps``, so a later pass or a resumed run
@@ -285,13 +313,22 @@ class Campaign:
                 where = f": {'sweep' if isinstance(sub, Sweep) else 'driver'} {same.index(sub) + 1} of {len(same)}"
                 top = sub_top(level, sub)
                 if isinstance(sub, Sweep):
-                    found = self.exhaustive(sub.level, time_limit=min(turn, left), book=book.sweep_book(),
-                                            progress=lambda n, where=where: show(f"{where}, size {n}"))  # fmt: skip
+                    found = self.exhaustive(
+                        sub.level,
+                        time_limit=min(turn, left),
+                        book=book.sweep_book(),
+                        progress=lambda n, where=where: show(f"{where}, size {n}"),
+                    )
                     program = compose(found.program) if found.program is not None else None
                 else:
-                    found = self.exhaustive(sub.level, time_limit=min(turn, left), book=book.sweep_book(),
-                                            max_size=top, hints=sub.hints,
-                                            progress=lambda n, where=where: show(f"{where}, size {n}"))  # fmt: skip
+                    found = self.exhaustive(
+                        sub.level,
+                        time_limit=min(turn, left),
+                        book=book.sweep_book(),
+                        max_size=top,
+                        hints=sub.hints,
+                        progress=lambda n, where=where: show(f"{where}, size {n}"),
+                    )
                     program = found.program
                 if program is not None and play_out(level, program).solved:
                     method = "sweep" if isinstance(sub, Sweep) else "driver"
@@ -335,8 +372,14 @@ class Campaign:
         assert level.best_known is not None
         clock = self.plan.clock
         start = clock()
-        found = self.exhaustive(level, time_limit=seconds, hints=ruled, first=level.best_known,
-                                max_size=level.best_known, book=self.book.ruled_book())  # fmt: skip
+        found = self.exhaustive(
+            level,
+            time_limit=seconds,
+            hints=ruled,
+            first=level.best_known,
+            max_size=level.best_known,
+            book=self.book.ruled_book(),
+        )
         spent = clock() - start
         if not found.solved or found.program is None:
             return replace(result, seconds=result.seconds + spent)
@@ -352,10 +395,16 @@ class Campaign:
         plan = self.plan
         seed = self.book.start_sketch(level.name)
         found = (self._sketch or run_sketch)(
-            level, seed, time_limit=seconds, tick_cap=min(self.book.tick_cap, SKETCH_TICK_CAP),
-            keep_on_interrupt=False, jobs=plan.sketch_jobs, executor=plan.executor, address=plan.address,
+            level,
+            seed,
+            time_limit=seconds,
+            tick_cap=min(self.book.tick_cap, SKETCH_TICK_CAP),
+            keep_on_interrupt=False,
+            jobs=plan.sketch_jobs,
+            executor=plan.executor,
+            address=plan.address,
             clock=plan.clock,
-        )  # fmt: skip
+        )
         if not found.solved or found.program is None:
             return replace(result, seconds=result.seconds + found.seconds)
         return adopt(level, result, found.program, found.seconds, found.method, self.book)
@@ -387,8 +436,9 @@ def _weight(level: Level) -> float:
     return 1.0 if level.best_known is not None and level.best_known <= LIKELY_SIZE else 0.25
 
 
-def level_time(level: Level, left: list[Level], limit: float, total: float | None, elapsed: float,
-               later: bool = False) -> float | None:  # fmt: skip
+def level_time(
+    level: Level, left: list[Level], limit: float, total: float | None, elapsed: float, later: bool = False
+) -> float | None:
     """Per-level limit: ``limit``; under ``total`` the Tutorial-Hard levels still get ``limit`` and the others
     share what is left, weighted towards those with a known program of at most ``LIKELY_SIZE``. ``left``: the
     levels still to search, this one included; each of them keeps ``LEVEL_OVERHEAD`` seconds back, so the run
@@ -404,9 +454,12 @@ def level_time(level: Level, left: list[Level], limit: float, total: float | Non
 
 
 def passes(
-    targets: list[Level], book: ProgressFile, plan: Plan, search: Callable[[Level, float | None, int], SolveResult],
+    targets: list[Level],
+    book: ProgressFile,
+    plan: Plan,
+    search: Callable[[Level, float | None, int], SolveResult],
     announce: Callable[[int, list[Level], float], None] = _quiet,
-) -> dict[str, Row]:  # fmt: skip
+) -> dict[str, Row]:
     """Pass 1 searches every level for its share (``level_time``). Under the plan's total time (and without a
     largest size), while time is left and levels are open (``finished``), a further pass gives that time to them
     (the same weights, every level sharing); ``search(level, seconds, pass number)`` goes on from the level's
@@ -432,8 +485,9 @@ def passes(
     return rows
 
 
-def open_book(path: Path | None, resume: bool, tick_cap: int, pool: list[Level], targets: list[Level],
-              hints: Hints = NO_HINTS) -> tuple[ProgressFile, list[str]]:  # fmt: skip
+def open_book(
+    path: Path | None, resume: bool, tick_cap: int, pool: list[Level], targets: list[Level], hints: Hints = NO_HINTS
+) -> tuple[ProgressFile, list[str]]:
     """The progress file of a campaign, checked before any work: resumed (it must exist and fit this run), or new
     (it must not exist: a finished search is not overwritten by accident). With a line per record resumed that
     says where its search stands."""
@@ -460,19 +514,24 @@ def _resumed(book: ProgressFile, level: Level, hints: Hints, path: Path) -> list
         state = "solved" if rec.result else f"sizes up to {rec.searched_to} searched{todo}"
         if rec.provisional(level):
             assert rec.result is not None
-            state = (f"solved by the {rec.result.method} search at size {rec.result.size} (best known "
-                     f"{level.best_known}), sizes up to {rec.searched_to} searched{todo}")  # fmt: skip
+            state = (
+                f"solved by the {rec.result.method} search at size {rec.result.size} (best known "
+                f"{level.best_known}), sizes up to {rec.searched_to} searched{todo}"
+            )
         lines.append(f"resuming {level.name}: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before")
     if level.name in book.ruled:
         ruled = board_hints(level)
         if ruled is None:
-            raise InputError(f"progress file {name_of(path)}: level {level.name!r} has no board rules, yet a record "
-                             "of a search under them")  # fmt: skip
+            raise InputError(
+                f"progress file {name_of(path)}: level {level.name!r} has no board rules, yet a record "
+                "of a search under them"
+            )
         search = setup_search(level, tick_cap, ruled).digest
         rec = book.ruled_book().entry(level, search)  # refused if another search made it
         state = "solved" if rec.result else f"size {rec.searched_to + 1} in progress"
-        lines.append(f"resuming {level.name} under board rules: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s "
-                     "before")  # fmt: skip
+        lines.append(
+            f"resuming {level.name} under board rules: {state}, {rec.nodes:,} nodes in {rec.seconds:.1f} s before"
+        )
     for sub in sub_searches(level):
         if sub.level.name in book.sweeps:
             sub_hints = sub.hints if isinstance(sub, DriverSketch) else NO_HINTS
@@ -493,11 +552,11 @@ def ruled_hints(level: Level) -> Hints:
     return hints
 
 
-def solve_levels(targets: list[Level], plan: Plan, book: ProgressFile | None = None,
-                 listeners: Listeners | None = None) -> dict[str, Row]:  # fmt: skip
+def solve_levels(
+    targets: list[Level], plan: Plan, book: ProgressFile | None = None, listeners: Listeners | None = None
+) -> dict[str, Row]:
     """``targets`` solved by a campaign of ``plan`` (``book``: the progress records, default none kept)."""
     return Campaign(plan, book or ProgressFile(None, plan.tick_cap), listeners).run(targets)
-
 
 
 def load_progress(path: Path, tick_cap: int, levels: list[Level]) -> ProgressFile:

@@ -49,36 +49,67 @@ def levels(levels_file: str | None, as_json: bool) -> None:
         click.echo(json.dumps([_level_row(lv) for lv in rows], indent=1))
         return
     table = Table(title="Cargo-Bot levels")
-    for col in ("pack", "#", "level", "claw", "piles", "crates", "conditions", "functions",
-                "2/3-star sizes, designer's", "best"):
+    for col in (
+        "pack",
+        "#",
+        "level",
+        "claw",
+        "piles",
+        "crates",
+        "conditions",
+        "functions",
+        "2/3-star sizes, designer's",
+        "best",
+    ):
         table.add_column(col)
     for lv in rows:
         r = _level_row(lv)
         table.add_row(
-            lv.pack, str(lv.number or ""), lv.name, str(lv.claw),
-            f"{r['piles']}" + (f" (board 1 of {r['boards']})" if r["boards"] > 1 else ""), str(r["crates"]),
-            ",".join(lv.conditions) or "-", "/".join(map(str, lv.functions)), "{}/{}/{}".format(*lv.stars),
+            lv.pack,
+            str(lv.number or ""),
+            lv.name,
+            str(lv.claw),
+            f"{r['piles']}" + (f" (board 1 of {r['boards']})" if r["boards"] > 1 else ""),
+            str(r["crates"]),
+            ",".join(lv.conditions) or "-",
+            "/".join(map(str, lv.functions)),
+            "{}/{}/{}".format(*lv.stars),
             str(lv.best_known or "-"),
-        )  # fmt: skip
+        )
     print_fitted(Console(), table)
 
 
 def _level_row(lv: Level) -> dict[str, Any]:
     return {
-        "pack": lv.pack, "number": lv.number, "name": lv.name, "claw": lv.claw, "piles": len(lv.stacks),
-        "crates": sum(map(len, lv.stacks)), "conditions": list(lv.conditions), "functions": list(lv.functions),
-        "stars": list(lv.stars), "best_known": lv.best_known, "boards": len(lv.boards()),
-    }  # fmt: skip
+        "pack": lv.pack,
+        "number": lv.number,
+        "name": lv.name,
+        "claw": lv.claw,
+        "piles": len(lv.stacks),
+        "crates": sum(map(len, lv.stacks)),
+        "conditions": list(lv.conditions),
+        "functions": list(lv.functions),
+        "stars": list(lv.stars),
+        "best_known": lv.best_known,
+        "boards": len(lv.boards()),
+    }
 
 
-@click.command(help="Find a smallest program for a level (game semantics) by exhaustive search; beyond Tutorial-Hard, "
-               "searches that do not prove their programs smallest (sweep sub-problems, driver sketches, board "
-               "rules, program sketches) take over when the exhaustive one runs out of time.")
+@click.command(
+    help="Find a smallest program for a level (game semantics) by exhaustive search; beyond Tutorial-Hard, "
+    "searches that do not prove their programs smallest (sweep sub-problems, driver sketches, board "
+    "rules, program sketches) take over when the exhaustive one runs out of time."
+)
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
-@click.option("--time-limit", type=FiniteFloat(min=0, max=MAX_SECONDS), default=600.0, show_default=True,
-              help="Seconds per level (0: none); under --total-time, per level and pass.")  # fmt: skip
+@click.option(
+    "--time-limit",
+    type=FiniteFloat(min=0, max=MAX_SECONDS),
+    default=600.0,
+    show_default=True,
+    help="Seconds per level (0: none); under --total-time, per level and pass.",
+)
 @click.option(
     "--total-time",
     type=FiniteFloat(min=1, max=MAX_SECONDS),
@@ -90,59 +121,124 @@ def _level_row(lv: Level) -> dict[str, Any]:
     "each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
-@click.option("--tick-cap", type=click.IntRange(1, GAME_TICK_LIMIT), default=DEFAULT_TICK_CAP, show_default=True,
-              help="Most ticks of one run of a candidate program.")  # fmt: skip
+@click.option(
+    "--tick-cap",
+    type=click.IntRange(1, GAME_TICK_LIMIT),
+    default=DEFAULT_TICK_CAP,
+    show_default=True,
+    help="Most ticks of one run of a candidate program.",
+)
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the results here.")
-@click.option("--progress", "progress_file", type=OutputPath(), default=None,
-              help="Keep the search's progress here, to --resume it (default with --json: FILE.progress).")
+@click.option(
+    "--progress",
+    "progress_file",
+    type=OutputPath(),
+    default=None,
+    help="Keep the search's progress here, to --resume it (default with --json: FILE.progress).",
+)
 @click.option("--resume", is_flag=True, help="Go on from the progress file: finished sizes and levels are not redone.")
-@click.option("--sketch-share", type=FiniteFloat(min=0, max=0.9), default=campaign.SKETCH_SHARE, show_default=True,
-              help="Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
-              "for searches that find programs without proving them smallest: through the level's sweep "
-              "sub-problems and driver sketches where it has them, else under rules read off the board at the best "
-              "known size, then over program sketches (0: off).")
-@click.option("--shape", default=None, help="Hint (with --level): at most so many registers per function, F1 first, "
-              "no function past them, e.g. 8,4.")  # fmt: skip
-@click.option("--pile-rules", default=None, help="Hint (with --level): one rule per pile, e.g. 'I G I- G+ I-': the "
-              "pile stays a bottom part of its start (I) or goal (G) pile, is only taken from (-) or only put on (+); "
-              "'.' for none.")  # fmt: skip
-@click.option("--min-ops", default=None, help="Hint (with --level): registers of an op every solution is taken to "
-              "hold, e.g. right=2,left=2,pickup=2.")  # fmt: skip
-@click.option("--fix", default=None, help="Hint (with --level): functions given whole, in script syntax; the search "
-              "builds the others, e.g. 'call2 R call1' (F1) or 'prog_2 claw L_none claw R' (F2).")  # fmt: skip
-@click.option("--board-rules", is_flag=True, help="With --level: only the search under the rules read off the board, "
-              "at the level's best known size (what --all runs when the exhaustive search leaves a level open).")
-@click.option("--sweeps", "sweeps_only", is_flag=True, help="With --level: only the search through the level's sweep "
-              "sub-problems and driver sketches, for --time-limit (0: no limit), going on from their records with "
-              "--resume.")
+@click.option(
+    "--sketch-share",
+    type=FiniteFloat(min=0, max=0.9),
+    default=campaign.SKETCH_SHARE,
+    show_default=True,
+    help="Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
+    "for searches that find programs without proving them smallest: through the level's sweep "
+    "sub-problems and driver sketches where it has them, else under rules read off the board at the best "
+    "known size, then over program sketches (0: off).",
+)
+@click.option(
+    "--shape",
+    default=None,
+    help="Hint (with --level): at most so many registers per function, F1 first, no function past them, e.g. 8,4.",
+)
+@click.option(
+    "--pile-rules",
+    default=None,
+    help="Hint (with --level): one rule per pile, e.g. 'I G I- G+ I-': the "
+    "pile stays a bottom part of its start (I) or goal (G) pile, is only taken from (-) or only put on (+); "
+    "'.' for none.",
+)
+@click.option(
+    "--min-ops",
+    default=None,
+    help="Hint (with --level): registers of an op every solution is taken to hold, e.g. right=2,left=2,pickup=2.",
+)
+@click.option(
+    "--fix",
+    default=None,
+    help="Hint (with --level): functions given whole, in script syntax; the search "
+    "builds the others, e.g. 'call2 R call1' (F1) or 'prog_2 claw L_none claw R' (F2).",
+)
+@click.option(
+    "--board-rules",
+    is_flag=True,
+    help="With --level: only the search under the rules read off the board, "
+    "at the level's best known size (what --all runs when the exhaustive search leaves a level open).",
+)
+@click.option(
+    "--sweeps",
+    "sweeps_only",
+    is_flag=True,
+    help="With --level: only the search through the level's sweep "
+    "sub-problems and driver sketches, for --time-limit (0: no limit), going on from their records with "
+    "--resume.",
+)
 @LEVELS_FILE
 def solve(
-    level_name: str | None, all_levels: bool, jobs: int | None, executor: str, address: str | None,
-    time_limit: float, total_time: float | None, max_size: int | None, tick_cap: int, json_file: Path | None,
-    progress_file: Path | None, resume: bool, sketch_share: float, shape: str | None, pile_rules: str | None,
-    min_ops: str | None, fix: str | None, board_rules: bool, sweeps_only: bool, levels_file: str | None,
-) -> None:  # fmt: skip
+    level_name: str | None,
+    all_levels: bool,
+    jobs: int | None,
+    executor: str,
+    address: str | None,
+    time_limit: float,
+    total_time: float | None,
+    max_size: int | None,
+    tick_cap: int,
+    json_file: Path | None,
+    progress_file: Path | None,
+    resume: bool,
+    sketch_share: float,
+    shape: str | None,
+    pile_rules: str | None,
+    min_ops: str | None,
+    fix: str | None,
+    board_rules: bool,
+    sweeps_only: bool,
+    levels_file: str | None,
+) -> None:
     pool = load_levels(levels_file)
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool, subproblems=True)]
     ctx = click.get_current_context()
     if all_levels:
-        refuse_given(ctx, ("shape", "pile_rules", "min_ops", "fix", "board_rules", "sweeps_only"),
-                     "is for one level: not with --all")  # fmt: skip
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "board_rules", "sweeps_only"),
+            "is for one level: not with --all",
+        )
     hints = parse_hints(targets[0], shape, pile_rules, min_ops, fix)
     if board_rules:
-        refuse_given(ctx, ("shape", "pile_rules", "min_ops", "fix", "max_size"), "is not for --board-rules, which "
-                     "reads its hints off the board and searches the best known size")  # fmt: skip
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "max_size"),
+            "is not for --board-rules, which reads its hints off the board and searches the best known size",
+        )
         if targets[0].subproblem:
             raise InputError(f"--board-rules reads one board: {targets[0].name} is a sub-problem")
         hints = campaign.ruled_hints(targets[0])
     if sweeps_only:
-        refuse_given(ctx, ("shape", "pile_rules", "min_ops", "fix", "max_size", "board_rules"),
-                     "is not for --sweeps, which searches the sweep sub-problems")  # fmt: skip
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "max_size", "board_rules"),
+            "is not for --sweeps, which searches the sweep sub-problems",
+        )
         if not sweeps(targets[0]):
-            raise InputError(f"--sweeps: {targets[0].name} has no sweep sub-problem (its piles are not set right one "
-                             "after another from the claw rightwards)")  # fmt: skip
+            raise InputError(
+                f"--sweeps: {targets[0].name} has no sweep sub-problem (its piles are not set right one "
+                "after another from the claw rightwards)"
+            )
     if all_levels and total_time is None:
         total_time = campaign.ALL_LEVELS_SECONDS
     path = progress_file or (None if json_file is None else beside(json_file, ".progress"))
@@ -150,8 +246,18 @@ def solve(
     for line in resumed:
         click.echo(line, err=True)
     mode = "board rules" if board_rules else "sweeps" if sweeps_only else "full"
-    plan = campaign.Plan(time_limit=time_limit, total_time=total_time, max_size=max_size, tick_cap=tick_cap,
-                sketch_share=sketch_share, hints=hints, mode=mode, jobs=jobs, executor=executor, address=address)
+    plan = campaign.Plan(
+        time_limit=time_limit,
+        total_time=total_time,
+        max_size=max_size,
+        tick_cap=tick_cap,
+        sketch_share=sketch_share,
+        hints=hints,
+        mode=mode,
+        jobs=jobs,
+        executor=executor,
+        address=address,
+    )
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
 
@@ -161,9 +267,14 @@ def solve(
         def next_pass(number: int, levels: list[Level], room: float) -> None:
             bar.update(task, total=(bar.tasks[0].total or 0) + len(levels))
             above = sum(campaign.provisional(book, lv) for lv in levels)
-            parts = [f"{n} {what}{'s' * (n > 1)}{after}" for n, what, after in (
-                (len(levels) - above, "unsolved level", ""), (above, "level", " solved above its best known size"))
-                if n]  # fmt: skip
+            parts = [
+                f"{n} {what}{'s' * (n > 1)}{after}"
+                for n, what, after in (
+                    (len(levels) - above, "unsolved level", ""),
+                    (above, "level", " solved above its best known size"),
+                )
+                if n
+            ]
             verb = "share" if len(levels) > 1 else "gets"
             click.echo(f"pass {number}: {' and '.join(parts)} {verb} the {room:,.0f} s left", err=True)
 
@@ -178,28 +289,51 @@ def solve(
 
 
 #: what the solve table's figures mean, printed under it
-SOLVE_LEGEND = ("size: registers of the program found; stars: the game's 1-3 for that size; searched to: every "
-                "program up to this size was tried; pass: the pass of this run that gave the row")
+SOLVE_LEGEND = (
+    "size: registers of the program found; stars: the game's 1-3 for that size; searched to: every "
+    "program up to this size was tried; pass: the pass of this run that gave the row"
+)
 
 
 def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_file: Path | None) -> None:
     """The table (one row per level, in the levels file's order), the summary line, the --json file."""
     table = Table(title="Cargo-Bot solve (game semantics)", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for col in ("level", "size", "stars", "best known", "proven minimal", "method", "pass", "searched to", "seconds",
-                "program"):  # fmt: skip
+    for col in (
+        "level",
+        "size",
+        "stars",
+        "best known",
+        "proven minimal",
+        "method",
+        "pass",
+        "searched to",
+        "seconds",
+        "program",
+    ):
         # the numbers' columns keep their longest word whole on 80 columns; the level and the program wrap
         wraps = col in ("level", "program")
-        table.add_column(col, no_wrap=col == "method", overflow="fold" if wraps else "ellipsis",
-                         min_width=None if wraps else max(map(len, col.split())))  # fmt: skip
+        table.add_column(
+            col,
+            no_wrap=col == "method",
+            overflow="fold" if wraps else "ellipsis",
+            min_width=None if wraps else max(map(len, col.split())),
+        )
     results = []
     for lv in targets:
         result, number = rows[lv.name].result, rows[lv.name].number
         results.append(result.to_json() | {"pass": number, "pack": lv.pack, "best_known": lv.best_known})
         table.add_row(
-            lv.name, str(result.size or "-"), str(result.stars or "-"), str(lv.best_known or "-"),
+            lv.name,
+            str(result.size or "-"),
+            str(result.stars or "-"),
+            str(lv.best_known or "-"),
             "yes" if result.proven_minimal else "no",
-            result.method, str(number), str(result.searched_to), f"{result.seconds:.1f}", results[-1]["program"] or "-",
-        )  # fmt: skip
+            result.method,
+            str(number),
+            str(result.searched_to),
+            f"{result.seconds:.1f}",
+            results[-1]["program"] or "-",
+        )
     print_fitted(Console(), table)
     click.echo(SOLVE_LEGEND)
     solved = sum(r["solved"] for r in results)
@@ -208,27 +342,62 @@ def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_fil
         write_json_atomic(json_file, results)
 
 
-@click.command(help="Find a winning program (game semantics) by a search over program sketches; not proven smallest. "
-               "Restarts run on --jobs worker processes or as Ray tasks (--executor ray, --address): the same seed "
-               "finds the same programs on any of them, unless the time limit cuts the search short.")
+@click.command(
+    help="Find a winning program (game semantics) by a search over program sketches; not proven smallest. "
+    "Restarts run on --jobs worker processes or as Ray tasks (--executor ray, --address): the same seed "
+    "finds the same programs on any of them, unless the time limit cuts the search short."
+)
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--time-limit", type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True), default=300.0,
-              show_default=True, help="Seconds for the whole search, shrinking included.")  # fmt: skip
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the restarts (the same seed draws the same sketches and fillings).")  # fmt: skip
-@click.option("--tick-cap", type=click.IntRange(1, SKETCH_MAX_TICK_CAP), default=SKETCH_TICK_CAP, show_default=True,
-              help="Most ticks of one run while searching (a program needing more is not found).")  # fmt: skip
-@click.option("--iterations", type=click.IntRange(1, 10**9), default=SKETCH_ITERATIONS, show_default=True,
-              help="Programs run by one restart's local search.")  # fmt: skip
-@click.option("--stop-at", type=click.IntRange(1, 1000), default=None,
-              help="Stop at a program of at most this many registers (default: the best known size).")  # fmt: skip
+@click.option(
+    "--time-limit",
+    type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True),
+    default=300.0,
+    show_default=True,
+    help="Seconds for the whole search, shrinking included.",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="Seed of the restarts (the same seed draws the same sketches and fillings).",
+)
+@click.option(
+    "--tick-cap",
+    type=click.IntRange(1, SKETCH_MAX_TICK_CAP),
+    default=SKETCH_TICK_CAP,
+    show_default=True,
+    help="Most ticks of one run while searching (a program needing more is not found).",
+)
+@click.option(
+    "--iterations",
+    type=click.IntRange(1, 10**9),
+    default=SKETCH_ITERATIONS,
+    show_default=True,
+    help="Programs run by one restart's local search.",
+)
+@click.option(
+    "--stop-at",
+    type=click.IntRange(1, 1000),
+    default=None,
+    help="Stop at a program of at most this many registers (default: the best known size).",
+)
 @executor_options
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the result here.")
 @LEVELS_FILE
 def sketch(
-    level_name: str, time_limit: float, seed: int, tick_cap: int, iterations: int, stop_at: int | None,
-    jobs: int | None, executor: str, address: str | None, json_file: Path | None, levels_file: str | None,
-) -> None:  # fmt: skip
+    level_name: str,
+    time_limit: float,
+    seed: int,
+    tick_cap: int,
+    iterations: int,
+    stop_at: int | None,
+    jobs: int | None,
+    executor: str,
+    address: str | None,
+    json_file: Path | None,
+    levels_file: str | None,
+) -> None:
     level = find_level(level_name, load_levels(levels_file))
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"sketching {level.name}", total=time_limit)
@@ -237,19 +406,32 @@ def sketch(
             size = f"best size {best}" if best else "no program yet"
             progress.update(task, completed=elapsed, description=f"{level.name}: {size}, restart {restarts + 1}")
 
-        result = run_sketch(level, seed, time_limit, tick_cap, iterations, stop_at, progress=show,
-                            jobs=campaign.Plan(jobs=jobs, executor=executor).sketch_jobs, executor=executor,
-                            address=address)  # fmt: skip
+        result = run_sketch(
+            level,
+            seed,
+            time_limit,
+            tick_cap,
+            iterations,
+            stop_at,
+            progress=show,
+            jobs=campaign.Plan(jobs=jobs, executor=executor).sketch_jobs,
+            executor=executor,
+            address=address,
+        )
     if result.interrupted:
         click.echo("interrupted: the best program found so far", err=True)
     if result.solved:
-        click.echo(f"{level.name}: solved with {level.rating(result.program or ())}; best known "
-                   f"{level.best_known or '-'}, first found {result.found_size}; {result.ticks} ticks")  # fmt: skip
+        click.echo(
+            f"{level.name}: solved with {level.rating(result.program or ())}; best known "
+            f"{level.best_known or '-'}, first found {result.found_size}; {result.ticks} ticks"
+        )
         click.echo(f"program: {format_registers(result.program)}")  # type: ignore[arg-type]
     else:
         click.echo(f"{level.name}: no program found")
-    click.echo(f"method sketch, minimality not proven; {result.restarts} restarts, {result.evaluations} programs "
-               f"run, {result.seconds:.1f} s")  # fmt: skip
+    click.echo(
+        f"method sketch, minimality not proven; {result.restarts} restarts, {result.evaluations} programs "
+        f"run, {result.seconds:.1f} s"
+    )
     if json_file is not None:
         write_json_atomic(json_file, result.to_json() | {"pack": level.pack, "best_known": level.best_known})
 

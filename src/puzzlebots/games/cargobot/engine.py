@@ -115,14 +115,24 @@ def _report(semantics: str, out: np.ndarray, board: EncodedBoard, colours: Colou
     )
 
 
-def decode_report(semantics: str, out: list[int], piles: list[list[int]], heights: list[int],
-                  names: list[str | None]) -> RunReport:  # fmt: skip
+def decode_report(
+    semantics: str, out: list[int], piles: list[list[int]], heights: list[int], names: list[str | None]
+) -> RunReport:
     """``_report`` from plain lists, with a list lookup per crate (``names[id]``, ``names[0]`` None): the fast
     decoding of the cached one-call path and of ``Batch.reports``."""
     stacks = [[names[c] for c in pile[:h]] for pile, h in zip(piles, heights, strict=False)]
     outcome, steps, moves, crashes, topples, claw, held = out
-    return RunReport(semantics, OUTCOMES[outcome], steps, moves, crashes, topples, stacks, claw + 1,  # type: ignore[arg-type]
-                     names[held])  # fmt: skip
+    return RunReport(
+        semantics,
+        OUTCOMES[outcome],
+        steps,
+        moves,
+        crashes,
+        topples,
+        stacks,  # type: ignore[arg-type]
+        claw + 1,
+        names[held],
+    )
 
 
 class ScriptCode(NamedTuple):
@@ -215,9 +225,15 @@ def run_vaguery(
     if engine == "python":
         _check_setup(stacks, goal, claw)
         return oracle.run_vaguery(
-            script, [list(p) for p in stacks], None if goal is None else [list(p) for p in goal],
-            claw, fragile, unstable, height_limit, step_limit,
-        )  # fmt: skip
+            script,
+            [list(p) for p in stacks],
+            None if goal is None else [list(p) for p in goal],
+            claw,
+            fragile,
+            unstable,
+            height_limit,
+            step_limit,
+        )
     return PreparedBoard(stacks, goal, claw).run_vaguery(script, rules)
 
 
@@ -291,8 +307,18 @@ class CachedBoard:
         b = self.board
         piles, heights, out = b.piles.copy(), b.heights.copy(), np.zeros(interpreter.OUT_SIZE, np.int64)
         flat = code.op.ravel(), code.cond.ravel(), code.length, code.op.shape[1]
-        interpreter.game_loop(*flat, piles, heights, b.goal, b.goal_heights, b.has_goal, self.claw, tick_limit, out,
-                              np.empty((64, 3), np.int64))  # fmt: skip
+        interpreter.game_loop(
+            *flat,
+            piles,
+            heights,
+            b.goal,
+            b.goal_heights,
+            b.has_goal,
+            self.claw,
+            tick_limit,
+            out,
+            np.empty((64, 3), np.int64),
+        )
         return self.report("game", out, piles, heights)
 
     def run_vaguery(self, code: ScriptCode, rules: VagueryRules) -> RunReport:
@@ -421,8 +447,16 @@ class Semantics(Protocol):
         """``program`` as this semantics runs it on ``level`` (checked against the level where it has limits)."""
         ...
 
-    def run(self, rules: Rules, program: str | RegisterProgram | Script, stacks: Board, goal: Board | None,
-            claw: int, functions: Sequence[int], engine: str) -> RunReport:  # fmt: skip
+    def run(
+        self,
+        rules: Rules,
+        program: str | RegisterProgram | Script,
+        stacks: Board,
+        goal: Board | None,
+        claw: int,
+        functions: Sequence[int],
+        engine: str,
+    ) -> RunReport:
         """The run of ``program`` on a board (``engine``: ``kernel``, or ``python`` for the oracle)."""
         ...
 
@@ -434,8 +468,17 @@ class Semantics(Protocol):
         """The stars ``program`` earns on ``level`` for its run ``report`` (None: this semantics gives none)."""
         ...
 
-    def trace(self, rules: Rules, program: str, stacks: Board, goal: Board | None, claw: int,
-              functions: Sequence[int], most: int, on_step: Step) -> None:  # fmt: skip
+    def trace(
+        self,
+        rules: Rules,
+        program: str,
+        stacks: Board,
+        goal: Board | None,
+        claw: int,
+        functions: Sequence[int],
+        most: int,
+        on_step: Step,
+    ) -> None:
         """The oracle's run of ``program`` for at most ``most`` steps, ``on_step`` seeing the board before each."""
         ...
 
@@ -450,12 +493,27 @@ class GameSemantics:
         level.check_program(registers)  # type: ignore[arg-type]
         return registers  # type: ignore[return-value]
 
-    def run(self, rules: Rules, program: str | RegisterProgram | Script, stacks: Board, goal: Board | None,
-            claw: int, functions: Sequence[int], engine: str) -> RunReport:  # fmt: skip
+    def run(
+        self,
+        rules: Rules,
+        program: str | RegisterProgram | Script,
+        stacks: Board,
+        goal: Board | None,
+        claw: int,
+        functions: Sequence[int],
+        engine: str,
+    ) -> RunReport:
         if goal is None:
             raise InputError("game semantics needs a goal board")
-        return run_game(program, stacks, goal, claw, functions=functions, tick_limit=rules.steps,  # type: ignore[arg-type]
-                        engine=engine)  # fmt: skip
+        return run_game(
+            program,  # type: ignore[arg-type]
+            stacks,
+            goal,
+            claw,
+            functions=functions,
+            tick_limit=rules.steps,
+            engine=engine,
+        )
 
     def stars(self, level: Level, program: str, report: RunReport) -> int | None:
         return level.stars_for(parse_registers(program)) if report.solved else None
@@ -463,10 +521,26 @@ class GameSemantics:
     def conditions(self, level: Level) -> list[str]:
         return list(level.conditions)  # the level's toolbox
 
-    def trace(self, rules: Rules, program: str, stacks: Board, goal: Board | None, claw: int,
-              functions: Sequence[int], most: int, on_step: Step) -> None:  # fmt: skip
-        oracle.run_game(parse_registers(program), tuple(functions), [list(p) for p in stacks],
-                        [list(p) for p in goal or []], claw, min(rules.step_limit or most, most), on_step=on_step)
+    def trace(
+        self,
+        rules: Rules,
+        program: str,
+        stacks: Board,
+        goal: Board | None,
+        claw: int,
+        functions: Sequence[int],
+        most: int,
+        on_step: Step,
+    ) -> None:
+        oracle.run_game(
+            parse_registers(program),
+            tuple(functions),
+            [list(p) for p in stacks],
+            [list(p) for p in goal or []],
+            claw,
+            min(rules.step_limit or most, most),
+            on_step=on_step,
+        )
 
 
 class VaguerySemantics:
@@ -483,16 +557,50 @@ class VaguerySemantics:
     def conditions(self, level: Level) -> list[str]:
         return sorted({c for pile in level.stacks for c in pile}) + ["any", "none"]  # the board's colours
 
-    def run(self, rules: Rules, program: str | RegisterProgram | Script, stacks: Board, goal: Board | None,
-            claw: int, functions: Sequence[int], engine: str) -> RunReport:  # fmt: skip
-        return run_vaguery(program, stacks, goal, claw, fragile=rules.fragile, unstable=rules.unstable,  # type: ignore[arg-type]
-                           height_limit=rules.height_limit, step_limit=rules.steps, engine=engine)  # fmt: skip
+    def run(
+        self,
+        rules: Rules,
+        program: str | RegisterProgram | Script,
+        stacks: Board,
+        goal: Board | None,
+        claw: int,
+        functions: Sequence[int],
+        engine: str,
+    ) -> RunReport:
+        return run_vaguery(
+            program,  # type: ignore[arg-type]
+            stacks,
+            goal,
+            claw,
+            fragile=rules.fragile,
+            unstable=rules.unstable,
+            height_limit=rules.height_limit,
+            step_limit=rules.steps,
+            engine=engine,
+        )
 
-    def trace(self, rules: Rules, program: str, stacks: Board, goal: Board | None, claw: int,
-              functions: Sequence[int], most: int, on_step: Step) -> None:  # fmt: skip
-        oracle.run_vaguery(parse_script(program), [list(p) for p in stacks],
-                           None if goal is None else [list(p) for p in goal], claw, rules.fragile, rules.unstable,
-                           rules.height_limit, min(rules.steps, most), on_step=on_step)  # fmt: skip
+    def trace(
+        self,
+        rules: Rules,
+        program: str,
+        stacks: Board,
+        goal: Board | None,
+        claw: int,
+        functions: Sequence[int],
+        most: int,
+        on_step: Step,
+    ) -> None:
+        oracle.run_vaguery(
+            parse_script(program),
+            [list(p) for p in stacks],
+            None if goal is None else [list(p) for p in goal],
+            claw,
+            rules.fragile,
+            rules.unstable,
+            rules.height_limit,
+            min(rules.steps, most),
+            on_step=on_step,
+        )
 
 
 SEMANTICS_BY_NAME: dict[str, Semantics] = {"game": GameSemantics(), "vaguery": VaguerySemantics()}
@@ -517,5 +625,12 @@ def run_level(
 ) -> RunReport:
     """Run on a level under ``rules``: the game checks the toolbox and register limits, the emulator reads a
     script."""
-    return run(rules, rules.model.program(level, program), level.board(), level.goal_board(), level.claw,
-               functions=level.functions, engine=engine)  # fmt: skip
+    return run(
+        rules,
+        rules.model.program(level, program),
+        level.board(),
+        level.goal_board(),
+        level.claw,
+        functions=level.functions,
+        engine=engine,
+    )

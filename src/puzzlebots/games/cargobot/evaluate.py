@@ -215,21 +215,39 @@ class Batch:
         job's rebuild distance in ``rebuild`` (computed in the kernel: the fitness a search can read directly)."""
         finals = kernels.empty_outputs(self.jobs, *self.piles.shape[1:])
         self.outs, self.final_piles, self.final_heights, self.rebuild = finals
-        boards = (self.prog, self.board, self.piles, self.heights, self.goal, self.goal_heights, self.npiles,
-                  self.has_goal, self.claws)  # fmt: skip
+        boards = (
+            self.prog,
+            self.board,
+            self.piles,
+            self.heights,
+            self.goal,
+            self.goal_heights,
+            self.npiles,
+            self.has_goal,
+            self.claws,
+        )
         if self.semantics == "game":
             kernels.run_game_batch(self.op, self.cond, self.flen, *boards, self.limit, *finals)
         else:
-            kernels.run_vaguery_batch(self.op, self.arg, self.cond, self.start, self.length, *boards, self.rules,
-                                      *finals)  # fmt: skip
+            kernels.run_vaguery_batch(
+                self.op, self.arg, self.cond, self.start, self.length, *boards, self.rules, *finals
+            )
         return self.outs
 
     def distances(self) -> np.ndarray:
         """The last ``run``'s teardown and cleanup distances (``metrics.py``) of each job's final board from its
         goal, (jobs, 2), computed in a kernel; a job without a goal has a meaningless row."""
         table = np.zeros((self.jobs, 2), np.int64)
-        kernels.distances(self.board, self.npiles, self.goal, self.goal_heights, self.final_piles,
-                          self.final_heights, len(self.colours.ids), table)  # fmt: skip
+        kernels.distances(
+            self.board,
+            self.npiles,
+            self.goal,
+            self.goal_heights,
+            self.final_piles,
+            self.final_heights,
+            len(self.colours.ids),
+            table,
+        )
         return table
 
     def reports(self) -> list[RunReport]:

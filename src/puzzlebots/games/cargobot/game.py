@@ -28,8 +28,12 @@ class CargoBotGame(GameBase):
         return (
             BotInfo("climb", "the Ruby emulator's multi-objective hill climber (rebuild distance as error)"),
             BotInfo("solve", "exhaustive lazy program synthesizer after Elizarov's CargoBotSolver", faithful=False),
-            BotInfo("evolve", "the baseline genetic algorithm over scripts (cargobot evolve --method ga), "
-                    "scored by the batch evaluator", faithful=False),
+            BotInfo(
+                "evolve",
+                "the baseline genetic algorithm over scripts (cargobot evolve --method ga), "
+                "scored by the batch evaluator",
+                faithful=False,
+            ),
             BotInfo("sketch", "tabu search over program sketches, then shrink; not proven smallest", faithful=False),
         )
 

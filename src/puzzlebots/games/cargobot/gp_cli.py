@@ -36,59 +36,150 @@ from .levels import find_level, load_levels
 from .run_cli import LEVELS_FILE, _report_search
 
 GA_STEP_LIMIT = 200
-STEP_LIMIT = click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=None,
-                          help="Most steps (vaguery) or ticks (game) of one run of a program (default: "
-                          f"{SEARCH_STEP_LIMIT['game']} ticks, {SEARCH_STEP_LIMIT['vaguery']} steps).")  # fmt: skip
-SEMANTICS_OPTION = click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True,
-                                help="game: the iPad game's rules; vaguery: the Ruby emulator's.")  # fmt: skip
+STEP_LIMIT = click.option(
+    "--step-limit",
+    type=click.IntRange(1, GAME_TICK_LIMIT),
+    default=None,
+    help="Most steps (vaguery) or ticks (game) of one run of a program (default: "
+    f"{SEARCH_STEP_LIMIT['game']} ticks, {SEARCH_STEP_LIMIT['vaguery']} steps).",
+)
+SEMANTICS_OPTION = click.option(
+    "--semantics",
+    type=click.Choice(SEMANTICS),
+    default="game",
+    show_default=True,
+    help="game: the iPad game's rules; vaguery: the Ruby emulator's.",
+)
 
 
-@click.command(help="Genetic programming on a level: DEAP over programs legal in the level's toolbox and slots, "
-               "with lexicase (default), epsilon-lexicase or tournament selection; --method ga: the older "
-               "genetic algorithm over Ruby scripts (vaguery semantics).")  # fmt: skip
+@click.command(
+    help="Genetic programming on a level: DEAP over programs legal in the level's toolbox and slots, "
+    "with lexicase (default), epsilon-lexicase or tournament selection; --method ga: the older "
+    "genetic algorithm over Ruby scripts (vaguery semantics)."
+)
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--method", type=click.Choice(("gp", "ga")), default="gp", show_default=True, help="gp or the old ga.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
-@click.option("--selection", type=click.Choice(SELECTIONS), default="lexicase", show_default=True,
-              help="gp: how parents are chosen.")  # fmt: skip
-@click.option("--population", type=click.IntRange(min=2, max=100_000), default=None,
-              help="Programs per generation (default: gp 500, ga 200).")  # fmt: skip
-@click.option("--evaluations", type=click.IntRange(min=2, max=10**9), default=100_000, show_default=True,
-              help="Budget: most programs to run.")  # fmt: skip
-@click.option("--elite", type=click.IntRange(min=0), default=2, show_default=True,
-              help="Best programs kept unchanged each generation.")  # fmt: skip
-@click.option("--crossover", type=FiniteFloat(0.0, 1.0), default=0.7, show_default=True,
-              help="Chance of crossover per pair of children (ga: share of children by crossover).")  # fmt: skip
-@click.option("--mutation", type=FiniteFloat(0.0, 1.0), default=GPOptions.mutation, show_default=True,
-              help="gp: chance a child is mutated.")  # fmt: skip
-@click.option("--tournament", type=click.IntRange(2, 100_000), default=GPOptions.tournament, show_default=True,
-              help="gp: tournament size (with --selection tournament).")  # fmt: skip
+@click.option(
+    "--selection",
+    type=click.Choice(SELECTIONS),
+    default="lexicase",
+    show_default=True,
+    help="gp: how parents are chosen.",
+)
+@click.option(
+    "--population",
+    type=click.IntRange(min=2, max=100_000),
+    default=None,
+    help="Programs per generation (default: gp 500, ga 200).",
+)
+@click.option(
+    "--evaluations",
+    type=click.IntRange(min=2, max=10**9),
+    default=100_000,
+    show_default=True,
+    help="Budget: most programs to run.",
+)
+@click.option(
+    "--elite",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Best programs kept unchanged each generation.",
+)
+@click.option(
+    "--crossover",
+    type=FiniteFloat(0.0, 1.0),
+    default=0.7,
+    show_default=True,
+    help="Chance of crossover per pair of children (ga: share of children by crossover).",
+)
+@click.option(
+    "--mutation",
+    type=FiniteFloat(0.0, 1.0),
+    default=GPOptions.mutation,
+    show_default=True,
+    help="gp: chance a child is mutated.",
+)
+@click.option(
+    "--tournament",
+    type=click.IntRange(2, 100_000),
+    default=GPOptions.tournament,
+    show_default=True,
+    help="gp: tournament size (with --selection tournament).",
+)
 @click.option("--no-parsimony", is_flag=True, help="gp: tournaments compare total error only, not then size.")
-@click.option("--family", is_flag=True, help="gp: train on the level family's training boards, test the winner "
-              "on its test boards.")  # fmt: skip
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="gp: worker processes evaluating each generation (the same answer for any count).")  # fmt: skip
+@click.option(
+    "--family",
+    is_flag=True,
+    help="gp: train on the level family's training boards, test the winner on its test boards.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 256),
+    default=1,
+    show_default=True,
+    help="gp: worker processes evaluating each generation (the same answer for any count).",
+)
 @SEMANTICS_OPTION
 @STEP_LIMIT
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @LEVELS_FILE
-def evolve(level_name: str, method: str, seed: int, selection: str, population: int | None, evaluations: int,
-           elite: int, crossover: float, mutation: float, tournament: int, no_parsimony: bool, family: bool,
-           jobs: int, semantics: str, step_limit: int | None, as_json: bool,
-           levels_file: str | None) -> None:  # fmt: skip
+def evolve(
+    level_name: str,
+    method: str,
+    seed: int,
+    selection: str,
+    population: int | None,
+    evaluations: int,
+    elite: int,
+    crossover: float,
+    mutation: float,
+    tournament: int,
+    no_parsimony: bool,
+    family: bool,
+    jobs: int,
+    semantics: str,
+    step_limit: int | None,
+    as_json: bool,
+    levels_file: str | None,
+) -> None:
     ctx = click.get_current_context()
     if method == "ga":
-        refuse_given(ctx, ["selection", "mutation", "tournament", "no_parsimony", "family", "jobs", "semantics"],
-                     "is for --method gp only")  # fmt: skip
+        refuse_given(
+            ctx,
+            ["selection", "mutation", "tournament", "no_parsimony", "family", "jobs", "semantics"],
+            "is for --method gp only",
+        )
         check_ga_options(population or 200, evaluations, elite, crossover)
         level = find_level(level_name, load_levels(levels_file))
-        _report_search("evolving", level, evaluations, as_json,
-                      lambda tick: run_ga(level, seed, population or 200, evaluations, elite, crossover,
-                                          step_limit or GA_STEP_LIMIT, progress=tick),
-                      lambda r: f"{r.evaluations} evaluations ({r.generations} generations)")  # fmt: skip
+        _report_search(
+            "evolving",
+            level,
+            evaluations,
+            as_json,
+            lambda tick: run_ga(
+                level,
+                seed,
+                population or 200,
+                evaluations,
+                elite,
+                crossover,
+                step_limit or GA_STEP_LIMIT,
+                progress=tick,
+            ),
+            lambda r: f"{r.evaluations} evaluations ({r.generations} generations)",
+        )
         return
-    options = GPOptions(population=population or GPOptions.population, selection=selection, tournament=tournament,
-                        crossover=crossover, mutation=mutation, elite=elite, parsimony=not no_parsimony)  # fmt: skip
+    options = GPOptions(
+        population=population or GPOptions.population,
+        selection=selection,
+        tournament=tournament,
+        crossover=crossover,
+        mutation=mutation,
+        elite=elite,
+        parsimony=not no_parsimony,
+    )
     options.check(evaluations)
     level = find_level(level_name, load_levels(levels_file))
     train, test = split(level, seed) if family else (None, [])
@@ -98,50 +189,107 @@ def evolve(level_name: str, method: str, seed: int, selection: str, population: 
             result = run_gp(evaluator, evaluations, seed, options, progress=lambda k: bar.advance(task, k))
     data = result.to_json() | {"semantics": semantics, "step_limit": evaluator.step_limit}
     if family:
-        won = Evaluator(level, test, semantics=semantics, step_limit=step_limit).evaluate([result.program]) \
-            if result.solved else None  # fmt: skip
+        won = (
+            Evaluator(level, test, semantics=semantics, step_limit=step_limit).evaluate([result.program])
+            if result.solved
+            else None
+        )
         data |= {"test_boards": len(test), "test_solved": None if won is None else int((won.outcome == 0).sum())}
     if as_json:
         click.echo(json.dumps(data))
         return
-    click.echo(f"{level.name}: {'solved' if result.solved else 'not solved'} after {result.evaluations:,} evaluations "
-               f"({result.generations} generations, {result.method}, {semantics} semantics)")
-    click.echo(f"program ({result.size} registers, {result.found_size} as found; best known "
-               f"{level.best_known or '-'}): {result.program or '(empty)'}")
+    click.echo(
+        f"{level.name}: {'solved' if result.solved else 'not solved'} after {result.evaluations:,} evaluations "
+        f"({result.generations} generations, {result.method}, {semantics} semantics)"
+    )
+    click.echo(
+        f"program ({result.size} registers, {result.found_size} as found; best known "
+        f"{level.best_known or '-'}): {result.program or '(empty)'}"
+    )
     if not result.solved:
         click.echo(f"best total case error: {result.best_error}")
     if family:
         click.echo(f"family: test boards won {data['test_solved'] if result.solved else '-'}/{len(test)}")
 
 
-@click.command("bench-gp", help="The GP benchmark: methods x levels x seeded runs at a fixed budget of program "
-               "evaluations; per method and level the success rate, median evaluations to the first win and "
-               "median winner size against the best known (the exhaustive solver's reference).")  # fmt: skip
-@click.option("--methods", default=None, help=f"Comma-separated methods (default: {','.join(suite.METHODS)}; "
-              "with --families all but climb).")  # fmt: skip
-@click.option("--levels", "level_names", default=None, help="Comma-separated level names (default: every level, "
-              "or with --families every level with a family).")  # fmt: skip
-@click.option("--runs", type=click.IntRange(1, 1000), default=10, show_default=True, help="Seeded runs per method "
-              "and level (run r has seed --seed + r for every method).")  # fmt: skip
-@click.option("--evaluations", type=click.IntRange(1, 10**9), default=300_000, show_default=True,
-              help="Budget of program evaluations per run.")  # fmt: skip
+@click.command(
+    "bench-gp",
+    help="The GP benchmark: methods x levels x seeded runs at a fixed budget of program "
+    "evaluations; per method and level the success rate, median evaluations to the first win and "
+    "median winner size against the best known (the exhaustive solver's reference).",
+)
+@click.option(
+    "--methods",
+    default=None,
+    help=f"Comma-separated methods (default: {','.join(suite.METHODS)}; with --families all but climb).",
+)
+@click.option(
+    "--levels",
+    "level_names",
+    default=None,
+    help="Comma-separated level names (default: every level, or with --families every level with a family).",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(1, 1000),
+    default=10,
+    show_default=True,
+    help="Seeded runs per method and level (run r has seed --seed + r for every method).",
+)
+@click.option(
+    "--evaluations",
+    type=click.IntRange(1, 10**9),
+    default=300_000,
+    show_default=True,
+    help="Budget of program evaluations per run.",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the first run.")
-@click.option("--population", type=click.IntRange(2, 100_000), default=GPOptions.population, show_default=True,
-              help="The GP's programs per generation.")  # fmt: skip
-@click.option("--families", is_flag=True, help="Train on each level family's training boards and report the "
-              "winners' test-board success.")  # fmt: skip
+@click.option(
+    "--population",
+    type=click.IntRange(2, 100_000),
+    default=GPOptions.population,
+    show_default=True,
+    help="The GP's programs per generation.",
+)
+@click.option(
+    "--families",
+    is_flag=True,
+    help="Train on each level family's training boards and report the winners' test-board success.",
+)
 @SEMANTICS_OPTION
 @STEP_LIMIT
 @executor_options
-@click.option("--json", "json_path", type=OutputPath(), default=None,
-              help="Write every run and the table here; an interrupted run resumes from FILE.partial.")  # fmt: skip
-@click.option("--plot", type=OutputPath(image_formats), default=None,
-              help="Plot each method's success rate against evaluations here.")  # fmt: skip
+@click.option(
+    "--json",
+    "json_path",
+    type=OutputPath(),
+    default=None,
+    help="Write every run and the table here; an interrupted run resumes from FILE.partial.",
+)
+@click.option(
+    "--plot",
+    type=OutputPath(image_formats),
+    default=None,
+    help="Plot each method's success rate against evaluations here.",
+)
 @LEVELS_FILE
-def bench_gp(methods: str | None, level_names: str | None, runs: int, evaluations: int, seed: int, population: int,
-             families: bool, semantics: str, step_limit: int | None, jobs: int | None, executor: str,
-             address: str | None, json_path: Path | None, plot: Path | None,
-             levels_file: str | None) -> None:  # fmt: skip
+def bench_gp(
+    methods: str | None,
+    level_names: str | None,
+    runs: int,
+    evaluations: int,
+    seed: int,
+    population: int,
+    families: bool,
+    semantics: str,
+    step_limit: int | None,
+    jobs: int | None,
+    executor: str,
+    address: str | None,
+    json_path: Path | None,
+    plot: Path | None,
+    levels_file: str | None,
+) -> None:
     default = [m for m in suite.METHODS if not (families and m == "climb")]
     chosen = suite.check_methods([m.strip() for m in methods.split(",")] if methods else default, families)
     pool = load_levels(levels_file)
@@ -160,15 +308,28 @@ def bench_gp(methods: str | None, level_names: str | None, runs: int, evaluation
     Evaluator(levels[0], semantics=semantics, step_limit=step_limit)  # the step limit and semantics, checked once
     tasks = [(m, lv.name, seed + r) for lv in levels for m in chosen for r in range(runs)]
     by_name = {lv.name: lv for lv in levels}
-    head = {"command": "bench-gp", "tasks": len(tasks), "plan": plan.__dict__, "methods": list(chosen),
-            "levels": [lv.name for lv in levels], "runs": runs, "seed": seed}  # fmt: skip
+    head = {
+        "command": "bench-gp",
+        "tasks": len(tasks),
+        "plan": plan.__dict__,
+        "methods": list(chosen),
+        "levels": [lv.name for lv in levels],
+        "runs": runs,
+        "seed": seed,
+    }
     partial = beside(json_path, ".partial") if json_path else None
     done = read_progress(partial, head, range(len(tasks)), suite.checked_record(tasks)) if partial else {}
     todo = [i for i in range(len(tasks)) if i not in done]
     with progress_log(partial, head, resumed=bool(done)) as keep:
-        fresh = run_tasks(suite.run_one, [(i, tasks[i][0], by_name[tasks[i][1]], tasks[i][2], plan) for i in todo],
-                          jobs=jobs, executor=executor, address=address, description="runs",
-                          on_result=lambda _, record: keep(record))  # fmt: skip
+        fresh = run_tasks(
+            suite.run_one,
+            [(i, tasks[i][0], by_name[tasks[i][1]], tasks[i][2], plan) for i in todo],
+            jobs=jobs,
+            executor=executor,
+            address=address,
+            description="runs",
+            on_result=lambda _, record: keep(record),
+        )
     records = sorted([*done.values(), *fresh], key=lambda r: r["seed"])
     rows = suite.summarize(records, chosen, levels, runs)
     _print_suite(rows, chosen, runs, evaluations)
@@ -181,8 +342,11 @@ def bench_gp(methods: str | None, level_names: str | None, runs: int, evaluation
 
 
 def _print_suite(rows: list[dict[str, Any]], methods: tuple[str, ...], runs: int, evaluations: int) -> None:
-    table = Table(title=f"bench-gp: {runs} runs per method and level at {evaluations:,} evaluations: wins/runs "
-                  "(median evaluations to the first win; median size)", box=box.SIMPLE_HEAD)  # fmt: skip
+    table = Table(
+        title=f"bench-gp: {runs} runs per method and level at {evaluations:,} evaluations: wins/runs "
+        "(median evaluations to the first win; median size)",
+        box=box.SIMPLE_HEAD,
+    )
     table.add_column("level", overflow="fold")
     table.add_column("best known")
     for method in methods:

@@ -253,8 +253,9 @@ def _subproblem(raw: dict[str, Any], level: Level, where: str) -> Level:
         goal = tuple(tuple(p) for p in check_board(board["goal"], f"{at} goal"))
         claw = check_int(board["claw"], f"{at}: claw", 1, MAX_PILES)
         if len(stacks) > MAX_PILES or len(goal) != len(stacks) or claw > len(stacks):
-            raise InputError(f"{at}: claw must be a pile and stacks/goal must have the same number of piles "
-                             f"(at most {MAX_PILES})")  # fmt: skip
+            raise InputError(
+                f"{at}: claw must be a pile and stacks/goal must have the same number of piles (at most {MAX_PILES})"
+            )
         worlds.append((claw, stacks, goal))
     level = replace(level, worlds=tuple(worlds), poison=poison, finish=finish, home=home)
     if level.board_piles > MAX_WORLD_PILES:
@@ -293,8 +294,10 @@ def find_level(name: str, levels: list[Level] | None = None, subproblems: bool =
     for level in levels:
         names = {_key(level.name), _key(level.label)} | ({_key(level.original_name)} if level.original_name else set())
         if wanted in names and level.subproblem and not subproblems:
-            raise InputError(f"level {show(level.name)} is a sub-problem (several boards, poison or finish): only "
-                             "`cargobot solve` reads it")  # fmt: skip
+            raise InputError(
+                f"level {show(level.name)} is a sub-problem (several boards, poison or finish): only "
+                "`cargobot solve` reads it"
+            )
         if wanted in names:
             return level
     raise InputError(f"unknown level {show(name)} (see `puzzlebots cargobot levels`)")

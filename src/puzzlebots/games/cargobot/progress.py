@@ -70,6 +70,8 @@ MAX_SECONDS = 10**9
 MAX_SKETCHES = 2**31 - 1  # a sketch seed
 LEVEL_KEYS = {"level", "search", "searched_to", "frontier", "nodes", "seconds", "sizes", "sketches", "result"}
 RESULT_KEYS = {"program", "size", "ticks", "method"}
+
+
 def digest(*parts: bytes) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -89,9 +91,14 @@ class ProgressFile:
     """The records of one run (and of the runs it resumes), written to ``path`` at most every ``SAVE_EVERY``
     seconds (and ``SAVE_SPACING`` times the last write) unless forced."""
 
-    def __init__(self, path: Path | None, tick_cap: int, levels: dict[str, LevelProgress] | None = None,
-                 ruled: dict[str, LevelProgress] | None = None,
-                 sweeps: dict[str, LevelProgress] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        path: Path | None,
+        tick_cap: int,
+        levels: dict[str, LevelProgress] | None = None,
+        ruled: dict[str, LevelProgress] | None = None,
+        sweeps: dict[str, LevelProgress] | None = None,
+    ) -> None:
         self.path, self.tick_cap = path, tick_cap
         self.levels: dict[str, LevelProgress] = levels or {}
         self.ruled: dict[str, LevelProgress] = ruled or {}
@@ -131,10 +138,14 @@ class ProgressFile:
         now = time.monotonic()
         if self.path is None or (not force and now - self.saved < max(SAVE_EVERY, SAVE_SPACING * self.cost)):
             return
-        doc = {"format": FORMAT, "kind": KIND, "tick_cap": self.tick_cap,
-               "levels": {name: _json(rec) for name, rec in self.levels.items()},
-               "ruled": {name: _json(rec) for name, rec in self.ruled.items()},
-               "sweeps": {name: _json(rec) for name, rec in self.sweeps.items()}}  # fmt: skip
+        doc = {
+            "format": FORMAT,
+            "kind": KIND,
+            "tick_cap": self.tick_cap,
+            "levels": {name: _json(rec) for name, rec in self.levels.items()},
+            "ruled": {name: _json(rec) for name, rec in self.ruled.items()},
+            "sweeps": {name: _json(rec) for name, rec in self.sweeps.items()},
+        }
         write_text_atomic(self.path, json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
         self.saved = time.monotonic()
         self.cost = self.saved - now
@@ -142,15 +153,21 @@ class ProgressFile:
 
 def _json(rec: LevelProgress) -> dict[str, Any]:
     return {
-        "level": rec.level, "search": rec.search, "searched_to": rec.searched_to,
+        "level": rec.level,
+        "search": rec.search,
+        "searched_to": rec.searched_to,
         "frontier": None if rec.frontier is None else front_code(rec.frontier.unfinished()),
-        "nodes": rec.nodes, "seconds": rec.seconds, "sizes": rec.sizes, "sketches": rec.sketches,
+        "nodes": rec.nodes,
+        "seconds": rec.seconds,
+        "sizes": rec.sizes,
+        "sketches": rec.sketches,
         "result": None if rec.result is None else rec.result.to_json(),
-    }  # fmt: skip
+    }
 
 
-def load(path: Path, tick_cap: int, levels: list[Level],
-         subproblems: Mapping[str, Level] | None = None) -> ProgressFile:  # fmt: skip
+def load(
+    path: Path, tick_cap: int, levels: list[Level], subproblems: Mapping[str, Level] | None = None
+) -> ProgressFile:
     """A progress file written for ``levels`` (the levels file of this run), their sweep sub-problems and driver
     sketches (``subproblems``, by name: ``campaign.load_progress`` finds them; None: none) and ``tick_cap``, checked
     field by field; any fault is one ``InputError`` line."""
@@ -176,8 +193,9 @@ def load(path: Path, tick_cap: int, levels: list[Level],
         for key, raw in doc[section].items():
             if key not in known:
                 what = "sweep sub-problem or driver sketch" if section == "sweeps" else "level"
-                raise InputError(f"{name} names {what} {show(key)}, which this levels file lacks (made for another "
-                                 "one)")  # fmt: skip
+                raise InputError(
+                    f"{name} names {what} {show(key)}, which this levels file lacks (made for another one)"
+                )
             where = f"{name}: {dict(levels='level', ruled='ruled', sweeps='sweep')[section]} {key!r}"
             records[key] = _record(raw, known[key], where, doc["format"], tick_cap, skipped=section == "ruled")
         books.append(records)
@@ -207,12 +225,16 @@ def _record(raw: Any, level: Level, where: str, version: int, tick_cap: int, ski
         raise InputError(f"{where}: search must be a 32-character digest, got {show(raw['search'])}")
     limit = sum(level.functions)
     record = LevelProgress(
-        level.name, raw["level"], raw["search"], check_int(raw["searched_to"], f"{where}: searched_to", 0, limit),
+        level.name,
+        raw["level"],
+        raw["search"],
+        check_int(raw["searched_to"], f"{where}: searched_to", 0, limit),
         _frontier(raw["frontier"], f"{where}: frontier", level, coded=version >= 5),
-        check_int(raw["nodes"], f"{where}: nodes", 0, MAX_NODES), _seconds(raw["seconds"], f"{where}: seconds"),
+        check_int(raw["nodes"], f"{where}: nodes", 0, MAX_NODES),
+        _seconds(raw["seconds"], f"{where}: seconds"),
         _sizes(raw["sizes"], where, limit),
         sketches=check_int(raw.get("sketches", 0), f"{where}: sketches", 0, MAX_SKETCHES),
-    )  # fmt: skip
+    )
     top, first = record.searched_to, 1 if not skipped else record.searched_to - len(record.sizes) + 1
     if [s["size"] for s in record.sizes] != list(range(first, top + 1)):  # sizes are >= 1, so first is too
         what = "1" if not skipped else "the size its search started at"
@@ -221,8 +243,9 @@ def _record(raw: Any, level: Level, where: str, version: int, tick_cap: int, ski
         record = replace(record, result=_result(raw["result"], level, record.searched_to, f"{where}: result", tick_cap))
         # not ``provisional``: the level's best known size is no part of its digest, and may have changed
         if record.frontier is not None and not (version >= 3 and record.open_below()):
-            raise InputError(f"{where}: a solved level has no frontier (only a sketch result above the sizes "
-                             "searched has one)")  # fmt: skip
+            raise InputError(
+                f"{where}: a solved level has no frontier (only a sketch result above the sizes searched has one)"
+            )
     return record
 
 
@@ -259,8 +282,10 @@ def _frontier(value: Any, where: str, level: Level, coded: bool) -> Frontier | N
     head = 1 if coded else 0  # the count of options shared with the prefix before
     for k, entry in enumerate(value):
         if not isinstance(entry, list) or not head <= len(entry) <= MAX_SIZE + head:
-            raise InputError(f"{where}[{k}] must be a list of at most {MAX_SIZE} options"
-                             + (", after the count it shares with the one before" if coded else ""))  # fmt: skip
+            raise InputError(
+                f"{where}[{k}] must be a list of at most {MAX_SIZE} options"
+                + (", after the count it shares with the one before" if coded else "")
+            )
         shared = check_int(entry[0], f"{where}[{k}]: options shared", 0, len(before)) if coded else 0
         rest = tuple(check_int(x, f"{where}[{k}]", 0, top) for x in entry[head:])
         before = before[:shared] + rest
@@ -277,9 +302,13 @@ def _sizes(value: Any, where: str, limit: int) -> list[dict[str, Any]]:
     for k, entry in enumerate(value):
         if not isinstance(entry, dict) or set(entry) != {"size", "nodes", "seconds"}:
             raise InputError(f"{where}: sizes[{k}] must be an object with size, nodes, seconds")
-        out.append({"size": check_int(entry["size"], f"{where}: sizes[{k}].size", 1, limit),
-                    "nodes": check_int(entry["nodes"], f"{where}: sizes[{k}].nodes", 0, MAX_NODES),
-                    "seconds": _seconds(entry["seconds"], f"{where}: sizes[{k}].seconds")})  # fmt: skip
+        out.append(
+            {
+                "size": check_int(entry["size"], f"{where}: sizes[{k}].size", 1, limit),
+                "nodes": check_int(entry["nodes"], f"{where}: sizes[{k}].nodes", 0, MAX_NODES),
+                "seconds": _seconds(entry["seconds"], f"{where}: sizes[{k}].seconds"),
+            }
+        )
     return out
 
 

@@ -97,8 +97,11 @@ class LevelProgress:
 
     def finish_size(self, size: int) -> None:
         """``size`` exhausted: its line holds the nodes and seconds since the size before."""
-        line = {"size": size, "nodes": self.nodes - sum(s["nodes"] for s in self.sizes),
-                "seconds": round(self.seconds - sum(s["seconds"] for s in self.sizes), 3)}  # fmt: skip
+        line = {
+            "size": size,
+            "nodes": self.nodes - sum(s["nodes"] for s in self.sizes),
+            "seconds": round(self.seconds - sum(s["seconds"] for s in self.sizes), 3),
+        }
         self.searched_to, self.frontier, self.sizes = size, None, [*self.sizes, line]
 
     def solve(self, found: Found | None) -> None:

@@ -41,36 +41,69 @@ def search_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """climb's options for the length of one run of a script, JSON output and the levels file."""
     command = LEVELS_FILE(command)
     command = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)
-    return click.option("--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=200, show_default=True,
-                        help="Most steps (vaguery) or ticks (game) of one run of a script.")(command)
+    return click.option(
+        "--step-limit",
+        type=click.IntRange(1, GAME_TICK_LIMIT),
+        default=200,
+        show_default=True,
+        help="Most steps (vaguery) or ticks (game) of one run of a script.",
+    )(command)
 
 
 @click.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
 @click.option("--level", "level_name", default=None, help="Level name, e.g. 'Inverter' or 'easy 3'.")
 @click.option("--program", required=True, help="Script syntax (R L claw callN[_cond], prog_N) or JSON list form.")
-@click.option("--semantics", type=click.Choice(SEMANTICS), default="game", show_default=True,
-              help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
-              "(the article's).")  # fmt: skip
+@click.option(
+    "--semantics",
+    type=click.Choice(SEMANTICS),
+    default="game",
+    show_default=True,
+    help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
+)
 @click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
 @click.option("--goal", default=None, help="Goal board as JSON (without --level).")
-@click.option("--claw", type=click.IntRange(1, MAX_PILES), default=1, show_default=True,
-              help="1-based start pile (without --level).")  # fmt: skip
+@click.option(
+    "--claw",
+    type=click.IntRange(1, MAX_PILES),
+    default=1,
+    show_default=True,
+    help="1-based start pile (without --level).",
+)
 @click.option("--fragile", is_flag=True, help="With --semantics vaguery: a wall crash ends the run.")
 @click.option("--unstable", is_flag=True, help="With --semantics vaguery: a topple ends the run.")
-@click.option("--height-limit", type=click.IntRange(0, MAX_HEIGHT), default=HEIGHT_LIMIT, show_default=True,
-              help="With --semantics vaguery: a pile taller than this topples.")  # fmt: skip
-@click.option("--step-limit", type=click.IntRange(0, GAME_TICK_LIMIT), default=None,
-              help="Most steps (--semantics vaguery, default 200) or ticks (game, default and most 10^7); "
-              "0: the default.")  # fmt: skip
+@click.option(
+    "--height-limit",
+    type=click.IntRange(0, MAX_HEIGHT),
+    default=HEIGHT_LIMIT,
+    show_default=True,
+    help="With --semantics vaguery: a pile taller than this topples.",
+)
+@click.option(
+    "--step-limit",
+    type=click.IntRange(0, GAME_TICK_LIMIT),
+    default=None,
+    help="Most steps (--semantics vaguery, default 200) or ticks (game, default and most 10^7); 0: the default.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--watch", is_flag=True, help="Animate the claw in the terminal.")
 @click.option("--delay", type=DELAY, default=0.15, show_default=True, help="--watch: seconds per step (0-60).")
 @LEVELS_FILE
 def run(
-    level_name: str | None, program: str, semantics: str, stacks: str | None, goal: str | None, claw: int,
-    fragile: bool, unstable: bool, height_limit: int, step_limit: int | None, as_json: bool, watch: bool,
-    delay: float, levels_file: str | None,
-) -> None:  # fmt: skip
+    level_name: str | None,
+    program: str,
+    semantics: str,
+    stacks: str | None,
+    goal: str | None,
+    claw: int,
+    fragile: bool,
+    unstable: bool,
+    height_limit: int,
+    step_limit: int | None,
+    as_json: bool,
+    watch: bool,
+    delay: float,
+    levels_file: str | None,
+) -> None:
     ctx = click.get_current_context()
     if semantics == "game":
         refuse_given(ctx, ["fragile", "unstable", "height_limit"], "is for --semantics vaguery only")
@@ -107,8 +140,15 @@ def run(
     click.echo(f"final stacks: {json.dumps(report.stacks)}")
 
 
-def _watch(program: str, rules: Rules, start: list[list[str]], target: list[list[str]] | None, claw: int,
-           functions: tuple[int, ...], delay: float) -> None:  # fmt: skip
+def _watch(
+    program: str,
+    rules: Rules,
+    start: list[list[str]],
+    target: list[list[str]] | None,
+    claw: int,
+    functions: tuple[int, ...],
+    delay: float,
+) -> None:
     console = Console()
     with live_view(console) as draw:
         for frame in trace_run(program, rules, start, target, claw, functions=functions):
@@ -119,30 +159,54 @@ def _watch(program: str, rules: Rules, start: list[list[str]], target: list[list
 
 @click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the climber's random changes.")  # fmt: skip
-@click.option("--semantics", type=click.Choice(SEMANTICS), default="vaguery", show_default=True,
-              help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator "
-              "(the article's).")  # fmt: skip
-@click.option("--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Most scripts to try.")  # fmt: skip
-@click.option("--stop-after", type=click.IntRange(min=1), default=21, show_default=True,
-              help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).")  # fmt: skip
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the climber's random changes.")
+@click.option(
+    "--semantics",
+    type=click.Choice(SEMANTICS),
+    default="vaguery",
+    show_default=True,
+    help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
+)
+@click.option(
+    "--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True, help="Most scripts to try."
+)
+@click.option(
+    "--stop-after",
+    type=click.IntRange(min=1),
+    default=21,
+    show_default=True,
+    help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).",
+)
 @search_run_options
 def climb(
-    level_name: str, seed: int, semantics: str, max_iterations: int, stop_after: int, step_limit: int,
-    as_json: bool, levels_file: str | None,
-) -> None:  # fmt: skip
+    level_name: str,
+    seed: int,
+    semantics: str,
+    max_iterations: int,
+    stop_after: int,
+    step_limit: int,
+    as_json: bool,
+    levels_file: str | None,
+) -> None:
     level = find_level(level_name, load_levels(levels_file))
     _report_search(
-        "climbing", level, max_iterations, as_json,
+        "climbing",
+        level,
+        max_iterations,
+        as_json,
         lambda tick: run_climb(level, seed, semantics, max_iterations, stop_after, step_limit, progress=tick),
         lambda r: f"{r.iterations} iterations ({r.solutions} solving scripts)",
-    )  # fmt: skip
+    )
 
 
-def _report_search(what: str, level: Level, total: int, as_json: bool, search: Callable[[Callable[[int], None]], Any],
-                   done: Callable[[Any], str]) -> None:
+def _report_search(
+    what: str,
+    level: Level,
+    total: int,
+    as_json: bool,
+    search: Callable[[Callable[[int], None]], Any],
+    done: Callable[[Any], str],
+) -> None:
     """Run a script search (climb, evolve) under a progress bar; print its result, or one JSON object."""
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{what} {level.name}", total=total)

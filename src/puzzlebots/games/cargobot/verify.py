@@ -23,12 +23,29 @@ def play_out(level: Level, program: RegisterProgram, tick_limit: int = GAME_TICK
     level.check_program(program)
     ticks, report = 0, None
     for claw, stacks, goal in level.boards():
-        report = run_game(program, level.functions, [list(p) for p in stacks], [list(p) for p in goal], claw,
-                          tick_limit=tick_limit - ticks, poison=level.poison, finish=level.finish,
-                          home=level.home)  # fmt: skip
+        report = run_game(
+            program,
+            level.functions,
+            [list(p) for p in stacks],
+            [list(p) for p in goal],
+            claw,
+            tick_limit=tick_limit - ticks,
+            poison=level.poison,
+            finish=level.finish,
+            home=level.home,
+        )
         ticks += report.steps
         if not report.solved:
             break
     assert report is not None
-    return RunReport(report.semantics, report.outcome, ticks, report.moves, report.crashes, report.topples,
-                     report.stacks, report.claw, report.holding)  # fmt: skip
+    return RunReport(
+        report.semantics,
+        report.outcome,
+        ticks,
+        report.moves,
+        report.crashes,
+        report.topples,
+        report.stacks,
+        report.claw,
+        report.holding,
+    )

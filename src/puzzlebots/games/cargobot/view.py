@@ -98,8 +98,9 @@ def trace(level: Level, program: Any, ticks: int) -> list[dict[str, Any]]:
     def on_register(function: int, index: int) -> None:
         registers.append([function, index])
 
-    oracle.run_game(program, level.functions, level.board(), level.goal_board(), level.claw, ticks,
-                    on_step, on_register)
+    oracle.run_game(
+        program, level.functions, level.board(), level.goal_board(), level.claw, ticks, on_step, on_register
+    )
     for tick, frame in enumerate(frames):
         frame["tick"] = tick
         frame["register"] = registers[tick] if tick < len(registers) else None
@@ -150,11 +151,21 @@ def solve_level(name: str, seconds: int) -> dict[str, Any]:
         ],
     }
     if not found.solved or found.program is None:
-        return {"solved": False, "program": "", "thinking": search, "message": f"no program found in {seconds} s "
-                f"(every program of up to {found.searched_to} registers was tried)"}
-    return {"solved": True, "program": format_registers(found.program), "size": found.size, "stars": found.stars,
-            "thinking": search, "message": f"found a program with {level.rating(found.program)} "
-            f"in {found.seconds:.1f} s"}
+        return {
+            "solved": False,
+            "program": "",
+            "thinking": search,
+            "message": f"no program found in {seconds} s "
+            f"(every program of up to {found.searched_to} registers was tried)",
+        }
+    return {
+        "solved": True,
+        "program": format_registers(found.program),
+        "size": found.size,
+        "stars": found.stars,
+        "thinking": search,
+        "message": f"found a program with {level.rating(found.program)} in {found.seconds:.1f} s",
+    }
 
 
 class CargoPage:

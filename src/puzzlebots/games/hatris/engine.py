@@ -210,9 +210,23 @@ class HatrisState:
 
     def state_hash(self) -> str:
         snapshot = (
-            self.piles, self.level, self.cash, self.bars, self.pool, self.spawns, self.stacks_level,
-            self.quota, self.fc & 0xFFFF, self.acc, self.source.state(), self.current, self.next,
-            self.game_over, self.won, self.capped, self.rng.getstate(),
+            self.piles,
+            self.level,
+            self.cash,
+            self.bars,
+            self.pool,
+            self.spawns,
+            self.stacks_level,
+            self.quota,
+            self.fc & 0xFFFF,
+            self.acc,
+            self.source.state(),
+            self.current,
+            self.next,
+            self.game_over,
+            self.won,
+            self.capped,
+            self.rng.getstate(),
         )
         return hashlib.sha1(repr(snapshot).encode()).hexdigest()[:16]
 
@@ -350,7 +364,7 @@ class HatrisState:
         for pile in self.piles:
             for _ in range(per_pile):
                 hat = self.rng.randint(1, 6)
-                while no5 and len(pile) >= STACK - 1 and all(h == hat for h in pile[-(STACK - 1):]):
+                while no5 and len(pile) >= STACK - 1 and all(h == hat for h in pile[-(STACK - 1) :]):
                     hat = self.rng.randint(1, 6)
                 pile.append(hat)
                 if len(pile) >= STACK and all(h == hat for h in pile[-STACK:]):  # plain "uniform" refill

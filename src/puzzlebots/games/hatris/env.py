@@ -22,11 +22,7 @@ from .rules import COLUMNS, HEIGHT, POOL_MAX, STACK
 
 ACTIONS: tuple[tuple[Any, ...], ...] = (
     tuple(("place", a, b) for a in range(COLUMNS) for b in range(COLUMNS) if a != b)
-    + tuple(
-        ("alexey", *ks)
-        for ks in itertools.product(range(STACK + 1), repeat=COLUMNS)
-        if 1 <= sum(ks) <= STACK
-    )
+    + tuple(("alexey", *ks) for ks in itertools.product(range(STACK + 1), repeat=COLUMNS) if 1 <= sum(ks) <= STACK)
     + tuple(("vladimir", i, j) for i, j in itertools.combinations(range(COLUMNS), 2))
 )
 INDEX = {action: i for i, action in enumerate(ACTIONS)}
@@ -107,4 +103,3 @@ class HatrisAdapter:
                 y0 = 8 + i * 40 + j * 14
                 picture[y0 : y0 + 12, COLUMNS * PX_WIDTH + 8 : COLUMNS * PX_WIDTH + 40] = PALETTE[hat]
         return picture
-

@@ -73,8 +73,13 @@ def runs(pile: Sequence[int]) -> list[int]:
 
 
 def metrics(
-    piles: Sequence[Sequence[int]], cash_gained: int, nest: Sequence[Sequence[int]], top_px: int,
-    min_run: int = 2, metric7_formula: str = "signed", mirror: bool = False,
+    piles: Sequence[Sequence[int]],
+    cash_gained: int,
+    nest: Sequence[Sequence[int]],
+    top_px: int,
+    min_run: int = 2,
+    metric7_formula: str = "signed",
+    mirror: bool = False,
 ) -> list[float]:
     """The 8 normalised metrics of a field (each in [0, 1] on a live field; larger is better)."""
     n1, n2, n3, n4, n5 = norm_bounds(top_px)

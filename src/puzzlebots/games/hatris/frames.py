@@ -49,9 +49,7 @@ def _descend(y: int, target: int, acc: int, speed: int, rules: Rules) -> tuple[i
     return n, (acc + speed * n) & 0xFF
 
 
-def placement_frames(
-    route: Route, heights: Sequence[int], level: int, acc: int, rules: Rules
-) -> tuple[int, int]:
+def placement_frames(route: Route, heights: Sequence[int], level: int, acc: int, rules: Rules) -> tuple[int, int]:
     """Frames from the pair's spawn to its last hat landing, and the accumulator afterwards."""
     speed = fall_speed(level, rules.speed_base, rules.speed_step)
     n = (route.swap + abs(route.c - SPAWN_COLUMNS[0])) * rules.press_frames

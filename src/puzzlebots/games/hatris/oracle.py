@@ -79,7 +79,12 @@ def helper_uses(field: Field, rules: Rules) -> list[tuple[Action, Field]]:
 
 def value(field: Field, rules: Rules, weights: Sequence[float]) -> float:
     m = metrics(
-        field.piles, field.cash, rules.nest, rules.top_px, rules.min_run, rules.metric7_formula,
+        field.piles,
+        field.cash,
+        rules.nest,
+        rules.top_px,
+        rules.min_run,
+        rules.metric7_formula,
         rules.sort_dir == "asc_lr",
     )
     return score(m, weights)

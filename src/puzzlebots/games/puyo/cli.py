@@ -47,7 +47,7 @@ def _bot_pair(game: Episodic, spec: str) -> tuple[str, str]:
 def check_bot(game: Episodic, spec: str) -> None:
     """A bot name, or ``upi:COMMAND`` (an external UPI engine) with a command."""
     if spec.startswith(PREFIX):
-        if not spec[len(PREFIX):].strip():
+        if not spec[len(PREFIX) :].strip():
             raise ConfigError("puyo: upi:COMMAND needs a command, like upi:./nova-upi")
     else:
         game.bot_info(spec)
@@ -61,12 +61,13 @@ def versus_config(game: Episodic, pairs_visible: int, **keys: Any) -> dict[str, 
 def versus_bot(game: Episodic, spec: str, config: Mapping[str, Any], seed: int) -> Any:
     """A bot by name, or an external engine for ``upi:COMMAND``."""
     if spec.startswith(PREFIX):
-        return EngineBot(spec[len(PREFIX):], config, spec)
+        return EngineBot(spec[len(PREFIX) :], config, spec)
     return game.make_bot(spec, config, None, seed)
 
 
-def versus_game(game: Episodic, bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any],
-                max_turns: int) -> dict[str, Any]:  # fmt: skip
+def versus_game(
+    game: Episodic, bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], max_turns: int
+) -> dict[str, Any]:
     """One seeded versus game's result on the clock ``versus_clock`` (frames unless given); a
     top-level function so that it pickles into worker processes. An external engine that fails loses the game
     (``reason`` says why); its process is ended when the game ends, however it ends."""
@@ -85,15 +86,35 @@ def versus_game(game: Episodic, bot_a: str, bot_b: str, seed: int, config: Mappi
     return r
 
 
-def run_versus(game: Episodic, bot_a: str, bot_b: str, games: int, seed: int, visible: int = 2, max_turns: int = 500,
-               progress: bool = True, *, jobs: int | None = None, executor: str = "process",
-               address: str | None = None, clock: str = "frames", upi_ms: int = 1000) -> dict[str, Any]:
+def run_versus(
+    game: Episodic,
+    bot_a: str,
+    bot_b: str,
+    games: int,
+    seed: int,
+    visible: int = 2,
+    max_turns: int = 500,
+    progress: bool = True,
+    *,
+    jobs: int | None = None,
+    executor: str = "process",
+    address: str | None = None,
+    clock: str = "frames",
+    upi_ms: int = 1000,
+) -> dict[str, Any]:
     """Play ``games`` seeded versus games (seeds seed, seed+1, ...); the bots swap no sides (the sequence is
     shared, so sides are symmetric). Returns per-game results and the win counts, the same for any ``jobs``."""
     config = versus_config(game, visible, versus_clock=clock, upi_ms=upi_ms)
-    results = run_tasks(versus_game, ((game, bot_a, bot_b, s, config, max_turns) for s in range(seed, seed + games)),
-                        total=games, jobs=jobs, executor=executor, address=address,
-                        description=f"{bot_a} vs {bot_b}", progress=progress)
+    results = run_tasks(
+        versus_game,
+        ((game, bot_a, bot_b, s, config, max_turns) for s in range(seed, seed + games)),
+        total=games,
+        jobs=jobs,
+        executor=executor,
+        address=address,
+        description=f"{bot_a} vs {bot_b}",
+        progress=progress,
+    )
     wins = [sum(1 for r in results if r["winner"] == i) for i in (0, 1)]
     return {
         "bots": [bot_a, bot_b],
@@ -124,33 +145,65 @@ def commands(game: Episodic) -> tuple[click.Command, ...]:
 def command(name: str, run: Any, game: Episodic, options: list[Any]) -> click.Command:
     """The click command ``name``: ``options`` over ``run(game, ...)``, helped by ``run``'s docstring."""
     return click.command(name, context_settings=HELP, help=run.__doc__)(
-        with_options(options, functools.partial(run, game)))
+        with_options(options, functools.partial(run, game))
+    )
 
 
 VERSUS_OPTIONS = [
     click.option("--bots", "bots", default="beam,krieg", show_default=True, help="two bot names, A,B"),
-    click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True,
-                 help="number of games"),
+    click.option("--games", type=click.IntRange(1, MAX_GAMES), default=10, show_default=True, help="number of games"),
     click.option("--seed", type=SEED, default=0, show_default=True, help="first seed (games use seed, seed+1, ...)"),
     click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible"),
     click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this"),
-    click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
-                 help="real frames per placement, chain link and garbage drop, or the old turn-based versus"),
-    click.option("--upi-ms", type=click.IntRange(1, 600_000), default=1000, show_default=True,
-                 help="think time per move (go MS) for upi:COMMAND engines"),
+    click.option(
+        "--clock",
+        type=click.Choice(["frames", "turns"]),
+        default="frames",
+        show_default=True,
+        help="real frames per placement, chain link and garbage drop, or the old turn-based versus",
+    ),
+    click.option(
+        "--upi-ms",
+        type=click.IntRange(1, 600_000),
+        default=1000,
+        show_default=True,
+        help="think time per move (go MS) for upi:COMMAND engines",
+    ),
     executor_options,
-    click.option("--json", "json_path", type=OutputPath(), default=None,
-                 help="write the summary and every game here"),
+    click.option("--json", "json_path", type=OutputPath(), default=None, help="write the summary and every game here"),
 ]
 
 
-def versus_command(game: Episodic, bots: str, games: int, seed: int, visible: int, max_turns: int, clock: str,
-                   upi_ms: int, jobs: int | None, executor: str, address: str | None,
-                   json_path: Path | None) -> None:  # fmt: skip
+def versus_command(
+    game: Episodic,
+    bots: str,
+    games: int,
+    seed: int,
+    visible: int,
+    max_turns: int,
+    clock: str,
+    upi_ms: int,
+    jobs: int | None,
+    executor: str,
+    address: str | None,
+    json_path: Path | None,
+) -> None:
     """AI against AI with garbage: a summary of wins (a bot may be upi:COMMAND, an external UPI engine)."""
     a, b = _bot_pair(game, bots)
-    summary = run_versus(game, a, b, games, seed, visible, max_turns, jobs=jobs, executor=executor,
-                         address=address, clock=clock, upi_ms=upi_ms)
+    summary = run_versus(
+        game,
+        a,
+        b,
+        games,
+        seed,
+        visible,
+        max_turns,
+        jobs=jobs,
+        executor=executor,
+        address=address,
+        clock=clock,
+        upi_ms=upi_ms,
+    )
     table = Table(title=f"puyo versus, {games} games from seed {seed}")
     for col in ("bot", "wins", "win rate", "mean max chain"):
         table.add_column(col)
@@ -166,11 +219,17 @@ def versus_command(game: Episodic, bots: str, games: int, seed: int, visible: in
 
 PLAY_OPTIONS = [
     click.option("--ai", default="krieg3", show_default=True, help="the AI opponent (krieg, krieg3, beam)"),
-    click.option("--seed", type=SEED, default=0, show_default=True,
-                 help="which game: the same seed deals the same pairs"),
+    click.option(
+        "--seed", type=SEED, default=0, show_default=True, help="which game: the same seed deals the same pairs"
+    ),
     click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible"),
-    click.option("--clock", type=click.Choice(["frames", "turns"]), default="frames", show_default=True,
-                 help="the AI plays at its frames while you think, or one pair each after yours"),
+    click.option(
+        "--clock",
+        type=click.Choice(["frames", "turns"]),
+        default="frames",
+        show_default=True,
+        help="the AI plays at its frames while you think, or one pair each after yours",
+    ),
 ]
 
 
@@ -198,8 +257,13 @@ def play_command(game: Episodic, ai: str, seed: int, visible: int, clock: str) -
 UPI_OPTIONS = [
     click.option("--bot", "bot_name", default="builder", show_default=True, help="the bot that answers"),
     click.option("--seed", type=SEED, default=0, show_default=True, help="the bot's seed"),
-    click.option("--reach", type=click.Choice(["strict", "climb12"]), default="strict", show_default=True,
-                 help="columns a pair can cross"),
+    click.option(
+        "--reach",
+        type=click.Choice(["strict", "climb12"]),
+        default="strict",
+        show_default=True,
+        help="columns a pair can cross",
+    ),
 ]
 
 
@@ -220,8 +284,18 @@ MATCH_OPTIONS = [
 ]
 
 
-def match(game: Episodic, bots: str, max_turns: int, ms: int | None, games: int, seed: int,
-          sprt: tuple[float, float] | None, alpha: float, beta: float, **kwargs: Any) -> None:  # fmt: skip
+def match(
+    game: Episodic,
+    bots: str,
+    max_turns: int,
+    ms: int | None,
+    games: int,
+    seed: int,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    **kwargs: Any,
+) -> None:
     """Bot A against bot B in pairs of versus games (one seed, sides swapped): wins, draws, the Elo difference
     with its 95% interval, and with --sprt a sequential test that stops the match once it decides."""
     test = match_sprt(games, sprt, alpha, beta)
@@ -231,11 +305,18 @@ def match(game: Episodic, bots: str, max_turns: int, ms: int | None, games: int,
     for name in names:
         check_bot(game, name)
     refuse_given(click.get_current_context(), SOLO_ONLY, "is for solo games: versus does not read it")
-    chosen = {k[len("config__"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
+    chosen = {k[len("config__") :]: kwargs.pop(k) for k in list(kwargs) if k.startswith("config__")}
     chosen = {k: v for k, v in chosen.items() if v is not None}
     config = game.check_config({**versus_config(game, chosen.get("visible", 2)), **chosen})
     if ms is not None:
         config["think_ms"] = ms
-    play_match(functools.partial(versus_game, game), (names[0], names[1]), (config, max_turns),
-               {"game": game.name, "config": config, "max_turns": max_turns},
-               games=games, seed=seed, sprt=test, **kwargs)
+    play_match(
+        functools.partial(versus_game, game),
+        (names[0], names[1]),
+        (config, max_turns),
+        {"game": game.name, "config": config, "max_turns": max_turns},
+        games=games,
+        seed=seed,
+        sprt=test,
+        **kwargs,
+    )

@@ -78,4 +78,3 @@ class PuyoAdapter:
                 grid[3 * i, WIDTH + 1] = child
                 grid[3 * i + 1, WIDTH + 1] = axis
         return draw_cells(grid, PALETTE)
-

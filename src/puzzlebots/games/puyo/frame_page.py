@@ -122,8 +122,14 @@ class FramePage:
         else:
             view = {**view, "title": title}
         facts = {
-            "busy_until": p.busy_until, "link": link, "link_start": start, "link_frames": frames,
-            "fixed": p.fixed, "incoming": p.incoming, "received": p.received, "sent": p.sent,
+            "busy_until": p.busy_until,
+            "link": link,
+            "link_start": start,
+            "link_frames": frames,
+            "fixed": p.fixed,
+            "incoming": p.incoming,
+            "received": p.received,
+            "sent": p.sent,
             "garbage_falling": now < p.busy_until and p.shown is None,
             "ready": piece is not None,
         }

@@ -43,8 +43,12 @@ def side_panel(page: FramePage, side: int, title: str) -> RenderableType:
         x, r = page.cursor.x, page.cursor.r
         dy = {0: 1, 1: 0, 2: -1, 3: 0}[r]
         falling = {(x, ROWS): axis, (x + CHILD_DX[r], ROWS + dy): child}
-    info = {"score": p.score, "chain": p.chain, "longest chain": p.max_chain,
-            "garbage": f"{p.fixed} fixed, {p.incoming} incoming"}
+    info = {
+        "score": p.score,
+        "chain": p.chain,
+        "longest chain": p.max_chain,
+        "garbage": f"{p.fixed} fixed, {p.incoming} incoming",
+    }
     overlay = target_overlay(page.ai) if side == 1 else ()
     return render_field(field, p.next_pairs(), overlay, info, title, falling, "GAME OVER" if p.dead else "")
 
@@ -62,12 +66,15 @@ def frame_view(page: FramePage) -> RenderableType:
 def final_line(page: FramePage) -> str:
     person, ai = page.game.players
     head = OUTCOMES[page.game.result()["winner"]] if page.game.over() else "You quit"
-    return (f"{head} at frame {page.game.now}: you {person.score:,} points (longest chain {person.max_chain}), "
-            f"AI {page.name} {ai.score:,} points (longest chain {ai.max_chain}).")
+    return (
+        f"{head} at frame {page.game.now}: you {person.score:,} points (longest chain {person.max_chain}), "
+        f"AI {page.name} {ai.score:,} points (longest chain {ai.max_chain})."
+    )
 
 
-def run_frame_match(page: FramePage, read: Callable[[float], str | None], console: Console,
-                    stop: Callable[[], bool] = lambda: False) -> FramePage:
+def run_frame_match(
+    page: FramePage, read: Callable[[float], str | None], console: Console, stop: Callable[[], bool] = lambda: False
+) -> FramePage:
     """Read keys (``read`` waits at most its timeout), run the clock, redraw, until Q, or ``stop()``."""
     with Live(frame_view(page), console=console, auto_refresh=False) as live:
         while not stop():

@@ -113,13 +113,22 @@ class FramePlayer:
 
     def view(self) -> SideView:
         field = self.shown if self.shown is not None else self.field
-        return SideView(field, tuple(self.next_pairs()), self.fixed, self.incoming, self.remainder, self.chain,
-                        self.busy_until, self.score)
+        return SideView(
+            field,
+            tuple(self.next_pairs()),
+            self.fixed,
+            self.incoming,
+            self.remainder,
+            self.chain,
+            self.busy_until,
+            self.score,
+        )
 
     def observe(self) -> Observation:
         game = self.game
-        return Observation(game.now, target_points(game.now, game.margin), self.view(),
-                           game.players[1 - self.side].view())
+        return Observation(
+            game.now, target_points(game.now, game.margin), self.view(), game.players[1 - self.side].view()
+        )
 
 
 def chain_links(field: Field, pair: Pair, index: int) -> list[tuple[int, int]]:

@@ -35,14 +35,55 @@ NOVA_SPLIT = (0, 19, 24, 28, 31, 34, 37, 40, 42, 44, 46, 48, 50, 52, 54, 56)
 NOVA_LINK = (55, 80, 82, 84, 86, 88, 90, 92, 94, 96, 98, 100, 102)
 #: garbage: frames by the landing cell of a column's lowest garbage puyo, [row 1..14][column 1..6]
 NOVA_GARBAGE_CELL = (
-    (60, 59, 64, 56, 62, 58), (58, 57, 62, 54, 60, 56), (56, 55, 60, 52, 58, 54), (54, 53, 57, 50, 56, 52),
-    (52, 51, 55, 48, 53, 49), (50, 48, 53, 46, 51, 47), (47, 46, 50, 44, 49, 45), (45, 44, 47, 42, 46, 42),
-    (42, 41, 44, 39, 43, 40), (39, 38, 41, 36, 40, 37), (36, 35, 38, 33, 37, 34), (32, 31, 34, 30, 33, 30),
-    (28, 27, 29, 26, 28, 26), (22, 21, 23, 20, 22, 21),
+    (60, 59, 64, 56, 62, 58),
+    (58, 57, 62, 54, 60, 56),
+    (56, 55, 60, 52, 58, 54),
+    (54, 53, 57, 50, 56, 52),
+    (52, 51, 55, 48, 53, 49),
+    (50, 48, 53, 46, 51, 47),
+    (47, 46, 50, 44, 49, 45),
+    (45, 44, 47, 42, 46, 42),
+    (42, 41, 44, 39, 43, 40),
+    (39, 38, 41, 36, 40, 37),
+    (36, 35, 38, 33, 37, 34),
+    (32, 31, 34, 30, 33, 30),
+    (28, 27, 29, 26, 28, 26),
+    (22, 21, 23, 20, 22, 21),
 )
 #: garbage: frames added by the quantity dropped (index 0..30)
-NOVA_GARBAGE_COUNT = (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 21, 22, 23,
-                      24, 24, 25, 25)
+NOVA_GARBAGE_COUNT = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    5,
+    6,
+    8,
+    9,
+    11,
+    12,
+    13,
+    14,
+    15,
+    16,
+    18,
+    19,
+    20,
+    21,
+    21,
+    22,
+    23,
+    24,
+    24,
+    25,
+    25,
+)
 #: nova's margin-time targets from 96 s, one per 16 s step (ojama_rate)
 NOVA_MARGIN = (52, 34, 25, 16, 12, 8, 6, 4, 3, 2, 1)
 
@@ -114,8 +155,9 @@ def placement_frames(heights: Any, x: int, r: int, source: str = "nova") -> int:
         drop = NOVA_DROP_BASE - NOVA_DROP_PER_ROW * min(axis_row, 15)
         return NOVA_MOVE[x + 1] + drop + NOVA_SPLIT[min(split, 15)] + turn
     rows = max(0, 12 - axis_row)  # from row 12, where the axis spawns
-    return (PAI_NEXT + PAI_MOVE[abs(x - 2)] + PAI_DROP_FAST_PER_ROW * rows + PAI_DROP[min(split, 15)]
-            + PAI_GROUNDING + turn)
+    return (
+        PAI_NEXT + PAI_MOVE[abs(x - 2)] + PAI_DROP_FAST_PER_ROW * rows + PAI_DROP[min(split, 15)] + PAI_GROUNDING + turn
+    )
 
 
 def link_frames(max_fall: int, source: str = "nova") -> int:
@@ -132,8 +174,9 @@ def garbage_frames(heights: Any, per_column: Sequence[int], source: str = "nova"
         return 0
     landing = [int(h) + 1 for h, k in zip(heights, per_column, strict=True) if k]
     if source == "nova":
-        by_cell = max(NOVA_GARBAGE_CELL[min(int(h), 13)][c] for c, (h, k) in
-                      enumerate(zip(heights, per_column, strict=True)) if k)
+        by_cell = max(
+            NOVA_GARBAGE_CELL[min(int(h), 13)][c] for c, (h, k) in enumerate(zip(heights, per_column, strict=True)) if k
+        )
         return by_cell + NOVA_GARBAGE_COUNT[min(n, 30)]
     fall = max(0, 14 - min(landing))  # from row 14 down to the lowest landing row
     return PAI_DROP[min(fall, 15)] + pai_garbage_grounding(n)

@@ -57,17 +57,45 @@ class PuyoGame(EpisodicBase):
 
     def bots(self) -> Sequence[BotInfo]:
         return (
-            BotInfo("krieg", "the modified KRIEG prediction AI (KRIEG3 article)", KRIEG_WEIGHTS, faithful=True,
-                    compiled=True),
-            BotInfo("krieg3", "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)", KRIEG_WEIGHTS,
-                    faithful=True, config_keys=KRIEG3_KEYS, compiled=True),
-            BotInfo("beam", "beam search over visible and sampled pairs, chain-potential evaluation",
-                    faithful=False, config_keys=BEAM_KEYS, compiled=True),
-            BotInfo("builder", "chain builder: wide beam over many sampled futures in parallel (ama's design)",
-                    WEIGHT_NAMES, faithful=False, config_keys=BUILDER_KEYS, compiled=True),
-            BotInfo("duelist", "versus AI: reads the opponent's chains on the frame clock; kills, counters, "
-                    "defends, harasses or builds (the builder's search)", (), faithful=False,
-                    config_keys=DUELIST_KEYS, compiled=True),
+            BotInfo(
+                "krieg",
+                "the modified KRIEG prediction AI (KRIEG3 article)",
+                KRIEG_WEIGHTS,
+                faithful=True,
+                compiled=True,
+            ),
+            BotInfo(
+                "krieg3",
+                "KRIEG3: chain templates, KRIEG fallback (KRIEG3 article)",
+                KRIEG_WEIGHTS,
+                faithful=True,
+                config_keys=KRIEG3_KEYS,
+                compiled=True,
+            ),
+            BotInfo(
+                "beam",
+                "beam search over visible and sampled pairs, chain-potential evaluation",
+                faithful=False,
+                config_keys=BEAM_KEYS,
+                compiled=True,
+            ),
+            BotInfo(
+                "builder",
+                "chain builder: wide beam over many sampled futures in parallel (ama's design)",
+                WEIGHT_NAMES,
+                faithful=False,
+                config_keys=BUILDER_KEYS,
+                compiled=True,
+            ),
+            BotInfo(
+                "duelist",
+                "versus AI: reads the opponent's chains on the frame clock; kills, counters, "
+                "defends, harasses or builds (the builder's search)",
+                (),
+                faithful=False,
+                config_keys=DUELIST_KEYS,
+                compiled=True,
+            ),
         )
 
     def default_weights(self, bot: str) -> list[float] | None:

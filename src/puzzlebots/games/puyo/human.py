@@ -136,8 +136,9 @@ class HumanMatch:
         falling = {cell: (a if which == 0 else c) for cell, which in self.cursor.cells().items()}
         # "now" is the pair hovering over the field (both puyos drawn there), then the next ones
         you = render_field(human.field, human.next_pairs(), (), _info(human), "you", falling, _status(human))
-        them = render_field(bot.field, bot.next_pairs(), target_overlay(self.ai), _info(bot), f"AI: {self.ai.name}",
-                            status=_status(bot))
+        them = render_field(
+            bot.field, bot.next_pairs(), target_overlay(self.ai), _info(bot), f"AI: {self.ai.name}", status=_status(bot)
+        )
         help_line = Text("←/→ move  ↓ drop  Z/X/↑ rotate  R reset  Q quit", style="dim")
         status = self.status()
         return Group(Columns([you, them]), help_line, Text(status, style="bold") if status else Text(""))
@@ -156,8 +157,10 @@ class HumanMatch:
         else:
             head = "You quit"
         turns = f"{self.game.turn} turn{'' if self.game.turn == 1 else 's'}"
-        return (f"{head} after {turns}: you {human.score:,} points (longest chain {human.max_chain}), "
-                f"AI {self.ai.name} {bot.score:,} points (longest chain {bot.max_chain}).")
+        return (
+            f"{head} after {turns}: you {human.score:,} points (longest chain {human.max_chain}), "
+            f"AI {self.ai.name} {bot.score:,} points (longest chain {bot.max_chain})."
+        )
 
 
 def _status(p: Any) -> str:

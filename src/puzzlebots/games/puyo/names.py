@@ -14,5 +14,20 @@ MARGIN_SOURCES = ("reference", "nova")
 #: the modified KRIEG evaluation's weights (``bots.krieg``)
 KRIEG_WEIGHT_NAMES = ("wH", "wE", "wG")
 #: the chain evaluation's features, in the kernel's order (``kernels.chain_eval``)
-CHAIN_WEIGHT_NAMES = ("chain", "y", "key", "chi", "shape", "well", "bump", "link2", "link3", "nuisance", "side",
-                      "spawn", "tear", "waste", "form")
+CHAIN_WEIGHT_NAMES = (
+    "chain",
+    "y",
+    "key",
+    "chi",
+    "shape",
+    "well",
+    "bump",
+    "link2",
+    "link3",
+    "nuisance",
+    "side",
+    "spawn",
+    "tear",
+    "waste",
+    "form",
+)

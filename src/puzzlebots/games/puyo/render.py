@@ -52,8 +52,9 @@ def field_text(
             elif c:
                 text.append(f"{COLOUR_LETTERS[c] if letters else '●'} ", style=STYLES[c])
             elif (x, y) in want:
-                text.append(f"{COLOUR_LETTERS[want[(x, y)]].lower() if letters else '·'} ",
-                            style=OVERLAY_STYLES[want[(x, y)]])
+                text.append(
+                    f"{COLOUR_LETTERS[want[(x, y)]].lower() if letters else '·'} ", style=OVERLAY_STYLES[want[(x, y)]]
+                )
             elif (x, y) == (DEATH_X, DEATH_Y):
                 text.append("x ", style="dim red")
             else:

@@ -82,8 +82,15 @@ def pairs_of_queue(text: str) -> list[Pair]:
 
 def side_fields(view: Any, frame: int) -> list[str]:
     """The 7 position fields of one side (a ``frame_versus.SideView``)."""
-    return [pfen(view.field), queue_text(view.pairs), str(frame), str(view.carry), str(view.fixed),
-            str(view.incoming), str(view.chain)]
+    return [
+        pfen(view.field),
+        queue_text(view.pairs),
+        str(frame),
+        str(view.carry),
+        str(view.fixed),
+        str(view.incoming),
+        str(view.chain),
+    ]
 
 
 def position_line(state: Any) -> str:
@@ -93,8 +100,15 @@ def position_line(state: Any) -> str:
         obs = state.observe()
         return " ".join(["position", *side_fields(obs.me, obs.frame), *side_fields(obs.other, obs.frame)])
     pending = int(getattr(state, "pending", 0))
-    me = [pfen(state.field), queue_text(state.next_pairs()), "0", str(getattr(state, "remainder", 0)),
-          str(pending), "0", "0"]
+    me = [
+        pfen(state.field),
+        queue_text(state.next_pairs()),
+        "0",
+        str(getattr(state, "remainder", 0)),
+        str(pending),
+        "0",
+        "0",
+    ]
     other = ["//////", queue_text(state.next_pairs()), "0", "0", "0", "0", "0"]
     return " ".join(["position", *me, *other])
 
@@ -118,9 +132,16 @@ class EngineBot:
     # -- the process --------------------------------------------------------------------------------
     def start(self) -> None:
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=True,
-                                         preexec_fn=die_with_parent)
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+                start_new_session=True,
+                preexec_fn=die_with_parent,
+            )
         except OSError as error:
             raise EngineFault(f"engine {self.argv[0]!r} could not start: {error.strerror or error}") from None
         assert self.proc.stdout is not None
@@ -267,8 +288,7 @@ def warm_up(bot: Any, reach: str) -> None:
     bot.act(PositionState(["//////", "rgby", "0", "0", "0", "0", "0"], reach))
 
 
-def serve(make_bot: Callable[[], Any], reach: str, name: str, stdin: IO[str], stdout: IO[str],
-          stderr: IO[str]) -> None:
+def serve(make_bot: Callable[[], Any], reach: str, name: str, stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> None:
     """Answer UPI on ``stdin``/``stdout`` with the bot ``make_bot`` makes (a new one per ``upinewgame``);
     a line it cannot use is reported on ``stderr`` in one line and skipped. Ends at ``quit`` or end of input."""
 

@@ -117,8 +117,7 @@ class VersusGame:
         self, seed: int, config: Mapping[str, Any], max_turns: int = 500, realtime_garbage: str = "next_placement"
     ) -> None:
         if realtime_garbage not in REALTIME_GARBAGE:
-            raise InputError(f"realtime_garbage must be one of {', '.join(REALTIME_GARBAGE)}, "
-                             f"got {realtime_garbage!r}")
+            raise InputError(f"realtime_garbage must be one of {', '.join(REALTIME_GARBAGE)}, got {realtime_garbage!r}")
         rules = typed_config(config)
         sequence = pair_sequence(seed, 128, rules.seq, rules.n_colours, rules.opening_3col_pairs)
         self.players = [Player(sequence, rules.visible, max_turns, rules.reach) for _ in range(2)]
@@ -177,9 +176,7 @@ class VersusGame:
         return VersusResult(winner, self.turn, (a.score, b.score), (a.max_chain, b.max_chain), (a.sent, b.sent))
 
 
-def play_versus(
-    bots: tuple[Any, Any], seed: int, config: Mapping[str, Any], max_turns: int = 500
-) -> VersusResult:
+def play_versus(bots: tuple[Any, Any], seed: int, config: Mapping[str, Any], max_turns: int = 500) -> VersusResult:
     """One seeded game between two puyo bots (index 0 and 1; ``act`` takes a ``Player``) under a checked
     puyo config."""
     game = VersusGame(seed, config, max_turns)

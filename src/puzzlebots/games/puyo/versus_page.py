@@ -64,8 +64,12 @@ class VersusPage:
     """One page's game against an AI: ``versus`` starts one (``bot``, ``seed``, ``mode``, ``ai_speed``,
     ``realtime_garbage``), ``key`` presses a key, ``ai`` lets the AI move on its clock (real time)."""
 
-    def __init__(self, game: Episodic, clock: Callable[[], float] = time.monotonic,
-                 engines: Mapping[str, tuple[str, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        game: Episodic,
+        clock: Callable[[], float] = time.monotonic,
+        engines: Mapping[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.game = game
         self.clock = clock
         #: the operator's external engines by name (``serve --engine``), playable as ``upi:NAME``
@@ -125,7 +129,7 @@ class VersusPage:
     def engine(self, bot_name: str, mode: str) -> tuple[str, ...]:
         """The program of the operator's engine ``upi:NAME``; ``InputError`` for any other name (a page never
         names a command) or outside the frame clock."""
-        name = bot_name[len(PREFIX):]
+        name = bot_name[len(PREFIX) :]
         if name not in self.engines:
             known = ", ".join(PREFIX + n for n in sorted(self.engines)) or "none: the server has no --engine"
             raise InputError(f"no external engine {show(bot_name)} on this server (engines: {known})")
@@ -210,8 +214,12 @@ class VersusPage:
         match = self.playing()
         if self.frames is not None:
             done = self.frames.game.over()
-            return {**self.frames.frame(), "mode": self.mode, "done": done,
-                    "status": self.message or ("" if done else "your move")}
+            return {
+                **self.frames.frame(),
+                "mode": self.mode,
+                "done": done,
+                "status": self.message or ("" if done else "your move"),
+            }
         done = bool(match.game.over())
         person, ai = match.game.players
         cursor = match.cursor

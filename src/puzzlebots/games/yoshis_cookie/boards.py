@@ -16,8 +16,7 @@ from .kernels import matrix as K
 from .rules import AREA, CELL_LETTERS, SHELL
 
 
-def random_board(rng: random.Random, R: int, C: int, types: int, expert: bool,
-                 config: YoshiConfig) -> list[list[int]]:
+def random_board(rng: random.Random, R: int, C: int, types: int, expert: bool, config: YoshiConfig) -> list[list[int]]:
     """A fresh R x C board with ``types`` normal types (and one Shell in expert rounds).
 
     ``balanced`` (Q4): each type appears floor or ceil of cells/types times, shuffled; boards with a
@@ -97,7 +96,7 @@ def load_board_file(path: str, min_line: int = 2) -> dict[tuple[int, int], list[
     name = f"board file {name_of(path)}"
     data = read_json(path, "board file")
     if not isinstance(data, dict):
-        raise InputError(f"{name}: expected an object of \"ROUND-STAGE\": [rows]")
+        raise InputError(f'{name}: expected an object of "ROUND-STAGE": [rows]')
     boards = {}
     for key, rows in data.items():
         match = re.fullmatch(r"([0-9]{1,3})-([0-9]{1,3})", key)

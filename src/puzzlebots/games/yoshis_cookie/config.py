@@ -35,45 +35,68 @@ class YoshiConfig(Schema):
     # run shape
     speed: str = setting("medium", "menu speed setting", choices=SPEEDS, flag="--speed", web=True)
     mode: str = setting(
-        "normal", "normal: rounds 1-10; expert: rounds 11+; full: 1 to 99",
-        choices=MODES, flag="--mode", web=True)
+        "normal", "normal: rounds 1-10; expert: rounds 11+; full: 1 to 99", choices=MODES, flag="--mode", web=True
+    )
     max_stages: int = setting(
-        0, "stop after this many stages (0: whole mode)", range=(0, 10**6), flag="--max-stages",
-        web=True, web_max=LAST_ROUND * STAGES_PER_ROUND)
+        0,
+        "stop after this many stages (0: whole mode)",
+        range=(0, 10**6),
+        flag="--max-stages",
+        web=True,
+        web_max=LAST_ROUND * STAGES_PER_ROUND,
+    )
     start_round: int = setting(
-        0, "first round (0: the mode's first)", range=(0, LAST_ROUND), flag="--start-round", web=True)
+        0, "first round (0: the mode's first)", range=(0, LAST_ROUND), flag="--start-round", web=True
+    )
     max_continues: int = setting(100, "a stage continued this many times ends the run (stuck)", range=(1, 10**6))
     # Q1, Q2: board sizes and cookie types
     size: int = setting(
-        0, "starting matrix size for every stage, 2-7 (0: per stage)",
-        valid=lambda v: is_int(v) and (v == 0 or 2 <= v <= 7), what="2-7 (or 0 for the per-stage table)",
-        flag="--size", web=True)
+        0,
+        "starting matrix size for every stage, 2-7 (0: per stage)",
+        valid=lambda v: is_int(v) and (v == 0 or 2 <= v <= 7),
+        what="2-7 (or 0 for the per-stage table)",
+        flag="--size",
+        web=True,
+    )
     start_size: list[int] = setting(
-        [3, 3, 3, 4, 4, 4, 5, 5, 5, 6], "starting size of stages 1-10 when size is 0",
-        valid=_ten(2, 7), what="10 sizes in 2-7 (stages 1-10)")
+        [3, 3, 3, 4, 4, 4, 5, 5, 5, 6],
+        "starting size of stages 1-10 when size is 0",
+        valid=_ten(2, 7),
+        what="10 sizes in 2-7 (stages 1-10)",
+    )
     types_per_round: list[int] = setting(
-        [3, 4, 5, 5, 5, 5, 5, 5, 5, 5], "normal cookie types in play in rounds 1-10",
-        valid=_ten(2, 5), what="10 counts in 2-5 (rounds 1-10)")
+        [3, 4, 5, 5, 5, 5, 5, 5, 5, 5],
+        "normal cookie types in play in rounds 1-10",
+        valid=_ten(2, 5),
+        what="10 counts in 2-5 (rounds 1-10)",
+    )
     expert_types: int = setting(5, "normal cookie types in play in rounds 11+", range=(2, 5))
     # Q3, Q4: boards
     board_file: str = setting(
-        "", "JSON file of fixed boards by 'ROUND-STAGE' (empty: none)", what="a path (or empty)",
-        flag="--board-file", file=True)
+        "",
+        "JSON file of fixed boards by 'ROUND-STAGE' (empty: none)",
+        what="a path (or empty)",
+        flag="--board-file",
+        file=True,
+    )
     gen: str = setting(
-        "balanced", "board generation: balanced type counts, or independent cells", choices=("balanced", "uniform"))
+        "balanced", "board generation: balanced type counts, or independent cells", choices=("balanced", "uniform")
+    )
     # Q5, Q6, Q7, Q23: incoming lines
     incoming: str = setting("L_unit", "geometry of the incoming cookies", choices=("L_unit",))
     speed_px_per_frame: dict[str, float] = setting(
-        {"low": 0.25, "medium": 0.5, "high": 1.0}, "fall speed of incoming cookies per speed setting",
+        {"low": 0.25, "medium": 0.5, "high": 1.0},
+        "fall speed of incoming cookies per speed setting",
         valid=lambda v: isinstance(v, dict) and v.keys() == set(SPEEDS) and all(map(_speed, v.values())),
-        what=f"a map of {', '.join(SPEEDS)} to positive multiples of 0.25 px/frame")
-    b_speed: float = setting(
-        4.0, "fall speed with B held", valid=_speed, what="a positive multiple of 0.25 px/frame")
+        what=f"a map of {', '.join(SPEEDS)} to positive multiples of 0.25 px/frame",
+    )
+    b_speed: float = setting(4.0, "fall speed with B held", valid=_speed, what="a positive multiple of 0.25 px/frame")
     start_delay: int = setting(120, "frames before the first incoming unit moves", range=(0, 10**5))
     incoming_dist: str = setting("uniform", "contents of incoming cells", choices=("uniform",))
     # Q8, Q9: Yoshi cookies
     yoshi_delivery: str = setting(
-        "next_incoming", "an earned Yoshi cookie comes in the next unit, or never", choices=("next_incoming", "none"))
+        "next_incoming", "an earned Yoshi cookie comes in the next unit, or never", choices=("next_incoming", "none")
+    )
     meter_target: int = setting(5, "lines of one type that earn a Yoshi cookie", range=(1, 100))
     # Q10: scoring
     score_cookie: int = setting(10, "points per cookie removed (times lines and chain step)", range=_SCORE)
@@ -90,8 +113,10 @@ class YoshiConfig(Schema):
     cursor_follows: bool = setting(True, "the cursor follows the rotated cookie")
     # Q18, Q19: the bot's use of Yoshi cookies as fill
     yoshi_fill: str = setting(
-        "last_resort", "the bot fetches a Yoshi cookie as fill only as a last resort, or whenever nearer",
-        choices=("last_resort", "any"))
+        "last_resort",
+        "the bot fetches a Yoshi cookie as fill only as a last resort, or whenever nearer",
+        choices=("last_resort", "any"),
+    )
     # Q21: the Shell (rounds 11+)
     shell_pos: str = setting("random", "the Shell's start cell", choices=("random", "first"))
 

@@ -272,9 +272,25 @@ class YoshiState:
         inc = self.incoming
         h.update(
             repr(
-                (self.R, self.C, self.cr, self.cc, self.frame, self.stage_pos, self.meters, self.pending_yoshis,
-                 inc.row_arm, inc.col_arm, inc.corner, inc.y, inc.x, inc.delay, self.counters.score,
-                 self.counters.continues, self.rng.getstate())
+                (
+                    self.R,
+                    self.C,
+                    self.cr,
+                    self.cc,
+                    self.frame,
+                    self.stage_pos,
+                    self.meters,
+                    self.pending_yoshis,
+                    inc.row_arm,
+                    inc.col_arm,
+                    inc.corner,
+                    inc.y,
+                    inc.x,
+                    inc.delay,
+                    self.counters.score,
+                    self.counters.continues,
+                    self.rng.getstate(),
+                )
             ).encode()
         )
         return h.hexdigest()
@@ -309,8 +325,9 @@ class YoshiState:
         board = self.boards.get((round_, stage)) if self.boards else None
         if board is None:
             n = stage_size(self.rules, stage)
-            board = random_board(self.rng, n, n, stage_types(self.rules, round_), round_ > LAST_NORMAL_ROUND,
-                                 self.rules)
+            board = random_board(
+                self.rng, n, n, stage_types(self.rules, round_), round_ > LAST_NORMAL_ROUND, self.rules
+            )
         R, C = len(board), len(board[0])
         self._grid[:] = 0
         self._grid[:R, :C] = np.array(board, dtype=np.int8)
@@ -549,11 +566,13 @@ class YoshiState:
 def check_plan(action: Any) -> None:
     """Raise ``IllegalActionError`` unless ``action`` is a plan string (see the module docstring)."""
     if not isinstance(action, str) or not action:
-        raise IllegalActionError(f"yoshis_cookie: a plan is a non-empty string of {''.join(PRIMITIVES)}, "
-                                 f"got {show(action)}")
+        raise IllegalActionError(
+            f"yoshis_cookie: a plan is a non-empty string of {''.join(PRIMITIVES)}, got {show(action)}"
+        )
     bad = [ch for ch in action if ch not in PRIMITIVES]
     if bad:
-        raise IllegalActionError(f"yoshis_cookie: unknown plan letter {bad[0]!r} in {show(action)} "
-                                 f"(letters: {''.join(PRIMITIVES)})")
+        raise IllegalActionError(
+            f"yoshis_cookie: unknown plan letter {bad[0]!r} in {show(action)} (letters: {''.join(PRIMITIVES)})"
+        )
     if HOLD_B in action[:-1]:
         raise IllegalActionError(f"yoshis_cookie: B (hold B) may only end a plan, got {show(action)}")

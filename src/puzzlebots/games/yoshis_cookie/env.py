@@ -130,4 +130,3 @@ class YoshisCookieAdapter:
         picture[AREA + 1, c] = CURSOR
         picture[1 + r, AREA] = CURSOR
         return draw_cells(picture, PALETTE)
-

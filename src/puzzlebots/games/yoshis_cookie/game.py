@@ -43,10 +43,18 @@ class YoshisCookieGame(EpisodicBase):
 
     def bots(self) -> Sequence[BotInfo]:
         return (
-            BotInfo("greedy", "the article's greedy line builder: most points, then fewest steps, balance rule",
-                    compiled=True),
-            BotInfo("planner", "two lines ahead by cookies removed per step, no hard balance rule, spares Yoshis",
-                    PLANNER_WEIGHTS, faithful=False, compiled=True),
+            BotInfo(
+                "greedy",
+                "the article's greedy line builder: most points, then fewest steps, balance rule",
+                compiled=True,
+            ),
+            BotInfo(
+                "planner",
+                "two lines ahead by cookies removed per step, no hard balance rule, spares Yoshis",
+                PLANNER_WEIGHTS,
+                faithful=False,
+                compiled=True,
+            ),
         )
 
     def decode_action(self, data: Any) -> str:

@@ -32,8 +32,9 @@ def resolve(rows: list[list[int]], sc: int = 10, sy: int = 100) -> tuple[list[li
         if n == 0:
             break
         chain += 1
-        removed = [rows[i][j] for i in range(len(rows)) for j in range(len(rows[0]))
-                   if i in full_rows or j in full_cols]
+        removed = [
+            rows[i][j] for i in range(len(rows)) for j in range(len(rows[0])) if i in full_rows or j in full_cols
+        ]
         points += sc * len(removed) * n * chain + sy * removed.count(YOSHI)
         lines += n
         rows = [[v for j, v in enumerate(r) if j not in full_cols] for i, r in enumerate(rows) if i not in full_rows]
@@ -48,8 +49,9 @@ def _shift(a: int, b: int, n: int) -> int:
     return d if d < n - d else -(n - d) if d else 0
 
 
-def build_row(rows: list[list[int]], cursor: tuple[int, int], r: int, t: int,
-              follows: bool) -> tuple[int, int, str] | None:
+def build_row(
+    rows: list[list[int]], cursor: tuple[int, int], r: int, t: int, follows: bool
+) -> tuple[int, int, str] | None:
     """The article's greedy builder for row r of type t, written plainly from its prose (rules A18-A20).
 
     Returns (points, steps, plan) when the build clears something, None when it cannot finish.

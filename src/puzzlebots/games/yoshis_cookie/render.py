@@ -15,8 +15,15 @@ from .bots.lines import AXES, LineBot
 from .engine import YoshiState
 from .rules import AREA, CELL_LETTERS, EXPERT_NAMES, NORMAL_NAMES, NORMAL_TYPES, SHELL, UNITS_PER_CELL, YOSHI
 
-STYLES = {1: "bold red", 2: "bold yellow", 3: "bold cyan", 4: "bold blue", 5: "bold magenta",
-          6: "bold green", 7: "bold black on green"}
+STYLES = {
+    1: "bold red",
+    2: "bold yellow",
+    3: "bold cyan",
+    4: "bold blue",
+    5: "bold magenta",
+    6: "bold green",
+    7: "bold black on green",
+}
 SIZE = AREA + 1  # one spare row and column show a unit still outside the area
 
 

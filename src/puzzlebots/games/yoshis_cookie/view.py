@@ -68,8 +68,10 @@ def animation(state: State, action: Any) -> list[dict[str, Any]]:
         view["clearing"] = [{"r": r, "c": c} for r, c in sorted(cells)]
         inc = view["incoming"]
         if inc is not None and now.rules.clear_incoming_aligned:
-            view["clearing_incoming"] = {"row_arm": [c for c in cols if inc["row_arm"] and c < len(inc["row_arm"])],
-                                         "col_arm": [r for r in rows if inc["col_arm"] and r < len(inc["col_arm"])]}
+            view["clearing_incoming"] = {
+                "row_arm": [c for c in cols if inc["row_arm"] and c < len(inc["row_arm"])],
+                "col_arm": [r for r in rows if inc["col_arm"] and r < len(inc["col_arm"])],
+            }
         view["lines"] = len(rows) + len(cols)
         views.append(view)
 

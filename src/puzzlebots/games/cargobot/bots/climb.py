@@ -135,6 +135,12 @@ def climb(
             wild, wild_score = mutant, mutant_score
     best = solutions[0] if solutions else " ".join(wild)
     return ClimbResult(
-        level.name, seed, bool(solutions), best, (0, 0, 0) if solutions else wild_score,
-        semantics=semantics, iterations=iteration, solutions=len(solutions),
-    )  # fmt: skip
+        level.name,
+        seed,
+        bool(solutions),
+        best,
+        (0, 0, 0) if solutions else wild_score,
+        semantics=semantics,
+        iterations=iteration,
+        solutions=len(solutions),
+    )

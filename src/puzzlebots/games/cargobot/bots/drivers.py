@@ -68,7 +68,6 @@ def driver_sketches(level: Level) -> list[DriverSketch]:
     return found
 
 
-
 def sub_searches(level: Level) -> list[DriverSketch | Sweep]:
     """What ``solve`` searches in turns once the exhaustive search of ``level`` runs out of its share: the
     driver sketches (cheaper: most of their registers are given), then the sweep sub-problems."""

@@ -74,8 +74,9 @@ def board_hints(level: Level) -> Hints | None:
     slots); on a station board (``bots.stations``) F1 is the station pass instead, and every function is the
     search's (method ``stations``). None where no pile gets a rule (the hints would only be the shape), the level
     has one function, or it is a sub-problem (whose boards are a person's design already)."""
-    rules = tuple(FILL if not s and g else EMPTY if s and not g else 0 for s, g in zip(level.stacks, level.goal,
-                                                                                         strict=True))  # fmt: skip
+    rules = tuple(
+        FILL if not s and g else EMPTY if s and not g else 0 for s, g in zip(level.stacks, level.goal, strict=True)
+    )
     if not any(rules) or level.callable_functions < 2 or level.subproblem:
         return None
     main = station_pass(level)
@@ -117,8 +118,9 @@ def _pile_rules(level: Level, text: str) -> tuple[int, ...]:
         raise InputError(f"--pile-rules: one rule per pile ({level.board_piles} for {level.name}), got {len(tokens)}")
     for token in tokens:
         if not token or not _RULE.fullmatch(token):
-            raise InputError(f"--pile-rules: a rule is '.', or I, G, IG followed by an optional - or +, or - or +; "
-                             f"got {show(token)}")  # fmt: skip
+            raise InputError(
+                f"--pile-rules: a rule is '.', or I, G, IG followed by an optional - or +, or - or +; got {show(token)}"
+            )
     return tuple(sum(RULE_BITS.get(ch, 0) for ch in token) for token in tokens)
 
 
@@ -133,8 +135,9 @@ def _min_ops(level: Level, text: str) -> tuple[int, int, int]:
             raise InputError(f"--min-ops: {level.name}'s toolbox has no {op}")
         counts[op] = n
     if sum(counts.values()) > sum(level.functions):
-        raise InputError(f"--min-ops: {sum(counts.values())} registers, more than the {sum(level.functions)} of "
-                         f"{level.name}")  # fmt: skip
+        raise InputError(
+            f"--min-ops: {sum(counts.values())} registers, more than the {sum(level.functions)} of {level.name}"
+        )
     return counts["right"], counts["left"], counts["pickup"]
 
 

@@ -102,13 +102,22 @@ class SketchResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "level": self.level, "seed": self.seed, "solved": self.solved,
-            "program": format_registers(self.program) if self.program else None, "size": self.size,
-            "found_size": self.found_size, "stars": self.stars, "ticks": self.ticks,
-            "seconds": round(self.seconds, 2), "restarts": self.restarts, "evaluations": self.evaluations,
-            "shape": list(self.shape) if self.shape else None, "interrupted": self.interrupted,
-            "method": self.method, "proven_minimal": self.proven_minimal,
-        }  # fmt: skip
+            "level": self.level,
+            "seed": self.seed,
+            "solved": self.solved,
+            "program": format_registers(self.program) if self.program else None,
+            "size": self.size,
+            "found_size": self.found_size,
+            "stars": self.stars,
+            "ticks": self.ticks,
+            "seconds": round(self.seconds, 2),
+            "restarts": self.restarts,
+            "evaluations": self.evaluations,
+            "shape": list(self.shape) if self.shape else None,
+            "interrupted": self.interrupted,
+            "method": self.method,
+            "proven_minimal": self.proven_minimal,
+        }
 
 
 def check_options(time_limit: float, seed: int, tick_cap: int, iterations: int, jobs: int | None = 1) -> None:
@@ -132,8 +141,16 @@ def prepare(level: Level) -> Prepared:
     calls = tuple(k for k in range(len(level.functions)) if f"f{k + 1}" in level.commands)
     moves = tuple(code for name, code in _MOVES.items() if name in level.commands)
     slots = np.array(level.functions, np.int32)
-    return Prepared(level, board, level.claw - 1, moves, calls, np.array(codes, np.int32),
-                    dict(zip(codes, names, strict=True)), slots)  # fmt: skip
+    return Prepared(
+        level,
+        board,
+        level.claw - 1,
+        moves,
+        calls,
+        np.array(codes, np.int32),
+        dict(zip(codes, names, strict=True)),
+        slots,
+    )
 
 
 def shapes(prep: Prepared, total: int) -> list[tuple[int, ...]]:
@@ -219,8 +236,16 @@ def encode(prep: Prepared, registers: RegisterProgram) -> Candidate:
 class _Search:
     """One run of the search: the level, its options, the counters, and the best verified win so far."""
 
-    def __init__(self, prep: Prepared, seed: int, tick_cap: int, iterations: int, deadline: float,
-                 repair_runs: int = REPAIR_RUNS, clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+    def __init__(
+        self,
+        prep: Prepared,
+        seed: int,
+        tick_cap: int,
+        iterations: int,
+        deadline: float,
+        repair_runs: int = REPAIR_RUNS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.prep, self.seed, self.tick_cap, self.iterations, self.deadline = prep, seed, tick_cap, iterations, deadline
         self.repair_runs = repair_runs
         self.clock = clock  # the seconds ``deadline`` is on (a test's clock that never moves: counts alone end it)
@@ -245,10 +270,23 @@ class _Search:
             if self.clock() >= self.deadline or self.stopped():
                 return None
             score, runs, step = kernel.tabu(
-                program.op, program.cond, free, self.prep.slots, oplist, self.prep.conds, self.prep.board,
-                self.prep.claw, self.tick_cap, (seed * 7919 + step) % 2**31, min(CHUNK, total - done), tenure,
-                tabu_until, step, best_op, best_cond,
-            )  # fmt: skip
+                program.op,
+                program.cond,
+                free,
+                self.prep.slots,
+                oplist,
+                self.prep.conds,
+                self.prep.board,
+                self.prep.claw,
+                self.tick_cap,
+                (seed * 7919 + step) % 2**31,
+                min(CHUNK, total - done),
+                tenure,
+                tabu_until,
+                step,
+                best_op,
+                best_cond,
+            )
             self.evaluations += int(runs)
             done += int(runs)
             if score == 0:
@@ -388,8 +426,14 @@ def _repairs_here(search: _Search, program: Candidate, attempt: int) -> tuple[Ca
     return None, attempt + len(tasks)
 
 
-def shrink_program(level: Level, registers: RegisterProgram, seed: int = 0, tick_cap: int = TICK_CAP,
-                   time_limit: float = 60.0, repair_runs: int = REPAIR_RUNS) -> RegisterProgram:  # fmt: skip
+def shrink_program(
+    level: Level,
+    registers: RegisterProgram,
+    seed: int = 0,
+    tick_cap: int = TICK_CAP,
+    time_limit: float = 60.0,
+    repair_runs: int = REPAIR_RUNS,
+) -> RegisterProgram:
     """``shrink`` for a program of ``level`` that wins within ``tick_cap`` ticks (``ValueError`` if not)."""
     check_options(time_limit, seed, tick_cap, 1)
     prep = prepare(level)
@@ -468,8 +512,9 @@ def _best_size(search: _Search) -> int | None:
     return search.best.size() if search.best else None
 
 
-def _in_turn(search: _Search, goal: int, show: Callable[[int | None], None],
-             take: Callable[[Candidate, tuple[int, ...]], None]) -> None:  # fmt: skip
+def _in_turn(
+    search: _Search, goal: int, show: Callable[[int | None], None], take: Callable[[Candidate, tuple[int, ...]], None]
+) -> None:
     """The restarts one after another in this process, until the goal size, the deadline, or no sketch left."""
     while search.clock() < search.deadline:
         best = _best_size(search)
@@ -522,8 +567,9 @@ def _worker_start(stop_above: Any) -> None:
 _STOP_ABOVE: Any = _Mark()  # in a pool worker: the parent's stop mark (a shared integer); on Ray: never falls
 
 
-def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, seconds: float, index: int,
-                    totals: list[int]) -> tuple[Candidate | None, tuple[int, ...] | None, int]:  # fmt: skip
+def _pooled_restart(
+    prep: Prepared, seed: int, tick_cap: int, iterations: int, seconds: float, index: int, totals: list[int]
+) -> tuple[Candidate | None, tuple[int, ...] | None, int]:
     """Restart ``index`` in a worker for at most ``seconds`` (a Ray node's clock is not the parent's), stopped
     between two kernel calls once the mark falls below it."""
     search = _Search(prep, seed, tick_cap, iterations, time.monotonic() + seconds)
@@ -532,8 +578,9 @@ def _pooled_restart(prep: Prepared, seed: int, tick_cap: int, iterations: int, s
     return found, shape, search.evaluations
 
 
-def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, seconds: float, ticket: int,
-                   task: RepairTask) -> tuple[Candidate | None, int]:  # fmt: skip
+def _pooled_repair(
+    prep: Prepared, seed: int, tick_cap: int, seconds: float, ticket: int, task: RepairTask
+) -> tuple[Candidate | None, int]:
     """Repair ``ticket`` of a round in a worker for at most ``seconds``, stopped between two kernel calls once
     the mark falls below it."""
     search = _Search(prep, seed, tick_cap, 1, time.monotonic() + seconds)
@@ -542,8 +589,9 @@ def _pooled_repair(prep: Prepared, seed: int, tick_cap: int, seconds: float, tic
     return search.improve(program.copy(), free, functions, start, runs), search.evaluations
 
 
-def _repairs_on_pool(search: _Search, pool: WorkerPool | RayExecutor, stop_above: Any, program: Candidate,
-                     attempt: int) -> tuple[Candidate | None, int]:  # fmt: skip
+def _repairs_on_pool(
+    search: _Search, pool: WorkerPool | RayExecutor, stop_above: Any, program: Candidate, attempt: int
+) -> tuple[Candidate | None, int]:
     """``_repairs_here`` on the pool (no restart runs meanwhile): the round's repairs handed out in order; a
     success at k stops those above k, those below run on, and the lowest success counts, as in one process."""
     tasks = _repair_tasks(search, program, attempt)
@@ -581,9 +629,13 @@ def _has_sketch(prep: Prepared, totals: list[int]) -> bool:
     return any(shapes(prep, total) for total in totals)
 
 
-def _on_pool(search: _Search, goal: int, workers: tuple[WorkerPool | RayExecutor, Any],
-             show: Callable[[int | None], None],
-             take: Callable[[Candidate, tuple[int, ...]], None]) -> None:  # fmt: skip
+def _on_pool(
+    search: _Search,
+    goal: int,
+    workers: tuple[WorkerPool | RayExecutor, Any],
+    show: Callable[[int | None], None],
+    take: Callable[[Candidate, tuple[int, ...]], None],
+) -> None:
     """The restarts on the pool's workers, numbered and handed out in order (one per worker, so none waits
     with a stale sketch size). A win at k lowers the stop mark to k: restarts above it stop (on Ray: are
     cancelled) and are dropped (their numbers are handed out again, as one process would run them after the
@@ -639,11 +691,35 @@ def _on_pool(search: _Search, goal: int, workers: tuple[WorkerPool | RayExecutor
 
 def _result(search: _Search, level: Level, seconds: float, restarts: int, interrupted: bool) -> SketchResult:
     if search.best is None:
-        return SketchResult(level.name, search.seed, False, None, None, None, None, None, seconds, restarts,
-                            search.evaluations, None, interrupted)  # fmt: skip
+        return SketchResult(
+            level.name,
+            search.seed,
+            False,
+            None,
+            None,
+            None,
+            None,
+            None,
+            seconds,
+            restarts,
+            search.evaluations,
+            None,
+            interrupted,
+        )
     program = decode(search.prep, search.best)
     report = run_level(level, program)
     return SketchResult(
-        level.name, search.seed, report.solved, program, register_count(program), search.found_size,
-        level.stars_for(program), report.steps, seconds, restarts, search.evaluations, search.shape, interrupted,
-    )  # fmt: skip
+        level.name,
+        search.seed,
+        report.solved,
+        program,
+        register_count(program),
+        search.found_size,
+        level.stars_for(program),
+        report.steps,
+        seconds,
+        restarts,
+        search.evaluations,
+        search.shape,
+        interrupted,
+    )

@@ -107,9 +107,22 @@ class Setup(NamedTuple):
         kernels' code and the arrays the search branches over."""
         toolbox, problem = self.problem.toolbox, self.problem
         code = [Path(m.__file__).read_bytes() for m in (kernel, prune_kernel) if m.__file__]
-        arrays = [a.tobytes() for a in (toolbox.slots, toolbox.oplist, toolbox.firemask, toolbox.redundant_pairs,
-                                        problem.needed, problem.pile_rules, problem.fixed_op, problem.fixed_mask,
-                                        problem.fixed_len, problem.worlds, problem.world_goal)]  # fmt: skip
+        arrays = [
+            a.tobytes()
+            for a in (
+                toolbox.slots,
+                toolbox.oplist,
+                toolbox.firemask,
+                toolbox.redundant_pairs,
+                problem.needed,
+                problem.pile_rules,
+                problem.fixed_op,
+                problem.fixed_mask,
+                problem.fixed_len,
+                problem.worlds,
+                problem.world_goal,
+            )
+        ]
         flags = bytes([toolbox.ncond, toolbox.allmask & 255, problem.poison & 255, problem.finish])
         return digest(*code, *arrays, flags)
 
@@ -165,8 +178,22 @@ def setup_search(level: Level, tick_cap: int = DEFAULT_TICK_CAP, hints: Hints = 
     first_functions = max([1, *given])
     world_goal = _world_goals(worlds, board, keys.board)
     poison = colours.ids.get(level.poison, 0) if level.poison else 0  # (none on the boards: nothing to lift)
-    problem = kernel.Problem(board, needed, tick_cap, toolbox, keys, rules, fixed_op, fixed_mask, fixed_len,
-                             first_functions, worlds, world_goal, poison, int(level.finish))  # fmt: skip
+    problem = kernel.Problem(
+        board,
+        needed,
+        tick_cap,
+        toolbox,
+        keys,
+        rules,
+        fixed_op,
+        fixed_mask,
+        fixed_len,
+        first_functions,
+        worlds,
+        world_goal,
+        poison,
+        int(level.finish),
+    )
     return Setup(level.name, tuple(cond_names), functions, problem)
 
 
@@ -493,8 +520,11 @@ def solve(
                 report = play_out(level, program, tick_cap)
                 sync()
                 found_here = True
-                rec.solve(Found(format_registers(program), register_count(program), report.steps, method)
-                          if report.solved else None)  # fmt: skip
+                rec.solve(
+                    Found(format_registers(program), register_count(program), report.steps, method)
+                    if report.solved
+                    else None
+                )
                 return _found(level, rec, program, report, budget - 1, hints)
             rec.finish_size(budget)
             book.save(force=True)
@@ -507,8 +537,15 @@ def solve(
             book.save(force=True)
     if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
         return recorded(level, rec, hints)
-    return SolveResult(level=level.name, solved=False, seconds=rec.seconds, nodes=rec.nodes,
-                       searched_to=rec.searched_to, method=method, hints=hints)  # fmt: skip
+    return SolveResult(
+        level=level.name,
+        solved=False,
+        seconds=rec.seconds,
+        nodes=rec.nodes,
+        searched_to=rec.searched_to,
+        method=method,
+        hints=hints,
+    )
 
 
 def _record(level: Level, setup: Setup, book: ProgressFile, hints: Hints, first: int) -> LevelProgress:
@@ -525,20 +562,30 @@ def _record(level: Level, setup: Setup, book: ProgressFile, hints: Hints, first:
     return rec
 
 
-def _found(level: Level, rec: LevelProgress, program: RegisterProgram, report: RunReport, searched_to: int,
-           hints: Hints) -> SolveResult:  # fmt: skip
+def _found(
+    level: Level, rec: LevelProgress, program: RegisterProgram, report: RunReport, searched_to: int, hints: Hints
+) -> SolveResult:
     """The result of the search that found ``program`` (its run ``report``) with sizes up to ``searched_to``
     exhausted."""
     method = hints.method if hints.given() else "exhaustive"
     return SolveResult(
-        level=level.name, solved=report.solved, program=program, size=register_count(program),
-        stars=level.stars_for(program), ticks=report.steps, seconds=rec.seconds, nodes=rec.nodes,
-        searched_to=searched_to, method=method, hints=hints,
-    )  # fmt: skip
+        level=level.name,
+        solved=report.solved,
+        program=program,
+        size=register_count(program),
+        stars=level.stars_for(program),
+        ticks=report.steps,
+        seconds=rec.seconds,
+        nodes=rec.nodes,
+        searched_to=searched_to,
+        method=method,
+        hints=hints,
+    )
 
 
-def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: float, method: str,
-          book: ProgressFile) -> SolveResult:  # fmt: skip
+def adopt(
+    level: Level, after: SolveResult, program: RegisterProgram, seconds: float, method: str, book: ProgressFile
+) -> SolveResult:
     """The level solved by another search (``method``, ``seconds`` long) after the exhaustive one stopped at
     ``after``: the program, checked in game semantics, becomes the level's record. Minimality holds as far as
     the exhaustive search went (``searched_to``). A provisional result (``LevelProgress.provisional``) keeps the
@@ -552,9 +599,18 @@ def adopt(level: Level, after: SolveResult, program: RegisterProgram, seconds: f
     keep = LevelProgress(rec.name, rec.level, rec.search, rec.searched_to, result=found).provisional(level)
     rec.adopt(found, seconds, keep_frontier=keep)
     book.save(force=True)
-    return SolveResult(level=level.name, solved=True, program=program, size=size, stars=level.stars_for(program),
-                       ticks=report.steps, seconds=rec.seconds, nodes=rec.nodes, searched_to=after.searched_to,
-                       method=method)  # fmt: skip
+    return SolveResult(
+        level=level.name,
+        solved=True,
+        program=program,
+        size=size,
+        stars=level.stars_for(program),
+        ticks=report.steps,
+        seconds=rec.seconds,
+        nodes=rec.nodes,
+        searched_to=after.searched_to,
+        method=method,
+    )
 
 
 def recorded(level: Level, rec: LevelProgress, hints: Hints = NO_HINTS) -> SolveResult:
@@ -562,10 +618,18 @@ def recorded(level: Level, rec: LevelProgress, hints: Hints = NO_HINTS) -> Solve
     assert rec.result is not None
     program = parse_registers(rec.result.program)
     return SolveResult(
-        level=level.name, solved=True, program=program, size=rec.result.size, stars=level.stars_for(program),
-        ticks=rec.result.ticks, seconds=rec.seconds, nodes=rec.nodes, searched_to=rec.searched_to,
-        method=rec.result.method, hints=hints,
-    )  # fmt: skip
+        level=level.name,
+        solved=True,
+        program=program,
+        size=rec.result.size,
+        stars=level.stars_for(program),
+        ticks=rec.result.ticks,
+        seconds=rec.seconds,
+        nodes=rec.nodes,
+        searched_to=rec.searched_to,
+        method=rec.result.method,
+        hints=hints,
+    )
 
 
 def as_recorded(level: Level, book: ProgressFile) -> SolveResult:
@@ -574,5 +638,6 @@ def as_recorded(level: Level, book: ProgressFile) -> SolveResult:
     rec = book.entry(level, setup_search(level, book.tick_cap).digest)
     if rec.result is not None and not rec.provisional(level):
         return recorded(level, rec)
-    return SolveResult(level=level.name, solved=False, seconds=rec.seconds, nodes=rec.nodes,
-                       searched_to=rec.searched_to)
+    return SolveResult(
+        level=level.name, solved=False, seconds=rec.seconds, nodes=rec.nodes, searched_to=rec.searched_to
+    )

@@ -44,8 +44,9 @@ def sweeps(level: Level) -> list[Sweep]:
         return []
     found = []
     for start, offset in STARTS:
-        boards = _boards([list(p) for p in level.stacks], [list(p) for p in level.goal], level.claw - 1 + offset,
-                         offset)  # fmt: skip
+        boards = _boards(
+            [list(p) for p in level.stacks], [list(p) for p in level.goal], level.claw - 1 + offset, offset
+        )
         if boards:
             found.append(Sweep(start, _sub_level(level, start, boards)))
     return found
@@ -87,10 +88,23 @@ def _sub_level(level: Level, start: str, boards: list[World]) -> Level:
     claw, stacks, goal = boards[0]
     calls = tuple(f"f{k}" for k in range(1, level.callable_functions))
     commands = tuple(c for c in level.commands if not c.startswith("f")) + calls
-    return replace(level, number=None, name=f"{level.name} (sweep, helper starting {start})", claw=claw,
-                   stacks=stacks, goal=goal, functions=level.functions[1:], commands=commands, best_known=None,
-                   original_name=None, hint=None, worlds=tuple(boards[1:]), poison=POISON, finish=True,
-                   home=True)  # fmt: skip
+    return replace(
+        level,
+        number=None,
+        name=f"{level.name} (sweep, helper starting {start})",
+        claw=claw,
+        stacks=stacks,
+        goal=goal,
+        functions=level.functions[1:],
+        commands=commands,
+        best_known=None,
+        original_name=None,
+        hint=None,
+        worlds=tuple(boards[1:]),
+        poison=POISON,
+        finish=True,
+        home=True,
+    )
 
 
 def compose(helper: RegisterProgram) -> RegisterProgram:

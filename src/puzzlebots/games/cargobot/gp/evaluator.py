@@ -68,8 +68,15 @@ def boards_of(level: Level, boards: Sequence[World] | None) -> list[World]:
 class Evaluator:
     """Programs of one level (its toolbox and slots, ``Genome``) on its boards, or on ``boards`` of its family."""
 
-    def __init__(self, level: Level, boards: Sequence[World] | None = None, *, semantics: str = "game",
-                 step_limit: int | None = None, jobs: int = 1) -> None:  # fmt: skip
+    def __init__(
+        self,
+        level: Level,
+        boards: Sequence[World] | None = None,
+        *,
+        semantics: str = "game",
+        step_limit: int | None = None,
+        jobs: int = 1,
+    ) -> None:
         if level.subproblem:
             raise InputError(f"level {show(level.name)} is a sub-problem: only `cargobot solve` reads it")
         if semantics not in SEMANTICS:
@@ -116,8 +123,9 @@ class Evaluator:
         if self.jobs == 1 or len(genes) < 2 * self.jobs:
             return self._run(genes)
         if self._pool is None:
-            self._pool = WorkerPool(self.jobs, _start_worker, (self.level, self.boards, self.semantics,
-                                                               self.step_limit))  # fmt: skip
+            self._pool = WorkerPool(
+                self.jobs, _start_worker, (self.level, self.boards, self.semantics, self.step_limit)
+            )
         parts = np.array_split(genes, self.jobs)
         return Outcomes.join([f.result() for f in [self._pool.submit(_run_part, part) for part in parts]])
 
@@ -146,13 +154,18 @@ class Evaluator:
             batch.board = np.tile(self.board_index, programs)
         else:
             texts = [self.genome.text(g) for g in genes.tolist()]
-            batch = Batch([t for t in texts for _ in range(count)], self.setups * programs, semantics="vaguery",
-                          step_limit=self.step_limit)  # fmt: skip
+            batch = Batch(
+                [t for t in texts for _ in range(count)],
+                self.setups * programs,
+                semantics="vaguery",
+                step_limit=self.step_limit,
+            )
         outs = batch.run()
         table = batch.distances()
         piles = np.zeros((len(batch.prog), batch.piles.shape[1]), np.int64)
-        pile_errors(batch.board, batch.npiles, batch.goal, batch.goal_heights, batch.final_piles, batch.final_heights,
-                    piles)  # fmt: skip
+        pile_errors(
+            batch.board, batch.npiles, batch.goal, batch.goal_heights, batch.final_piles, batch.final_heights, piles
+        )
         piles = piles.reshape(programs, count, -1)
         errors = piles[:, 0, : len(self.boards[0][1])] if count == 1 else piles.sum(axis=2)
 
@@ -160,10 +173,16 @@ class Evaluator:
             return column.reshape(programs, count)
 
         return Outcomes(
-            grid(outs[:, OUT_OUTCOME]), grid(outs[:, OUT_STEPS]), grid(outs[:, OUT_CRASHES]),
-            grid(outs[:, OUT_TOPPLES]), grid(batch.rebuild), grid(table[:, 0]), grid(table[:, 1]), errors,
+            grid(outs[:, OUT_OUTCOME]),
+            grid(outs[:, OUT_STEPS]),
+            grid(outs[:, OUT_CRASHES]),
+            grid(outs[:, OUT_TOPPLES]),
+            grid(batch.rebuild),
+            grid(table[:, 0]),
+            grid(table[:, 1]),
+            errors,
             (genes != 0).sum(axis=1),
-        )  # fmt: skip
+        )
 
 
 _WORKER: list[Evaluator] = []

@@ -71,8 +71,10 @@ FAMILIES: dict[str, tuple[Draw, Rule]] = {
     "Go Left 2": (lambda lv, rng: _draw(lv, rng, list(range(1, len(lv.stacks)))), _shifted_left),
     "Shuffle Sort": (lambda lv, rng: _draw(lv, rng, [1]), lambda p: _sorted_two(p, "blue")),
     "Color Sort": (lambda lv, rng: _draw(lv, rng, [1]), lambda p: _sorted_two(p, "red")),
-    "The Swap": (lambda lv, rng: _draw(lv, rng, [0, len(lv.stacks) - 1], mono=True),
-                 lambda p: [list(p[-1]), *p[1:-1], list(p[0])]),
+    "The Swap": (
+        lambda lv, rng: _draw(lv, rng, [0, len(lv.stacks) - 1], mono=True),
+        lambda p: [list(p[-1]), *p[1:-1], list(p[0])],
+    ),
 }
 #: the families whose rule reads colours
 SORTS = ("Shuffle Sort", "Color Sort")
@@ -109,8 +111,9 @@ def family_boards(level: Level, count: int, seed: int) -> list[World]:
     raise InputError(f"{level.name}: its family has fewer than {count} distinct boards")
 
 
-def split(level: Level, seed: int, train: int = TRAIN_BOARDS,
-          test: int = TEST_BOARDS) -> tuple[list[World], list[World]]:  # fmt: skip
+def split(
+    level: Level, seed: int, train: int = TRAIN_BOARDS, test: int = TEST_BOARDS
+) -> tuple[list[World], list[World]]:
     """(training boards: the level's own, then ``train - 1`` drawn; test boards: ``test`` others drawn)."""
     if not 1 <= train <= 15 or not 1 <= test <= 1000:
         raise InputError(f"a family trains on 1-15 boards and tests on 1-1000, not {train} and {test}")

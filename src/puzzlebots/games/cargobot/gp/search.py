@@ -79,8 +79,9 @@ class GPOptions:
 
 def check_budget(evaluations: int, population: int = 1) -> None:
     if not population <= evaluations <= MAX_EVALUATIONS:
-        raise InputError(f"evaluation budget {evaluations} is outside {population}-{MAX_EVALUATIONS:,} "
-                         "(at least one population)")  # fmt: skip
+        raise InputError(
+            f"evaluation budget {evaluations} is outside {population}-{MAX_EVALUATIONS:,} (at least one population)"
+        )
 
 
 @dataclass(frozen=True)
@@ -176,8 +177,9 @@ def _selector(options: GPOptions) -> Callable[[list[Individual], int], list[Indi
     return lambda pop, k: by_error_vector(tools.selAutomaticEpsilonLexicase, pop, k)
 
 
-def by_error_vector(select: Callable[[list[Individual], int], list[Individual]], population: list[Individual],
-                    k: int) -> list[Individual]:  # fmt: skip
+def by_error_vector(
+    select: Callable[[list[Individual], int], list[Individual]], population: list[Individual], k: int
+) -> list[Individual]:
     """Lexicase (plain or epsilon) over the distinct error vectors, then a uniform pick among the programs of
     the chosen vector: the same distribution as lexicase over the whole population (which ends in a uniform pick
     among the survivors, all of one vector once the cases run out), at the cost of the distinct vectors only
@@ -189,8 +191,13 @@ def by_error_vector(select: Callable[[list[Individual], int], list[Individual]],
     return [random.choice(firsts[id(chosen)]) for chosen in select([m[0] for m in groups.values()], k)]
 
 
-def gp(evaluator: Evaluator, evaluations: int, seed: int, options: GPOptions = GPOptions(),
-       progress: Progress | None = None) -> RunResult:  # fmt: skip
+def gp(
+    evaluator: Evaluator,
+    evaluations: int,
+    seed: int,
+    options: GPOptions = GPOptions(),
+    progress: Progress | None = None,
+) -> RunResult:
     """One GP run until a program wins every case or ``evaluations`` programs were run."""
     options.check(evaluations)
     genome = evaluator.genome
@@ -199,8 +206,9 @@ def gp(evaluator: Evaluator, evaluations: int, seed: int, options: GPOptions = G
     fitness = _fitness(weights)
     toolbox = base.Toolbox()
     toolbox.register("mate", tools.cxTwoPoint)
-    toolbox.register("mutate", mutate, genome=genome, rate=min(1.0, options.gene_changes / genome.length),
-                     empty=options.empty)  # fmt: skip
+    toolbox.register(
+        "mutate", mutate, genome=genome, rate=min(1.0, options.gene_changes / genome.length), empty=options.empty
+    )
     select = _selector(options)
 
     def rate(people: list[Individual]) -> Outcomes:
@@ -208,8 +216,9 @@ def gp(evaluator: Evaluator, evaluations: int, seed: int, options: GPOptions = G
         for person, errors, size in zip(people, out.errors.tolist(), out.sizes.tolist(), strict=True):
             person.score = (sum(errors), size)
             person.fitness = fitness()
-            person.fitness.values = ((person.score if options.parsimony else person.score[:1]) if tournament
-                                     else tuple(errors))  # fmt: skip
+            person.fitness.values = (
+                (person.score if options.parsimony else person.score[:1]) if tournament else tuple(errors)
+            )
         return out
 
     with seeded(seed):
@@ -228,19 +237,22 @@ def gp(evaluator: Evaluator, evaluations: int, seed: int, options: GPOptions = G
             if used >= evaluations:
                 break
             elite = sorted(population, key=lambda p: p.score)[: options.elite]
-            children = algorithms.varAnd(select(population, options.population - options.elite), toolbox,
-                                         options.crossover, options.mutation)  # fmt: skip
+            children = algorithms.varAnd(
+                select(population, options.population - options.elite), toolbox, options.crossover, options.mutation
+            )
             fresh = [c for c in children if not c.fitness.valid]
             population = elite + children
             generations += 1
         rated = [p for p in population if p.fitness.valid]
         best = won if won is not None else min(rated, key=lambda p: p.score)
-    return _result(f"gp-{options.selection}", evaluator, seed, won is not None, used, list(best), generations,
-                   best.score[0])  # fmt: skip
+    return _result(
+        f"gp-{options.selection}", evaluator, seed, won is not None, used, list(best), generations, best.score[0]
+    )
 
 
-def random_search(evaluator: Evaluator, evaluations: int, seed: int, empty: float = GPOptions.empty,
-                  progress: Progress | None = None) -> RunResult:  # fmt: skip
+def random_search(
+    evaluator: Evaluator, evaluations: int, seed: int, empty: float = GPOptions.empty, progress: Progress | None = None
+) -> RunResult:
     """Random genomes until one wins or ``evaluations`` were run."""
     check_budget(evaluations)
     genome = evaluator.genome
@@ -275,8 +287,19 @@ def climb(evaluator: Evaluator, evaluations: int, seed: int, progress: Progress 
     try:
         genes = evaluator.genome.genes(parse_registers(found.script))
     except PuzzlebotsError:  # a Ruby script beyond the level's slots (vaguery): kept as it is
-        return RunResult("climb", evaluator.level.name, seed, found.solved, found.iterations, found.script, size,
-                         size, found.score[0], 0, 0)  # fmt: skip
+        return RunResult(
+            "climb",
+            evaluator.level.name,
+            seed,
+            found.solved,
+            found.iterations,
+            found.script,
+            size,
+            size,
+            found.score[0],
+            0,
+            0,
+        )
     return _result("climb", evaluator, seed, found.solved, found.iterations, genes, 0, found.score[0])
 
 
@@ -295,11 +318,30 @@ def simplify(evaluator: Evaluator, genes: list[int]) -> tuple[list[int], int]:
         genes = tries[int(wins[0])]
 
 
-def _result(method: str, evaluator: Evaluator, seed: int, solved: bool, used: int, genes: list[int],
-            generations: int, best_error: int) -> RunResult:  # fmt: skip
+def _result(
+    method: str,
+    evaluator: Evaluator,
+    seed: int,
+    solved: bool,
+    used: int,
+    genes: list[int],
+    generations: int,
+    best_error: int,
+) -> RunResult:
     found_size = Genome.size(genes)
     runs = 0
     if solved:
         genes, runs = simplify(evaluator, list(genes))
-    return RunResult(method, evaluator.level.name, seed, solved, used, evaluator.genome.text(genes), Genome.size(genes),
-                     found_size, 0 if solved else int(best_error), generations, runs)  # fmt: skip
+    return RunResult(
+        method,
+        evaluator.level.name,
+        seed,
+        solved,
+        used,
+        evaluator.genome.text(genes),
+        Genome.size(genes),
+        found_size,
+        0 if solved else int(best_error),
+        generations,
+        runs,
+    )

@@ -90,8 +90,9 @@ def checked_record(tasks: Sequence[tuple[str, str, int]]) -> Any:
     return check
 
 
-def summarize(records: Sequence[dict[str, Any]], methods: Sequence[str], levels: Sequence[Level],
-              runs: int) -> list[dict[str, Any]]:  # fmt: skip
+def summarize(
+    records: Sequence[dict[str, Any]], methods: Sequence[str], levels: Sequence[Level], runs: int
+) -> list[dict[str, Any]]:
     """Per level and method: runs, wins, success rate, median evaluations to the first win and median winner size
     (None without a win), best known size, and on families the share of test boards the winners won."""
     rows = []
@@ -100,14 +101,20 @@ def summarize(records: Sequence[dict[str, Any]], methods: Sequence[str], levels:
             mine = [r for r in records if r["task"][0] == method and r["task"][1] == level.name]
             wins = [r for r in mine if r["solved"]]
             tested = [(r["test_solved"], r["test_boards"]) for r in wins if r.get("test_boards")]
-            rows.append({
-                "level": level.name, "method": method, "runs": len(mine), "solved": len(wins),
-                "success": len(wins) / runs, "median_evaluations": median(r["evaluations"] for r in wins) if wins
-                else None, "median_size": median(r["size"] for r in wins) if wins else None,
-                "best_known": level.best_known,
-                "test_share": sum(a for a, _ in tested) / sum(b for _, b in tested) if tested else None,
-                "winners_general": sum(a == b for a, b in tested) if tested else None,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "level": level.name,
+                    "method": method,
+                    "runs": len(mine),
+                    "solved": len(wins),
+                    "success": len(wins) / runs,
+                    "median_evaluations": median(r["evaluations"] for r in wins) if wins else None,
+                    "median_size": median(r["size"] for r in wins) if wins else None,
+                    "best_known": level.best_known,
+                    "test_share": sum(a for a, _ in tested) / sum(b for _, b in tested) if tested else None,
+                    "winners_general": sum(a == b for a, b in tested) if tested else None,
+                }
+            )
     return rows
 
 
@@ -119,13 +126,16 @@ def half_solved(rows: Sequence[dict[str, Any]], method: str) -> list[str]:
 def paired(rows: Sequence[dict[str, Any]], first: str, second: str) -> list[tuple[str, float, float]]:
     """(level, first's median evaluations, second's) on the levels both solved at least once."""
     by = {(r["method"], r["level"]): r for r in rows}
-    return [(level, by[first, level]["median_evaluations"], by[second, level]["median_evaluations"])
-            for (method, level) in by if method == first and (second, level) in by
-            and by[first, level]["solved"] and by[second, level]["solved"]]  # fmt: skip
+    return [
+        (level, by[first, level]["median_evaluations"], by[second, level]["median_evaluations"])
+        for (method, level) in by
+        if method == first and (second, level) in by and by[first, level]["solved"] and by[second, level]["solved"]
+    ]
 
 
-def success_curve(records: Sequence[dict[str, Any]], method: str, budget: int,
-                  points: int = 60) -> tuple[list[int], list[float]]:  # fmt: skip
+def success_curve(
+    records: Sequence[dict[str, Any]], method: str, budget: int, points: int = 60
+) -> tuple[list[int], list[float]]:
     """(evaluations, share of the method's runs that had won by then), for the plot."""
     mine = [r for r in records if r["task"][0] == method]
     grid = sorted({max(1, round(budget ** (k / (points - 1)))) for k in range(points)})

@@ -23,8 +23,9 @@ from .interpreter import OUT_SIZE, game_loop, run_vaguery
 def rebuild_distance(board):
     """``metrics.rebuild_distance`` of the board from its goal: each wanted crate, bottom up, is taken from the
     leftmost pile holding it (cost: piles travelled + crates below it), 100 per crate missing or left over."""
-    return _rebuild(board.piles, board.heights, board.goal, board.goal_heights, board.piles.copy(),
-                    board.heights.copy())  # fmt: skip
+    return _rebuild(
+        board.piles, board.heights, board.goal, board.goal_heights, board.piles.copy(), board.heights.copy()
+    )
 
 
 @njit(cache=True)
@@ -147,8 +148,25 @@ def _start(piles, heights, npiles, b, j, final_piles, final_heights):
 
 
 @njit(cache=True)
-def run_game_batch(op, cond, flen, prog, board, piles, heights, goal, goal_heights, npiles, has_goal, claws,
-                   tick_limit, outs, final_piles, final_heights, rebuild):  # fmt: skip
+def run_game_batch(
+    op,
+    cond,
+    flen,
+    prog,
+    board,
+    piles,
+    heights,
+    goal,
+    goal_heights,
+    npiles,
+    has_goal,
+    claws,
+    tick_limit,
+    outs,
+    final_piles,
+    final_heights,
+    rebuild,
+):
     """Game semantics for every job; ``op``/``cond`` are (P, functions, slots), ``flen`` (P, functions). One
     call stack and one rebuild scratch board serve every job."""
     width = op.shape[2]
@@ -160,14 +178,46 @@ def run_game_batch(op, cond, flen, prog, board, piles, heights, goal, goal_heigh
         p, b = prog[j], board[j]
         n = npiles[b]
         state, state_heights = _start(piles, heights, npiles, b, j, final_piles, final_heights)
-        stack = game_loop(ops[p], conds[p], flen[p], width, state, state_heights, goal[b, :n], goal_heights[b, :n],
-                          has_goal[b], claws[b], tick_limit, outs[j], stack)  # fmt: skip
+        stack = game_loop(
+            ops[p],
+            conds[p],
+            flen[p],
+            width,
+            state,
+            state_heights,
+            goal[b, :n],
+            goal_heights[b, :n],
+            has_goal[b],
+            claws[b],
+            tick_limit,
+            outs[j],
+            stack,
+        )
         rebuild[j] = _rebuild(state, state_heights, goal[b, :n], goal_heights[b, :n], work, left) if has_goal[b] else -1
 
 
 @njit(cache=True)
-def run_vaguery_batch(op, arg, cond, start, length, prog, board, piles, heights, goal, goal_heights, npiles,
-                      has_goal, claws, rules, outs, final_piles, final_heights, rebuild):  # fmt: skip
+def run_vaguery_batch(
+    op,
+    arg,
+    cond,
+    start,
+    length,
+    prog,
+    board,
+    piles,
+    heights,
+    goal,
+    goal_heights,
+    npiles,
+    has_goal,
+    claws,
+    rules,
+    outs,
+    final_piles,
+    final_heights,
+    rebuild,
+):
     """Ruby semantics for every job; tokens are shared, ``start``/``length`` are (P, subroutines)."""
     rule = VagueryRules(rules[0] != 0, rules[1] != 0, rules[2], rules[3])
     work, left = np.empty_like(piles[0]), np.empty_like(heights[0])

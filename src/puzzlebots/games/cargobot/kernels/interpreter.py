@@ -162,8 +162,21 @@ def run_game(registers, board, claw, tick_limit, out):
     ``registers`` is an ``engine.RegisterCode``; fills ``out`` (``OUT_*``).
     """
     stack = np.empty((64, 3), np.int64)
-    game_loop(registers.op.ravel(), registers.cond.ravel(), registers.length, registers.op.shape[1], board.piles,
-              board.heights, board.goal, board.goal_heights, board.has_goal, claw, tick_limit, out, stack)  # fmt: skip
+    game_loop(
+        registers.op.ravel(),
+        registers.cond.ravel(),
+        registers.length,
+        registers.op.shape[1],
+        board.piles,
+        board.heights,
+        board.goal,
+        board.goal_heights,
+        board.has_goal,
+        claw,
+        tick_limit,
+        out,
+        stack,
+    )
 
 
 @njit(cache=True)
@@ -214,8 +227,12 @@ def game_loop(ops, conds, flen, width, piles, heights, goal, goal_heights, has_g
         for p in range(heights.shape[0]):
             if not _equal(piles, heights, goal, goal_heights, p):
                 state[S_MISM] += 1
-    while _game_ticks(ops, conds, flen, width, piles, heights, goal, goal_heights, has_goal, tick_limit, out, stack,
-                      state) == GROW:  # fmt: skip
+    while (
+        _game_ticks(
+            ops, conds, flen, width, piles, heights, goal, goal_heights, has_goal, tick_limit, out, stack, state
+        )
+        == GROW
+    ):
         bigger = np.empty((2 * stack.shape[0], 3), np.int64)
         bigger[: stack.shape[0]] = stack
         stack = bigger

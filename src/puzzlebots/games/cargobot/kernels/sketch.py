@@ -40,8 +40,24 @@ def score(op, cond, flen, board, claw, tick_limit, out):
 
 
 @njit(cache=True)
-def tabu(op, cond, free, flen, oplist, condlist, board, claw, tick_limit, seed, budget, tenure, tabu_until, step,
-         best_op, best_cond):  # fmt: skip
+def tabu(
+    op,
+    cond,
+    free,
+    flen,
+    oplist,
+    condlist,
+    board,
+    claw,
+    tick_limit,
+    seed,
+    budget,
+    tenure,
+    tabu_until,
+    step,
+    best_op,
+    best_cond,
+):
     """Tabu search from the program in ``op``/``cond`` (changed in place): each step tries every value of every
     free register (an op of ``oplist`` or empty, with a condition of ``condlist``) and moves to the best
     change of a register not changed in the last ``tenure`` steps (ties broken at random), worse or not.

@@ -45,9 +45,16 @@ NODES, PREFIXES, TICKS_RUN, CAP_HITS = range(4)
 PR_ORDER, PR_SLOTS, PR_BOUND, PR_PAIR, PR_INLINE, PR_LOOP, PR_WALL, PR_SHORT, PR_PILE = range(4, 13)
 NCOUNTERS = 13
 PRUNE_NAMES = (
-    "function order", "slot limits", "lower bound", "redundant pair", "inlinable", "loop", "wall/topple",
-    "complete below budget", "pile rule",
-)  # fmt: skip
+    "function order",
+    "slot limits",
+    "lower bound",
+    "redundant pair",
+    "inlinable",
+    "loop",
+    "wall/topple",
+    "complete below budget",
+    "pile rule",
+)
 #: ``Problem.pile_rules`` bits, per pile (a user's hint, Elizarov's ``:stack`` constraint; 0: no rule): the pile
 #: stays a bottom part of its start pile (``KEEP_START``) or of its goal pile (``KEEP_GOAL``; both bits: of
 #: either), is never put on (``NO_PUT``) or never taken from (``NO_TAKE``). A run that breaks one ends there.
@@ -224,10 +231,13 @@ def _workspace(problem, task):
     functions = slots.shape[0]
     most_slots = slots.max()
     prog = Program(
-        np.zeros((functions, most_slots), np.int8), np.zeros((functions, most_slots), np.int32),
-        np.zeros(functions, np.int32), np.zeros(functions, np.int8), np.zeros(functions, np.int8),
+        np.zeros((functions, most_slots), np.int8),
+        np.zeros((functions, most_slots), np.int32),
+        np.zeros(functions, np.int32),
+        np.zeros(functions, np.int8),
+        np.zeros(functions, np.int8),
         np.zeros(functions * (most_slots + 1), np.int32),
-    )  # fmt: skip
+    )
     st = np.zeros(ST_SIZE, np.int64)
     st[ST_CLAW] = problem.worlds[0, W_CLAW]
     st[ST_TOP] = -1
@@ -242,9 +252,11 @@ def _workspace(problem, task):
     while tsize < 4 * tick_cap:
         tsize *= 2
     table = LoopTable(
-        np.zeros(tsize, np.uint64), np.zeros((2, tsize), np.int32),
-        np.zeros(tick_cap + 2, np.uint64), np.zeros((3, tick_cap + 2), np.int32),
-    )  # fmt: skip
+        np.zeros(tsize, np.uint64),
+        np.zeros((2, tsize), np.int32),
+        np.zeros(tick_cap + 2, np.uint64),
+        np.zeros((3, tick_cap + 2), np.int32),
+    )
     maxl = max_levels(task.budget, problem.toolbox.ncond)
     levels = Levels(np.zeros((3, maxl), np.int32), np.zeros((maxl, ST_SIZE), np.int64), np.zeros(maxl, np.uint64))
     _place_fixed(problem, prog, st)
@@ -311,7 +323,7 @@ def _dfs(problem, task, out, prog, machine, table, levels):
     pop, pmask, plen, pend, _, _ = prog
     piles, heights, st, hashes, frames, moves = machine
     (tkey, tval, log_key, log_val), (info, lv_st, lv_bh) = table, levels  # the loop table: written by ``_loops``
-    npiles, nops, inlining = heights.shape[0], oplist.shape[0], problem.fixed_len.max() < 0
+    npiles, nops, inlining, poison = heights.shape[0], oplist.shape[0], problem.fixed_len.max() < 0, problem.poison
     counters, level, maxf = out.counters, 0, task.nfun if task.nfun > 0 else slots.shape[0]
     while True:  # ---------------- run the machine until it wins, dies or needs a decision ----------------
         claw, held, ticks, f, i = st[ST_CLAW], st[ST_HELD], st[ST_TICKS], st[ST_FUNC], st[ST_REG]
@@ -347,14 +359,13 @@ def _dfs(problem, task, out, prog, machine, table, levels):
                     held = piles[claw, heights[claw]]
                     bh ^= board_keys[claw, heights[claw], held]
                     moves[nmoves], nmoves = held * npiles + claw, nmoves + 1
-                    event = FIRES if not ruled else _pile_rule(rules, held, claw, piles, heights, board, counters,
-                                                                problem.poison)  # fmt: skip
+                    event = _pile_rule(rules, held, claw, piles, heights, board, counters, poison) if ruled else FIRES
             elif o == PICKUP:  # put the crate down
                 bh ^= board_keys[claw, heights[claw], held]
                 piles[claw, heights[claw]] = held
                 heights[claw], held = heights[claw] + 1, 0
                 moves[nmoves], nmoves = -1 - claw, nmoves + 1
-                event = _pile_rule(rules, 0, claw, piles, heights, board, counters, problem.poison) if ruled else FIRES
+                event = _pile_rule(rules, 0, claw, piles, heights, board, counters, poison) if ruled else FIRES
             elif o <= 2:  # a move; moving away from a pile of 7 or more topples it
                 to = claw + (1 if o == RIGHT else -1)
                 event = DEAD if heights[claw] >= TOPPLE_HEIGHT or to < 0 or to >= npiles else FIRES

@@ -62,7 +62,8 @@ class Expectimax(Searcher):
         probs = pair_probs(allowed_types(state.level), self.repick)
         reserve = self.reserve(state)
         kind, x, y, best = expect(
-            self.board, self.hand, self.rules, self.weights, self.tables, probs, self.keep, reserve)
+            self.board, self.hand, self.rules, self.weights, self.tables, probs, self.keep, reserve
+        )
         self.last_score = float(best)
         return self._action(kind, x, y)
 

@@ -115,8 +115,14 @@ class Searcher:
         self.rules = _rule_numbers(rules)
         pats, sums, split = pattern_tables(rules.alexey)
         self.tables = Tables(
-            nest=np.array(rules.nest, np.int64), height=np.array(HEIGHT, np.int64), cash=np.array(CASH, np.int64),
-            group=np.array(rules.groups, np.int64), pdt=perm_distance_table(), pats=pats, sums=sums, split=split,
+            nest=np.array(rules.nest, np.int64),
+            height=np.array(HEIGHT, np.int64),
+            cash=np.array(CASH, np.int64),
+            group=np.array(rules.groups, np.int64),
+            pdt=perm_distance_table(),
+            pats=pats,
+            sums=sums,
+            split=split,
             swaps=np.array(VLADIMIR_SWAPS, np.int64),
         )
         self.board = np.zeros((COLUMNS, CAP + 1), np.int8)

@@ -35,9 +35,19 @@ from .params import (
 def scoring(rules, weights):  # type: ignore[no-untyped-def]
     """The :class:`~.params.Scoring` of the ``rules`` and ``weights`` arrays."""
     return Scoring(
-        rules[R_TOP_PX], rules[R_MIN_RUN], rules[R_M7_ABS] != 0, rules[R_MIRROR] != 0, rules[R_BONUS],
-        weights[C_HATS], weights[C_PILE_HEIGHTS], weights[C_RUNS], weights[C_TOP_RUNS], weights[C_MISMATCHES],
-        weights[W_PERM], weights[W_HEIGHT_DIFFS], weights[W_CASH],
+        rules[R_TOP_PX],
+        rules[R_MIN_RUN],
+        rules[R_M7_ABS] != 0,
+        rules[R_MIRROR] != 0,
+        rules[R_BONUS],
+        weights[C_HATS],
+        weights[C_PILE_HEIGHTS],
+        weights[C_RUNS],
+        weights[C_TOP_RUNS],
+        weights[C_MISMATCHES],
+        weights[W_PERM],
+        weights[W_HEIGHT_DIFFS],
+        weights[W_CASH],
         weights[W_HATS] + weights[W_PILE_HEIGHTS] + weights[W_MISMATCHES] + weights[W_PERM],
     )
 
@@ -70,7 +80,10 @@ def pile_eval(buf, start, end, nest, height, sc):  # type: ignore[no-untyped-def
         runsq += run * run
         top = run * run
     a = (
-        -sc.c_hats * n * n - sc.c_pile_heights * h * h + sc.c_runs * runsq + sc.c_top_runs * top
+        -sc.c_hats * n * n
+        - sc.c_pile_heights * h * h
+        + sc.c_runs * runsq
+        + sc.c_top_runs * top
         - sc.c_mismatches * mism
     )
     return a, h

@@ -311,14 +311,25 @@ def pair_chains(board, hand, sc, tables, pairs):  # type: ignore[no-untyped-def]
     the pair tops out."""
     d = Decision(board, board[:, COUNT].astype(np.int64), hand, sc, tables)
     w = Buffers(
-        np.zeros(CAP, np.int8), np.zeros(CAP, np.int8), np.zeros((2, 36), np.int64), np.zeros((2, 36), np.int64),
-        np.zeros((2, 36), np.int64), np.arange(6), np.zeros(6, np.int64), np.zeros(TYPES), np.zeros(TYPES, np.bool_),
+        np.zeros(CAP, np.int8),
+        np.zeros(CAP, np.int8),
+        np.zeros((2, 36), np.int64),
+        np.zeros((2, 36), np.int64),
+        np.zeros((2, 36), np.int64),
+        np.arange(6),
+        np.zeros(6, np.int64),
+        np.zeros(TYPES),
+        np.zeros(TYPES, np.bool_),
     )
     root = root_tables(d, w.tmp)
     t_land, t_info = type_tables(d, w.tmp)
     f = TypeField(
-        np.zeros(6, np.int64), np.zeros(6, np.int64), np.zeros((6, STACK + 1)), np.zeros((6, STACK + 1), np.int64),
-        np.zeros((6, TYPES)), np.zeros((6, TYPES, L_SIZE), np.int64),
+        np.zeros(6, np.int64),
+        np.zeros(6, np.int64),
+        np.zeros((6, STACK + 1)),
+        np.zeros((6, STACK + 1), np.int64),
+        np.zeros((6, TYPES)),
+        np.zeros((6, TYPES, L_SIZE), np.int64),
     )
     _first_placements(d, root, t_land, t_info, f, w, pairs)
     _first_helpers(d, root, t_land, t_info, f, w, pairs)

@@ -92,8 +92,13 @@ def chains(board, hand, rules, weights, tables, log):  # type: ignore[no-untyped
     NEG where every chain of it tops out (the caller fills it with NEG)."""
     d = Decision(board, board[:, COUNT].astype(np.int64), hand, scoring(rules, weights), tables)
     w = Work(
-        np.zeros(CAP, np.int8), np.zeros((2, CAP), np.int8), np.zeros((2, 36), np.int64), np.arange(6),
-        np.zeros(6, np.int64), np.zeros((2, 4)), log,
+        np.zeros(CAP, np.int8),
+        np.zeros((2, CAP), np.int8),
+        np.zeros((2, 36), np.int64),
+        np.arange(6),
+        np.zeros(6, np.int64),
+        np.zeros((2, 4)),
+        log,
     )
     s2 = Scratch(np.zeros(6, np.int64), np.zeros((2, 36), np.int64))
     best = w.best

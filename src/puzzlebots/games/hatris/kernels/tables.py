@@ -51,8 +51,12 @@ class Field(NamedTuple):
 @njit(cache=True)
 def new_field():  # type: ignore[no-untyped-def]
     return Field(
-        np.zeros(6, np.int64), np.zeros(6, np.int64), np.zeros((6, STACK + 1)), np.zeros((6, STACK + 1), np.int64),
-        np.zeros((6, 2)), np.zeros((6, 2, L_SIZE), np.int64),
+        np.zeros(6, np.int64),
+        np.zeros(6, np.int64),
+        np.zeros((6, STACK + 1)),
+        np.zeros((6, STACK + 1), np.int64),
+        np.zeros((6, 2)),
+        np.zeros((6, 2, L_SIZE), np.int64),
     )
 
 

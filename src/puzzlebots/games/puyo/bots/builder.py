@@ -51,8 +51,13 @@ class BuilderBot(PuyoBot):
         self.futures = settings.builder_futures
         self.n_colours = settings.n_colours
         self.fire_links = settings.beam_fire_links
-        self.params = search_params(settings.builder_width, self.n_colours, REACH_RULES[settings.reach],
-                                    settings.builder_prune, settings.builder_discount)
+        self.params = search_params(
+            settings.builder_width,
+            self.n_colours,
+            REACH_RULES[settings.reach],
+            settings.builder_prune,
+            settings.builder_discount,
+        )
         self.weights = signed(default_weights() if weights is None else weights)
         self.rng = np.random.default_rng(seed)
         #: the last decision's best placements, (placement, mean largest chain score, futures survived), best first
@@ -87,8 +92,9 @@ class BuilderBot(PuyoBot):
         total = np.maximum(chains, 0).sum(axis=0)
         alive = (values > -1.0e17).sum(axis=0)
         mean_value = np.where(values > -1.0e17, values, 0.0).sum(axis=0) / np.maximum(alive, 1)
-        ranked = sorted(legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])),
-                        reverse=True)
+        ranked = sorted(
+            legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])), reverse=True
+        )
         self.last_candidates = [(p, float(total[p]) / self.futures, int(alive[p])) for p in ranked[:THINKING_MOVES]]
         if self.fire_links > 0:
             fire = self._fires_now(state, legal)

@@ -51,8 +51,13 @@ class DuelistBot(PuyoBot):
         self.depth = settings.duelist_depth
         self.futures = settings.duelist_futures
         self.n_colours = settings.n_colours
-        self.params = search_params(settings.duelist_width, self.n_colours, REACH_RULES[settings.reach],
-                                    settings.builder_prune, settings.builder_discount)
+        self.params = search_params(
+            settings.duelist_width,
+            self.n_colours,
+            REACH_RULES[settings.reach],
+            settings.builder_prune,
+            settings.builder_discount,
+        )
         self.weights = signed(default_weights())
         self.fire_links = settings.duelist_fire_links
         self.defend = settings.duelist_defend
@@ -97,8 +102,9 @@ class DuelistBot(PuyoBot):
         if choice is not None:
             return choice
         if self.harass and on_way == 0 and not him.chain:
-            harass = [s for s in mine if s.links <= self.harass_links and s.garbage >= self.harass
-                      and s.garbage > counter]
+            harass = [
+                s for s in mine if s.links <= self.harass_links and s.garbage >= self.harass and s.garbage > counter
+            ]
             if harass:
                 return self._fire(max(harass, key=lambda s: (s.garbage, -s.ends)), "harass")
         horizon = None
@@ -138,8 +144,9 @@ class DuelistBot(PuyoBot):
             return self._fire(best, "defend")
         return None
 
-    def _fire_or_build(self, state: Any, legal: list[int], mine: list[Shot], garbage: int,
-                       horizon: int | None = None) -> int:
+    def _fire_or_build(
+        self, state: Any, legal: list[int], mine: list[Shot], garbage: int, horizon: int | None = None
+    ) -> int:
         big = [s for s in mine if s.links >= self.fire_links]
         if big:
             return self._fire(max(big, key=lambda s: (s.garbage, -s.ends)), "fire")
@@ -164,7 +171,7 @@ class DuelistBot(PuyoBot):
         depth = max(self.depth, len(known))
         queues = np.empty((self.futures, depth, 2), dtype=np.int64)
         queues[:, : len(known)] = known
-        queues[:, len(known):] = self.rng.integers(1, self.n_colours + 1, size=(self.futures, depth - len(known), 2))
+        queues[:, len(known) :] = self.rng.integers(1, self.n_colours + 1, size=(self.futures, depth - len(known), 2))
         chains = np.zeros((self.futures, N_PLACEMENTS))
         values = np.zeros((self.futures, N_PLACEMENTS))
         search_many(root, queues, params, self.weights, chains, values)

@@ -102,4 +102,3 @@ def rows_of(garbage: int) -> int:
     """The rows a drop of ``garbage`` adds to the spawn column at worst (one drop holds at most 30)."""
     n = min(garbage, MAX_GARBAGE_DROP)
     return -(-n // WIDTH)
-

@@ -76,13 +76,17 @@ def new_scratch() -> tuple[np.ndarray, np.ndarray]:
 def _touches(b: np.ndarray, heights: np.ndarray, x: int, c: int) -> bool:
     """True when a puyo of colour c resting on column x would touch a puyo of its colour."""
     h = heights[x]
-    return (h > 0 and cell(b, x, h - 1) == c) or (x > 0 and heights[x - 1] > h and cell(b, x - 1, h) == c) \
+    return (
+        (h > 0 and cell(b, x, h - 1) == c)
+        or (x > 0 and heights[x - 1] > h and cell(b, x - 1, h) == c)
         or (x < WIDTH - 1 and heights[x + 1] > h and cell(b, x + 1, h) == c)
+    )
 
 
 @njit(cache=True)
-def potential(b: np.ndarray, heights: np.ndarray, n_colours: int,
-              scratch: tuple[np.ndarray, np.ndarray]) -> tuple[int, int, int]:
+def potential(
+    b: np.ndarray, heights: np.ndarray, n_colours: int, scratch: tuple[np.ndarray, np.ndarray]
+) -> tuple[int, int, int]:
     """The longest chain that dropping 1 to 3 puyos of one colour onto one column would fire.
 
     Returns (links, score, puyos needed); (0, 0, 0) when nothing can be triggered that way.
@@ -112,8 +116,10 @@ def potential(b: np.ndarray, heights: np.ndarray, n_colours: int,
             lane = np.uint64(0x1FFF) << np.uint64(16 * (x % 3))
             score = resolve_moved(work, lane if x < 3 else U0, U0 if x < 3 else lane, stats)
             links = stats[0]
-            if links > best_links or (links == best_links and need < best_need) or (
-                links == best_links and need == best_need and score > best_score
+            if (
+                links > best_links
+                or (links == best_links and need < best_need)
+                or (links == best_links and need == best_need and score > best_score)
             ):
                 best_links = links
                 best_score = score
@@ -136,8 +142,9 @@ def connections(b: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def evaluate(b: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarray,
-             scratch: tuple[np.ndarray, np.ndarray]) -> float:
+def evaluate(
+    b: np.ndarray, heights: np.ndarray, n_colours: int, w: np.ndarray, scratch: tuple[np.ndarray, np.ndarray]
+) -> float:
     """How promising a field is for a big chain: potential chain, connections, shape."""
     links, score, need = potential(b, heights, n_colours, scratch)
     conn = connections(b)
@@ -171,8 +178,15 @@ def _bury(b: np.ndarray, garbage: int) -> None:
 
 
 @njit(cache=True)
-def _node_value(b: np.ndarray, heights: np.ndarray, fired: int, d: int, params: np.ndarray, w: np.ndarray,
-                scratch: tuple[np.ndarray, np.ndarray]) -> float:
+def _node_value(
+    b: np.ndarray,
+    heights: np.ndarray,
+    fired: int,
+    d: int,
+    params: np.ndarray,
+    w: np.ndarray,
+    scratch: tuple[np.ndarray, np.ndarray],
+) -> float:
     """A node at depth ``d`` whose path fired ``fired`` links: the fired chain or the field's promise,
     whichever is worth more (only the fired chain counts once no pair is left)."""
     fired_value = w[W_FIRED] * fired

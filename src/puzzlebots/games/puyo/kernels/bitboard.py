@@ -421,8 +421,11 @@ def play_pair(b: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, sta
         return -1
     a1, c1 = _bit_of(pos[0], pos[1])
     a2, c2 = _bit_of(pos[2], pos[3])
-    quiet = not _pops(b, axis, a1 | a2, c1 | c2) if axis == child else \
-        not _pops(b, axis, a1, c1) and not _pops(b, child, a2, c2)
+    quiet = (
+        not _pops(b, axis, a1 | a2, c1 | c2)
+        if axis == child
+        else not _pops(b, axis, a1, c1) and not _pops(b, child, a2, c2)
+    )
     if quiet:
         stats[0] = 0
         stats[1] = 0
@@ -440,8 +443,9 @@ def drop_garbage(b: np.ndarray, per_column: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def play_grid(cells: np.ndarray, heights: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray,
-              stats: np.ndarray) -> int:
+def play_grid(
+    cells: np.ndarray, heights: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, stats: np.ndarray
+) -> int:
     """``play_pair`` on a grid field (the engine's stored form): encode, play on the bitboard, decode."""
     b = np.empty(NWORDS, dtype=np.uint64)
     encode(cells, b)

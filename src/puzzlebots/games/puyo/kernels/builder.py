@@ -66,9 +66,23 @@ def _bury(b: np.ndarray, garbage: int) -> None:
 
 
 @njit(cache=True)
-def _expand(fields: np.ndarray, action: np.ndarray, first: np.ndarray, n: int, pair: np.ndarray, d: int,
-            params: np.ndarray, w: np.ndarray, chains: np.ndarray, cf: np.ndarray, caction: np.ndarray,
-            cfirst: np.ndarray, cval: np.ndarray, keys: np.ndarray, slots: np.ndarray) -> int:
+def _expand(
+    fields: np.ndarray,
+    action: np.ndarray,
+    first: np.ndarray,
+    n: int,
+    pair: np.ndarray,
+    d: int,
+    params: np.ndarray,
+    w: np.ndarray,
+    chains: np.ndarray,
+    cf: np.ndarray,
+    caction: np.ndarray,
+    cfirst: np.ndarray,
+    cval: np.ndarray,
+    keys: np.ndarray,
+    slots: np.ndarray,
+) -> int:
     """Every child of the ``n`` parents for ``pair``: records fired chains per first placement in ``chains``,
     keeps one child per distinct field (the best action cost) in ``cf``...; returns how many."""
     a = pair[0]
@@ -125,8 +139,9 @@ def _expand(fields: np.ndarray, action: np.ndarray, first: np.ndarray, n: int, p
 
 
 @njit(cache=True)
-def search_one(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.ndarray, chains: np.ndarray,
-               values: np.ndarray) -> None:
+def search_one(
+    root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.ndarray, chains: np.ndarray, values: np.ndarray
+) -> None:
     """One beam over ``queue`` (pairs, first = current) from ``root``: ``chains[p]`` gets the largest chain
     score fired below first placement p, discounted by depth (-1 if p is illegal or its line left the beam
     without firing), ``values[p]`` the best value its line has at the deepest level (a tie-break; NEG if none)."""
@@ -172,8 +187,9 @@ def search_one(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.nd
 
 
 @njit(cache=True, parallel=True)
-def search_many(root: np.ndarray, queues: np.ndarray, params: np.ndarray, w: np.ndarray, chains: np.ndarray,
-                values: np.ndarray) -> None:
+def search_many(
+    root: np.ndarray, queues: np.ndarray, params: np.ndarray, w: np.ndarray, chains: np.ndarray, values: np.ndarray
+) -> None:
     """``search_one`` for each future ``queues[f]`` into row f of ``chains`` and ``values``, in parallel."""
     for f in prange(queues.shape[0]):
         search_one(root, queues[f], params, w, chains[f], values[f])

@@ -43,8 +43,23 @@ SIGNS = np.array([1.0, 1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1
 #: the form's hand weight (see docs/puyo.md, "Chain forms", for the runs that chose it)
 FORM_WEIGHT = 0.0
 #: hand-set magnitudes (ama's "build" profile rescaled to our features); CMA-ES weights ship in data/
-HAND_WEIGHTS = (1000.0, 150.0, 200.0, 150.0, 80.0, 100.0, 100.0, 120.0, 220.0, 250.0, 50.0, 300.0, 150.0, 250.0,
-                FORM_WEIGHT)
+HAND_WEIGHTS = (
+    1000.0,
+    150.0,
+    200.0,
+    150.0,
+    80.0,
+    100.0,
+    100.0,
+    120.0,
+    220.0,
+    250.0,
+    50.0,
+    300.0,
+    150.0,
+    250.0,
+    FORM_WEIGHT,
+)
 
 
 def signed(magnitudes: object) -> np.ndarray:
@@ -192,8 +207,15 @@ def shape_terms(heights: np.ndarray) -> tuple[int, int, int]:
 
 
 @njit(cache=True)
-def quiet(b: np.ndarray, heights: np.ndarray, n_colours: int, crossable: int, w: np.ndarray,
-          work: np.ndarray, stats: np.ndarray) -> tuple[float, int, int]:
+def quiet(
+    b: np.ndarray,
+    heights: np.ndarray,
+    n_colours: int,
+    crossable: int,
+    w: np.ndarray,
+    work: np.ndarray,
+    stats: np.ndarray,
+) -> tuple[float, int, int]:
     """The best trigger 1-3 puyos of one colour on one reachable column would fire, valued by the trigger
     weights; returns (value, links, score), (0, 0, 0) when no such drop fires anything."""
     best = -1.0e18
@@ -237,8 +259,15 @@ def quiet(b: np.ndarray, heights: np.ndarray, n_colours: int, crossable: int, w:
 
 
 @njit(cache=True)
-def evaluate(b: np.ndarray, heights: np.ndarray, n_colours: int, crossable: int, w: np.ndarray,
-             work: np.ndarray, stats: np.ndarray) -> float:
+def evaluate(
+    b: np.ndarray,
+    heights: np.ndarray,
+    n_colours: int,
+    crossable: int,
+    w: np.ndarray,
+    work: np.ndarray,
+    stats: np.ndarray,
+) -> float:
     """The static value of a stable field (the path's action costs are added by the search)."""
     value, _, _ = quiet(b, heights, n_colours, crossable, w, work, stats)
     shape, well, bump = shape_terms(heights)

@@ -30,6 +30,7 @@ def column_heights(field: np.ndarray, heights: np.ndarray) -> None:
             h += 1
         heights[x] = h
 
+
 @njit(cache=True)
 def _flood(field: np.ndarray, x0: int, y0: int, seen: np.ndarray, cells: np.ndarray) -> int:
     """Collect the same-colour group of (x0, y0) within rows 1..12 into ``cells``; return its size."""

@@ -56,6 +56,7 @@ def placement_mask(heights: np.ndarray, same_colour: bool, crossable: int, mask:
             n += 1
     return n
 
+
 @njit(cache=True)
 def _land(field: np.ndarray, heights: np.ndarray, x: int, colour: int) -> int:
     """Drop one puyo into column x; return its row, or -1 when it would rest in row 14 and vanishes."""
@@ -98,6 +99,7 @@ def drop_pair(field: np.ndarray, heights: np.ndarray, p: int, axis: int, child: 
     out[3] = cy
     return True
 
+
 @njit(cache=True)
 def play_pair(
     field: np.ndarray, heights: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, stats: np.ndarray
@@ -114,6 +116,7 @@ def play_pair(
         stats[2] = 0
         return 0
     return resolve(field, heights, stats)
+
 
 @njit(cache=True)
 def bench_placements(fields: np.ndarray, pairs: np.ndarray, crossable: int) -> tuple[int, int]:

@@ -56,8 +56,9 @@ class LineBuilder:
         """The plan that builds ``line`` now, or None when it is outside the matrix or cannot be completed."""
         if line.number >= (state.R if line.axis == ROW else state.C):
             return None
-        _, _, nm, status, _ = build_line(state.raw_grid, state_at(state), (line.axis, line.number, line.type),
-                                         self.rules, self._moves, self._work)
+        _, _, nm, status, _ = build_line(
+            state.raw_grid, state_at(state), (line.axis, line.number, line.type), self.rules, self._moves, self._work
+        )
         if status != BUILT or nm == 0:
             return None
         return moves_to_plan(self._moves, nm)

@@ -28,8 +28,15 @@ def sample_copy(state: YoshiState, seed: int) -> YoshiState:
     other.meters = list(state.meters)
     other.incoming = state.incoming.copy()
     c = state.counters
-    other.counters = Counters(c.score, c.lines, c.max_chain, c.yoshis_earned, c.shells_cleared, c.continues,
-                              [StageRecord(**vars(c.stages[-1]))])
+    other.counters = Counters(
+        c.score,
+        c.lines,
+        c.max_chain,
+        c.yoshis_earned,
+        c.shells_cleared,
+        c.continues,
+        [StageRecord(**vars(c.stages[-1]))],
+    )
     other._row_code = state._row_code.copy()
     other._col_code = state._col_code.copy()
     return other
@@ -54,8 +61,9 @@ def position_score(state: YoshiState) -> float:
     return float(min(room_r, room_c)) - state.R * state.C
 
 
-def sample_score(state: YoshiState, plan: str, policy: Callable[[YoshiState], str], horizon: int,
-                 max_decisions: int) -> float:
+def sample_score(
+    state: YoshiState, plan: str, policy: Callable[[YoshiState], str], horizon: int, max_decisions: int
+) -> float:
     """Play ``plan`` then ``policy`` on ``state`` (a copy, changed in place) for up to ``horizon`` frames."""
     start_stage, start_cont, start_frame = state.stage_pos, state.counters.continues, state.frame
     action = plan
