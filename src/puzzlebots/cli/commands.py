@@ -187,7 +187,15 @@ def make_stats(game: Episodic) -> click.Command:
             values, label, note = plotted(game, results, config)
             plot_histogram(plot, values, label, f"{game.title}: {bot}, {games:,} games from seed {seed}", note)
 
-    options = [
+    options = stats_options(game)
+    return click.command(game.name, help=f"Play N seeded {game.title} games and summarize them.")(
+        with_options(options, run)
+    )
+
+
+def stats_options(game: Episodic) -> list[Callable[[Any], Any]]:
+    """The options of ``stats`` for ``game``: the bot, the games and seeds, where it runs, its outputs."""
+    return [
         bot_option(game),
         click.option(
             "--games",
@@ -238,9 +246,6 @@ def make_stats(game: Episodic) -> click.Command:
         ),
         *game_option_decorators(game),
     ]
-    return click.command(game.name, help=f"Play N seeded {game.title} games and summarize them.")(
-        with_options(options, run)
-    )
 
 
 stats = PerGame(
