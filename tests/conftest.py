@@ -15,3 +15,10 @@ def ray_cluster() -> Iterator[RayExecutor]:
     executor = RayExecutor(num_cpus=2)
     yield executor
     executor.shutdown()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules that hold a ``slow`` test run first (each kept whole, so its module fixtures start once): under
+    ``pytest -n 2 --dist worksteal`` the long tests start early and the short ones fill both workers to the end."""
+    slow_modules = {item.module for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.module not in slow_modules)

@@ -136,6 +136,7 @@ def test_front_coding_gives_back_the_prefixes(prefixes: list[list[int]]) -> None
     assert all(e[0] == 0 for e in coded[:1]) and sum(map(len, coded)) <= sum(map(len, prefixes)) + len(prefixes)
 
 
+@pytest.mark.slow
 def test_a_frontier_of_over_a_million_prefixes_is_read_back(tmp_path: Path, good: dict[str, Any]) -> None:
     """The board-rules search of Multi Sort 2 left 418,000 prefixes after its share of an hour; a longer run
     wrote more than the million format 4 allowed, which --resume then refused. Now a frontier may hold as many
