@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from puzzlebots.core.ray_executor import RayExecutor
+
+# No property test depends on the wall clock: no deadline per example, and no health check that fails a test
+# because drawing its examples was slow (on a busy machine it is, and that says nothing about the code).
+settings.register_profile("puzzlebots", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("puzzlebots")
 
 
 @pytest.fixture(scope="module")
