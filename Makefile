@@ -30,7 +30,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint chromium
-	$(BIN)/pytest -n $(PYTEST_JOBS) --durations=15
+	$(BIN)/pytest -n $(PYTEST_JOBS) --dist worksteal --durations=15
 
 # The screenshots docs/web.md and docs/puyo.md show, taken again on purpose by the browser tests (a test run
 # writes them to a temporary folder and leaves docs/img as it is).

@@ -230,10 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cxx", default=None, help="the C++ compiler (default g++, else clang++, from PATH)")
     parser.add_argument("--build-dir", type=Path, default=None, help="where builds are cached")
     args = parser.parse_args(argv)
-    try:
-        check_checkout(args.ama)
-        cxx = find_compiler(args.cxx)
-        flags = flags_for(cpu_flags())
+    try:  # every option first, then what the machine must have (a compiler, SSE4.2)
         if args.games < 2 or args.games % 2:
             raise PuzzlebotsError(f"--games takes an even number of at least 2, got {args.games}")
         if not 1 <= args.ms <= 600_000 or not 1 <= args.jobs <= 64 or args.seed < 0:
@@ -249,6 +246,9 @@ def main(argv: list[str] | None = None) -> None:
         ama = args.ama.resolve()
         if "," in str(cache) or "," in str(ama):
             raise PuzzlebotsError("the --ama and --build-dir paths cannot hold a comma (match --bots splits on it)")
+        check_checkout(args.ama)
+        cxx = find_compiler(args.cxx)
+        flags = flags_for(cpu_flags())
     except PuzzlebotsError as exc:
         parser.exit(2, f"error: {exc}\n")
     try:

@@ -53,6 +53,7 @@ def stats_json(tmp_path: Path, game: str, executor: str, extra: list[str]) -> di
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "extra"), STATS_CASES)
 def test_stats_on_ray_equals_the_process_pool_per_seed(tmp_path: Path, game: str, extra: list[str]) -> None:
     ray_run = stats_json(tmp_path, game, "ray", extra)

@@ -4,6 +4,7 @@ runs that break them, checked against the oracle interpreter's step-by-step boar
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,12 @@ def _obeys(level: Level, program: str, rules: tuple[int, ...]) -> bool:
     return True
 
 
+@cache
+def plain_solve(name: str) -> solver.SolveResult:
+    """The plain search's result for a ``SMALL`` level, found once for all the examples that draw that level."""
+    return solver.solve(find_level(name), jobs=1)
+
+
 rules_for = st.sampled_from(SMALL).flatmap(
     lambda name: st.tuples(
         st.just(name),
@@ -57,6 +64,7 @@ rules_for = st.sampled_from(SMALL).flatmap(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(rules_for)
 def test_pile_rules_cut_exactly_the_runs_that_break_them(case: tuple[str, list[int]]) -> None:
@@ -64,7 +72,7 @@ def test_pile_rules_cut_exactly_the_runs_that_break_them(case: tuple[str, list[i
     smallest program obeys them, the search under them finds one of the same size (nothing sound is cut)."""
     name, rules = case
     level = find_level(name)
-    plain = solver.solve(level, jobs=1)
+    plain = plain_solve(name)
     assert plain.program is not None and plain.size is not None
     hints = Hints(pile_rules=tuple(rules))
     ruled = solver.solve(level, jobs=1, hints=hints, max_size=plain.size + 2)

@@ -1,6 +1,7 @@
 """With a real process: a sketch program above the level's best known size is in the progress file the
 moment it is taken, with the exhaustive search's frontier beside it, so ``kill -9`` right then loses neither;
-``--resume`` (a plain run, nothing stubbed) goes on from that frontier and finds the smaller program.
+``--resume`` (a plain run, nothing stubbed but its clock, which never moves: the run ends where its search is
+done, never on a busy machine's time) goes on from that frontier and finds the smaller program.
 
 The killed run is the real command in a process of its own, with five things changed by a small driver: its
 campaign runs on a clock that never moves, the exhaustive search of Come Together 2 (best known 7, moved to the
@@ -57,6 +58,16 @@ campaign.Plan = partial(campaign.Plan, clock=lambda: 0.0)  # no time runs out: t
 cli(sys.argv[1:])
 """
 
+#: the resumed run: the real command on a campaign clock that never moves (``--total-time`` never runs out)
+RESUME = """
+import sys
+from functools import partial
+import puzzlebots.games.cargobot.campaign as campaign
+from puzzlebots.cli import cli
+campaign.Plan = partial(campaign.Plan, clock=lambda: 0.0)
+cli(sys.argv[1:])
+"""
+
 
 def test_killed_as_the_sketch_program_is_taken_resumes_from_the_frontier(tmp_path: Path) -> None:
     levels = levels_file(tmp_path, [LEVEL], {LEVEL: {"pack": "Crazy"}})
@@ -79,7 +90,7 @@ def test_killed_as_the_sketch_program_is_taken_resumes_from_the_frontier(tmp_pat
     assert rec["result"]["program"] == NINE and rec["result"]["method"] == "sketch"
     assert rec["searched_to"] == 6 and rec["frontier"] and rec["sketches"] == 1
     done = subprocess.run(
-        [sys.executable, "-m", "puzzlebots", *args, "--resume"], capture_output=True, text=True, timeout=STARTUP
+        [sys.executable, "-c", RESUME, *args, "--resume"], capture_output=True, text=True, timeout=STARTUP
     )
     assert done.returncode == 0, done.stderr
     assert f"resuming {LEVEL}: solved by the sketch search at size 9 (best known 7), sizes up to 6" in done.stderr

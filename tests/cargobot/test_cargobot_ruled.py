@@ -88,6 +88,7 @@ def test_format_3_reads_without_ruled_records_and_format_4_needs_them(tmp_path: 
         load(path, 5000, load_levels(None))
 
 
+@pytest.mark.slow
 def test_solve_all_hands_an_open_level_to_the_board_rules_and_resumes_it_solved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

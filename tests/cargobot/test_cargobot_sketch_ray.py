@@ -31,6 +31,7 @@ from puzzlebots.games.cargobot.progress import ProgressFile
 STARTUP = 600.0  # seconds to wait for the command's Ray tasks to start (a fresh copy compiles the kernels first)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, seed, program, found_size", SKETCH_CASES)
 def test_ray_finds_and_verifies_what_one_process_finds(
     ray_cluster: RayExecutor, name: str, seed: int, program: str, found_size: int

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from puzzlebots.cli import cli
-from puzzlebots.core.batch import MAX_GAMES, default_jobs
+from puzzlebots.core.workers import MAX_GAMES, default_jobs
 
 TOO_MANY_JOBS = str(default_jobs() + 998)
 HUGE = "100000000000000000000"  # beyond 64 bits

@@ -83,6 +83,7 @@ def keys_to_a_chain(links: int) -> tuple[int, list[list[str]], list[int]]:
     raise AssertionError(f"no seed gives a {links}-chain")
 
 
+@pytest.mark.slow
 def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(page: Any, shots: Path) -> None:
     from puzzlebots.games.puyo.frames import link_frames
 

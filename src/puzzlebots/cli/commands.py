@@ -24,7 +24,6 @@ from ..command_parts.options import DELAY, SEED, FiniteFloat, executor_options, 
 from ..command_parts.output import OutputPath, progress_log, read_progress, write_json_atomic
 from ..command_parts.terminal import live_view, print_fitted
 from ..core import config as config_mod
-from ..core.batch import MAX_GAMES, evaluate
 from ..core.errors import ConfigError, InputError
 from ..core.files import beside, short_name
 from ..core.protocols import Commands, Episodic, Game, TerminalView, capability
@@ -34,6 +33,7 @@ from ..core.replay import check_replay, read_replay, write_replay
 from ..core.results import check_result, result_template
 from ..core.runner import play_episode
 from ..core.seeds import MAX_SEED, bot_seed
+from ..core.workers import MAX_GAMES
 from .app import cli
 from .output import load_weights, plot_histogram, plot_learning_curve, summary_table
 
@@ -149,6 +149,8 @@ def make_stats(game: Episodic) -> click.Command:
             if progress_file
             else {}
         )
+        from ..core.batch import evaluate  # here, not at the top: --help imports no process pool
+
         with progress_log(progress_file, head, resumed=bool(done)) as keep:
             results = evaluate(
                 game.name,

@@ -16,11 +16,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..core.batch import MAX_GAMES
 from ..core.errors import ConfigError, InputError
 from ..core.files import beside
 from ..core.jsonio import show
 from ..core.match import PlayGame, Sprt, run_match, summarize, valid_pair
+from ..core.workers import MAX_GAMES
 from .options import SEED, FiniteFloat, executor_options, refuse_given
 from .output import OutputPath, progress_log, read_progress, write_json_atomic
 

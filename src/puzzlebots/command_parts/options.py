@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from ..core.batch import EXECUTORS, check_executor, default_jobs
 from ..core.errors import ConfigError
 from ..core.seeds import MAX_SEED
+from ..core.workers import EXECUTORS, check_executor, default_jobs
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -27,15 +27,13 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from .errors import ConfigError
 from .runner import play_episode
+from .workers import MAX_GAMES as MAX_GAMES
+from .workers import check_executor, default_jobs
 
 if TYPE_CHECKING:
     from .ray_executor import RayExecutor
 
-EXECUTORS = ("process", "ray")
-#: the most games one batch plays: every result is kept in memory (about 1 KB each) until the batch ends
-MAX_GAMES = 1_000_000
 #: calls submitted ahead per worker: enough to keep every worker busy, few enough that a huge batch streams
 IN_FLIGHT_PER_WORKER = 4
 #: Linux prctl option: the signal a process gets when the thread that started it exits
@@ -46,38 +44,6 @@ STOP_GRACE = 0.5
 STOP_JOIN = 1.0
 #: the signals that stop a run (Ctrl-C, ``kill``)
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-def default_jobs() -> int:
-    """One worker per core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-def check_executor(kind: str, jobs: int | None, address: str | None) -> None:
-    """Refuse an executor choice that cannot work or would ignore an option; ``ConfigError`` with one line.
-
-    ``jobs`` is capped at the usable cores for everything that runs on this machine (the process pool and a
-    local Ray instance); a Ray cluster at ``address`` decides its own number of workers, and must answer.
-    """
-    if kind not in EXECUTORS:
-        raise ConfigError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
-    if address is not None and kind != "ray":
-        raise ConfigError("--address is the Ray cluster to use: give it with --executor ray")
-    if jobs is not None and jobs < 1:
-        raise ConfigError(f"--jobs must be at least 1, got {jobs}")
-    if kind == "ray" and address is not None:
-        if jobs is not None:
-            raise ConfigError(f"--jobs: the Ray cluster at {address} decides how many workers run; leave --jobs out")
-        from .ray_executor import reach_ray
-
-        reach_ray(address)
-        return
-    cores = default_jobs()
-    if jobs is not None and jobs > cores:
-        raise ConfigError(f"--jobs {jobs}: this machine lets puzzlebots use {cores} cores, so at most --jobs {cores}")
 
 
 def die_with_parent(parent: int) -> None:
