@@ -45,18 +45,22 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class GPOptions:
-    """The GP's settings (see the module's docstring); ``mutation`` is the chance a child is mutated,
-    ``gene_changes`` the expected genes a mutation redraws, ``empty`` the share of empty registers drawn."""
+    """The GP's settings (see the module's docstring)."""
 
     population: int = 500
     selection: str = "lexicase"
     tournament: int = 7
+    #: the chances a pair of children is crossed and a child mutated
     crossover: float = 0.7
     mutation: float = 0.9
+    #: the genes a mutation redraws, on average, and the share of empty registers among the genes drawn
     gene_changes: float = 2.0
     empty: float = 0.6
+    #: the programs passed unchanged to the next generation
     elite: int = 2
+    #: tournaments break ties in total error by size
     parsimony: bool = True
+    #: epsilon-lexicase's tolerance
     epsilon: float = 1.0
 
     def check(self, evaluations: int) -> None:
