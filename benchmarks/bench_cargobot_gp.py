@@ -93,7 +93,15 @@ def main(quick: bool = False, level: str = "Mirror") -> None:
         title=f"Cargo-Bot GP path, {level}, population {POPULATION:,}, game semantics, step limit 1000, "
         "one core (best of the passes)"
     )
-    columns = ("path", "programs", "programs/s", "per CPU s", "mean steps/program", "steps/s", "x Ruby (130 k steps/s): wall / CPU")
+    columns = (
+        "path",
+        "programs",
+        "programs/s",
+        "per CPU s",
+        "mean steps/program",
+        "steps/s",
+        "x Ruby (130 k steps/s): wall / CPU",
+    )
     for col in columns:
         table.add_column(col)
     for what, programs, rate, cpu_rate, steps in measure(level, passes, generations):
