@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from deap import base, tools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,8 @@ from puzzlebots.games.cargobot.engine import Rules, run, run_level
 from puzzlebots.games.cargobot.gp.evaluator import SEARCH_STEP_LIMIT, Evaluator
 from puzzlebots.games.cargobot.gp.families import FAMILIES, split
 from puzzlebots.games.cargobot.gp.genome import Genome
-from puzzlebots.games.cargobot.gp.search import GPOptions, gp, random_search
+from puzzlebots.games.cargobot.gp.lexicase import AUTOMATIC, EPSILON, PLAIN, select
+from puzzlebots.games.cargobot.gp.search import GPOptions, Individual, gp, random_search
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.metrics import METRICS, stack_cleanup_error
 from puzzlebots.games.cargobot.rules import OUTCOMES
@@ -148,6 +150,36 @@ def test_gp_wins_replay_through_the_engine(semantics: str, selection: str) -> No
     assert result.solved and result.evaluations <= 3_000 and result.size <= result.found_size
     report = run_level(level, result.program, Rules(semantics, step_limit=ev.step_limit), engine="python")
     assert report.solved
+
+
+DEAP_LEXICASE = {
+    PLAIN: tools.selLexicase,
+    EPSILON: lambda people, k: tools.selEpsilonLexicase(people, k, 1.0),
+    AUTOMATIC: tools.selAutomaticEpsilonLexicase,
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 6).flatmap(
+        lambda cases: st.lists(st.lists(st.integers(0, 4), min_size=cases, max_size=cases), min_size=1, max_size=30)
+    ),
+    st.sampled_from([PLAIN, EPSILON, AUTOMATIC]),
+    st.integers(0, 2**32),
+)
+def test_lexicase_selects_what_deap_selects_from_the_same_state(errors: list[list[int]], mode: int, seed: int) -> None:
+    fitness = type("Fitness", (base.Fitness,), {"weights": (-1.0,) * len(errors[0])})
+    people = []
+    for row, values in enumerate(errors):
+        person = Individual([row])
+        person.fitness = fitness(tuple(values))
+        people.append(person)
+    random.seed(seed)
+    expected = [p[0] for p in DEAP_LEXICASE[mode](people, 25)]
+    after = random.random()
+    random.seed(seed)
+    assert select(np.array(errors), 25, mode, 1.0) == expected
+    assert random.random() == after
 
 
 def test_gp_is_seeded_and_leaves_random_as_it_was() -> None:

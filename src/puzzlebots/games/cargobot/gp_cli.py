@@ -26,30 +26,27 @@ from puzzlebots.core.files import beside
 
 from .bots.evolve import check_options as check_ga_options
 from .bots.evolve import evolve as run_ga
-from .engine import GAME_TICK_LIMIT, SEMANTICS
 from .gp import suite
 from .gp.evaluator import SEARCH_STEP_LIMIT, Evaluator
 from .gp.families import split
 from .gp.search import SELECTIONS, GPOptions
 from .gp.search import gp as run_gp
 from .levels import find_level, load_levels
-from .run_cli import LEVELS_FILE, _report_search
+from .run_cli import LEVELS_FILE, _report_search, semantics_option, step_limit_option
 
 GA_STEP_LIMIT = 200
-STEP_LIMIT = click.option(
-    "--step-limit",
-    type=click.IntRange(1, GAME_TICK_LIMIT),
-    default=None,
-    help="Most steps (vaguery) or ticks (game) of one run of a program (default: "
+GP_ONLY = ("selection", "mutation", "tournament", "no_parsimony", "family", "jobs", "semantics")
+STEP_LIMIT = step_limit_option(
+    None,
+    "Most steps (vaguery) or ticks (game) of one run of a program (default: "
     f"{SEARCH_STEP_LIMIT['game']} ticks, {SEARCH_STEP_LIMIT['vaguery']} steps).",
 )
-SEMANTICS_OPTION = click.option(
-    "--semantics",
-    type=click.Choice(SEMANTICS),
-    default="game",
-    show_default=True,
-    help="game: the iPad game's rules; vaguery: the Ruby emulator's.",
-)
+SEMANTICS_OPTION = semantics_option("game", "the Ruby emulator's")
+
+
+def option(*names: str, **settings: Any) -> Any:
+    """A ``click`` option that shows its default, as every option here does."""
+    return click.option(*names, show_default=True, **settings)
 
 
 @click.command(
@@ -58,128 +55,89 @@ SEMANTICS_OPTION = click.option(
     "genetic algorithm over Ruby scripts (vaguery semantics)."
 )
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option("--method", type=click.Choice(("gp", "ga")), default="gp", show_default=True, help="gp or the old ga.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
+@option("--method", type=click.Choice(("gp", "ga")), default="gp", help="gp or the old ga.")
+@option("--seed", type=SEED, default=0, help="Seed of the search.")
+@option("--selection", type=click.Choice(SELECTIONS), default="lexicase", help="gp: how parents are chosen.")
 @click.option(
-    "--selection",
-    type=click.Choice(SELECTIONS),
-    default="lexicase",
-    show_default=True,
-    help="gp: how parents are chosen.",
+    "--population", type=click.IntRange(2, 100_000), help="Programs per generation (default: gp 500, ga 200)."
 )
-@click.option(
-    "--population",
-    type=click.IntRange(min=2, max=100_000),
-    default=None,
-    help="Programs per generation (default: gp 500, ga 200).",
-)
-@click.option(
-    "--evaluations",
-    type=click.IntRange(min=2, max=10**9),
-    default=100_000,
-    show_default=True,
-    help="Budget: most programs to run.",
-)
-@click.option(
-    "--elite",
-    type=click.IntRange(min=0),
-    default=2,
-    show_default=True,
-    help="Best programs kept unchanged each generation.",
-)
-@click.option(
+@option("--evaluations", type=click.IntRange(2, 10**9), default=100_000, help="Budget: most programs to run.")
+@option("--elite", type=click.IntRange(min=0), default=2, help="Best programs kept unchanged each generation.")
+@option(
     "--crossover",
     type=FiniteFloat(0.0, 1.0),
     default=0.7,
-    show_default=True,
     help="Chance of crossover per pair of children (ga: share of children by crossover).",
 )
-@click.option(
-    "--mutation",
-    type=FiniteFloat(0.0, 1.0),
-    default=GPOptions.mutation,
-    show_default=True,
-    help="gp: chance a child is mutated.",
-)
-@click.option(
+@option("--mutation", type=FiniteFloat(0.0, 1.0), default=GPOptions.mutation, help="gp: chance a child is mutated.")
+@option(
     "--tournament",
     type=click.IntRange(2, 100_000),
     default=GPOptions.tournament,
-    show_default=True,
     help="gp: tournament size (with --selection tournament).",
 )
 @click.option("--no-parsimony", is_flag=True, help="gp: tournaments compare total error only, not then size.")
-@click.option(
-    "--family",
-    is_flag=True,
-    help="gp: train on the level family's training boards, test the winner on its test boards.",
-)
-@click.option(
+@click.option("--family", is_flag=True, help="gp: train on the level family's training boards, test on its others.")
+@option(
     "--jobs",
     type=click.IntRange(1, 256),
     default=1,
-    show_default=True,
     help="gp: worker processes evaluating each generation (the same answer for any count).",
 )
 @SEMANTICS_OPTION
 @STEP_LIMIT
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @LEVELS_FILE
-def evolve(
+def evolve(method: str, **settings: Any) -> None:
+    if method == "ga":
+        refuse_given(click.get_current_context(), GP_ONLY, "is for --method gp only")
+        _evolve_ga(**settings)
+    else:
+        _evolve_gp(**settings)
+
+
+def _evolve_ga(
     level_name: str,
-    method: str,
+    levels_file: str | None,
     seed: int,
-    selection: str,
     population: int | None,
     evaluations: int,
     elite: int,
     crossover: float,
-    mutation: float,
-    tournament: int,
-    no_parsimony: bool,
+    step_limit: int | None,
+    as_json: bool,
+    **_: Any,
+) -> None:
+    check_ga_options(population or 200, evaluations, elite, crossover)
+    level = find_level(level_name, load_levels(levels_file))
+    _report_search(
+        "evolving",
+        level,
+        evaluations,
+        as_json,
+        lambda tick: run_ga(
+            level, seed, population or 200, evaluations, elite, crossover, step_limit or GA_STEP_LIMIT, progress=tick
+        ),
+        lambda r: f"{r.evaluations} evaluations ({r.generations} generations)",
+    )
+
+
+def _evolve_gp(
+    level_name: str,
+    levels_file: str | None,
+    seed: int,
+    population: int | None,
+    evaluations: int,
     family: bool,
     jobs: int,
     semantics: str,
     step_limit: int | None,
     as_json: bool,
-    levels_file: str | None,
+    **gp_settings: Any,
 ) -> None:
-    ctx = click.get_current_context()
-    if method == "ga":
-        refuse_given(
-            ctx,
-            ["selection", "mutation", "tournament", "no_parsimony", "family", "jobs", "semantics"],
-            "is for --method gp only",
-        )
-        check_ga_options(population or 200, evaluations, elite, crossover)
-        level = find_level(level_name, load_levels(levels_file))
-        _report_search(
-            "evolving",
-            level,
-            evaluations,
-            as_json,
-            lambda tick: run_ga(
-                level,
-                seed,
-                population or 200,
-                evaluations,
-                elite,
-                crossover,
-                step_limit or GA_STEP_LIMIT,
-                progress=tick,
-            ),
-            lambda r: f"{r.evaluations} evaluations ({r.generations} generations)",
-        )
-        return
-    options = GPOptions(
-        population=population or GPOptions.population,
-        selection=selection,
-        tournament=tournament,
-        crossover=crossover,
-        mutation=mutation,
-        elite=elite,
-        parsimony=not no_parsimony,
-    )
+    """The GP on one level (``gp_settings``: selection, elite, crossover, mutation, tournament, no_parsimony)."""
+    parsimony = not gp_settings.pop("no_parsimony")
+    options = GPOptions(population or GPOptions.population, parsimony=parsimony, **gp_settings)
     options.check(evaluations)
     level = find_level(level_name, load_levels(levels_file))
     train, test = split(level, seed) if family else (None, [])
@@ -229,26 +187,23 @@ def evolve(
     default=None,
     help="Comma-separated level names (default: every level, or with --families every level with a family).",
 )
-@click.option(
+@option(
     "--runs",
     type=click.IntRange(1, 1000),
     default=10,
-    show_default=True,
     help="Seeded runs per method and level (run r has seed --seed + r for every method).",
 )
-@click.option(
+@option(
     "--evaluations",
     type=click.IntRange(1, 10**9),
     default=300_000,
-    show_default=True,
     help="Budget of program evaluations per run.",
 )
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the first run.")
-@click.option(
+@option("--seed", type=SEED, default=0, help="Seed of the first run.")
+@option(
     "--population",
     type=click.IntRange(2, 100_000),
     default=GPOptions.population,
-    show_default=True,
     help="The GP's programs per generation.",
 )
 @click.option(

@@ -37,29 +37,40 @@ LEVELS_FILE = click.option(
 )
 
 
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def semantics_option(
+    default: str, vaguery: str = "the looser rules of Bill Tozier's Ruby emulator (the article's)"
+) -> Decorator:
+    """``--semantics``, as every command that runs programs names the two rule sets."""
+    return click.option(
+        "--semantics",
+        type=click.Choice(SEMANTICS),
+        default=default,
+        show_default=True,
+        help=f"game: the iPad game's rules; vaguery: {vaguery}.",
+    )
+
+
+def step_limit_option(default: int | None, help: str) -> Decorator:
+    """``--step-limit`` of the searches: the length of one run of a program."""
+    return click.option(
+        "--step-limit", type=click.IntRange(1, GAME_TICK_LIMIT), default=default, show_default=True, help=help
+    )
+
+
 def search_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """climb's options for the length of one run of a script, JSON output and the levels file."""
     command = LEVELS_FILE(command)
     command = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)
-    return click.option(
-        "--step-limit",
-        type=click.IntRange(1, GAME_TICK_LIMIT),
-        default=200,
-        show_default=True,
-        help="Most steps (vaguery) or ticks (game) of one run of a script.",
-    )(command)
+    return step_limit_option(200, "Most steps (vaguery) or ticks (game) of one run of a script.")(command)
 
 
 @click.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
 @click.option("--level", "level_name", default=None, help="Level name, e.g. 'Inverter' or 'easy 3'.")
 @click.option("--program", required=True, help="Script syntax (R L claw callN[_cond], prog_N) or JSON list form.")
-@click.option(
-    "--semantics",
-    type=click.Choice(SEMANTICS),
-    default="game",
-    show_default=True,
-    help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
-)
+@semantics_option("game")
 @click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
 @click.option("--goal", default=None, help="Goal board as JSON (without --level).")
 @click.option(
@@ -160,13 +171,7 @@ def _watch(
 @click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the climber's random changes.")
-@click.option(
-    "--semantics",
-    type=click.Choice(SEMANTICS),
-    default="vaguery",
-    show_default=True,
-    help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
-)
+@semantics_option("vaguery")
 @click.option(
     "--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True, help="Most scripts to try."
 )

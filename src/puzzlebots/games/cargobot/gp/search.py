@@ -29,6 +29,7 @@ from puzzlebots.core.errors import InputError, PuzzlebotsError
 
 from ..bots.climb import climb as run_climb
 from ..language import parse_registers
+from . import lexicase
 from .evaluator import Evaluator, Outcomes
 from .genome import Genome
 
@@ -44,18 +45,22 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class GPOptions:
-    """The GP's settings (see the module's docstring); ``mutation`` is the chance a child is mutated,
-    ``gene_changes`` the expected genes a mutation redraws, ``empty`` the share of empty registers drawn."""
+    """The GP's settings (see the module's docstring)."""
 
     population: int = 500
     selection: str = "lexicase"
     tournament: int = 7
+    #: the chances a pair of children is crossed and a child mutated
     crossover: float = 0.7
     mutation: float = 0.9
+    #: the genes a mutation redraws, on average, and the share of empty registers among the genes drawn
     gene_changes: float = 2.0
     empty: float = 0.6
+    #: the programs passed unchanged to the next generation
     elite: int = 2
+    #: tournaments break ties in total error by size
     parsimony: bool = True
+    #: epsilon-lexicase's tolerance
     epsilon: float = 1.0
 
     def check(self, evaluations: int) -> None:
@@ -139,9 +144,15 @@ class Individual(list):  # type: ignore[type-arg]
 
 class CachedFitness(base.Fitness):
     """DEAP's fitness with ``values`` kept as set: DEAP's getter divides the weights out on every read, and
-    lexicase reads a value per case per candidate per selection (without this, nine tenths of a run's time)."""
+    lexicase reads a value per case per candidate per selection. It skips DEAP's check of the weights on every
+    new fitness (an abstract-class ``isinstance``, a tenth of a run's time), done once where ``_fitness`` makes
+    the class."""
 
     _values: tuple[float, ...] = ()
+
+    def __init__(self, values: tuple[float, ...] = ()) -> None:
+        if values:
+            self.values = values
 
     def _get(self) -> tuple[float, ...]:
         return self._values
@@ -157,9 +168,18 @@ class CachedFitness(base.Fitness):
     values = property(_get, _set, _delete)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CachedFitness:
-        copy: CachedFitness = base.Fitness.__deepcopy__(self, memo)
-        copy._values = self._values
+        copy = self.__class__()
+        copy.wvalues, copy._values = self.wvalues, self._values
         return copy
+
+
+def clone(person: Individual) -> Individual:
+    """The copy DEAP's ``varAnd`` makes of each parent, without ``copy.deepcopy``'s generic walk (half a run's
+    time): the genes are integers and the fitness values and score tuples, none of them shared mutably."""
+    copy = Individual(person)
+    copy.fitness = person.fitness.__deepcopy__({})
+    copy.score = person.score
+    return copy
 
 
 @cache
@@ -170,25 +190,21 @@ def _fitness(weights: tuple[float, ...]) -> type[base.Fitness]:
 def _selector(options: GPOptions) -> Callable[[list[Individual], int], list[Individual]]:
     if options.selection == "tournament":
         return lambda pop, k: tools.selTournament(pop, k, tournsize=options.tournament)
-    if options.selection == "lexicase":
-        return lambda pop, k: by_error_vector(tools.selLexicase, pop, k)
-    if options.selection == "epsilon":
-        return lambda pop, k: by_error_vector(lambda p, n: tools.selEpsilonLexicase(p, n, options.epsilon), pop, k)
-    return lambda pop, k: by_error_vector(tools.selAutomaticEpsilonLexicase, pop, k)
+    mode = {"lexicase": lexicase.PLAIN, "epsilon": lexicase.EPSILON}.get(options.selection, lexicase.AUTOMATIC)
+    return lambda pop, k: by_error_vector(pop, k, mode, options.epsilon)
 
 
-def by_error_vector(
-    select: Callable[[list[Individual], int], list[Individual]], population: list[Individual], k: int
-) -> list[Individual]:
-    """Lexicase (plain or epsilon) over the distinct error vectors, then a uniform pick among the programs of
-    the chosen vector: the same distribution as lexicase over the whole population (which ends in a uniform pick
-    among the survivors, all of one vector once the cases run out), at the cost of the distinct vectors only
-    (DEAP's lexicase is quadratic in the candidates, and a population holds many programs with equal errors)."""
+def by_error_vector(population: list[Individual], k: int, mode: int, epsilon: float) -> list[Individual]:
+    """Lexicase (plain or epsilon, ``lexicase.select``: DEAP's draws) over the distinct error vectors, then a
+    uniform pick among the programs of the chosen vector: the same distribution as lexicase over the whole
+    population (which ends in a uniform pick among the survivors, all of one vector once the cases run out), at
+    the cost of the distinct vectors only (a population holds many programs with equal errors)."""
     groups: dict[tuple[float, ...], list[Individual]] = {}
     for person in population:
         groups.setdefault(person.fitness.values, []).append(person)
-    firsts = {id(members[0]): members for members in groups.values()}
-    return [random.choice(firsts[id(chosen)]) for chosen in select([m[0] for m in groups.values()], k)]
+    members = list(groups.values())
+    chosen = lexicase.select(np.array(list(groups), np.float64), k, mode, epsilon)
+    return [random.choice(members[i]) for i in chosen]
 
 
 def gp(
@@ -205,6 +221,7 @@ def gp(
     weights = (-1.0, -1.0) if tournament and options.parsimony else (-1.0,) if tournament else (-1.0,) * evaluator.cases
     fitness = _fitness(weights)
     toolbox = base.Toolbox()
+    toolbox.register("clone", clone)
     toolbox.register("mate", tools.cxTwoPoint)
     toolbox.register(
         "mutate", mutate, genome=genome, rate=min(1.0, options.gene_changes / genome.length), empty=options.empty
