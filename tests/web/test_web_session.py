@@ -7,10 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from puzzlebots.core.protocols import WebView
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
+from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights, step_name
+from puzzlebots.games.hatris.engine import HatrisState
 from puzzlebots.web.session import Session, board
 
 
@@ -303,7 +307,33 @@ def test_a_frame_carries_the_bots_thinking_where_it_has_it() -> None:
     assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
     json.dumps(thinking)  # plain data
     session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 1, "config": {}})
-    figures = dict(session.handle({"op": "step"})["thinking"]["figures"])
-    assert figures["first step"].startswith(("the pair on piles", "helper"))
+    candidates = session.handle({"op": "step"})["thinking"]["candidates"]
+    assert candidates and candidates[0]["move"].startswith("the pair on piles")
     session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1, "config": {}})
     assert session.handle({"op": "step"})["thinking"] is None  # a bot without thinking()
+
+
+def _first_steps_agree(bot: Searcher, state: HatrisState) -> None:
+    """The searcher's ranked first steps start with the step it chose, at the chain score it found."""
+    action = bot.act(state)
+    ranked = bot.ranked_steps()
+    assert ranked[0][0] == action and ranked[0][1] == pytest.approx(bot.last_score, abs=1e-9)
+    assert [score for _, score in ranked] == sorted((score for _, score in ranked), reverse=True)
+    first = bot.thinking()["candidates"][0]
+    assert (first["move"], first["score"]) == (step_name(action), round(bot.last_score, 2))
+
+
+def test_the_searchers_ranked_first_steps_begin_with_its_choice() -> None:
+    session = Session(None)
+    session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 3, "config": {}})
+    assert session.play is not None and isinstance(session.play.bot, Searcher)
+    for _ in range(12):  # played through the page: the thinking shown is the bot's choice, best first
+        frame = session.handle({"op": "step"})
+        candidates = frame["thinking"]["candidates"]
+        assert 1 < len(candidates) <= 5
+        assert candidates[0]["score"] == round(session.play.bot.last_score, 2)
+    config = {"pair_source": "uniform", "start_level": 12}
+    for piles, pool in (([[1, 4], [6], [], [4, 4, 1], [], [6]], [1, 0]), ([[2, 3]] * 3 + [[]] * 3, [1])):
+        state = HatrisState(5, config)  # small fields with helpers on hand: helper uses are candidates too
+        state.piles, state.pool = [list(p) for p in piles], pool
+        _first_steps_agree(Searcher(state.rules, default_weights()), state)

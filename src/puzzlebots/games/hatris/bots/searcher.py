@@ -14,6 +14,7 @@ import numpy as np
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.protocols import State
 
+from .. import oracle
 from ..config import Rules
 from ..engine import VLADIMIR_SWAPS, Action, HatrisState, alexey_patterns
 from ..evaluation import METRIC_NAMES, norm_bounds, perm_distance_table
@@ -47,6 +48,8 @@ from ..kernels.search import search
 from ..rules import CASH, COLUMNS, HEIGHT, STACK
 
 WEIGHTS_FILE = "searcher_weights.json"
+#: how many of its best first steps the bot shows as its thinking
+THINKING_STEPS = 5
 
 
 def shipped_weights(file_name: str) -> list[float]:
@@ -113,6 +116,9 @@ class Searcher:
             raise ConfigError(f"hatris/searcher needs {len(METRIC_NAMES)} weights, got {len(weights)}")
         self.weights = _kernel_weights(weights, rules.top_px)
         self.rules = _rule_numbers(rules)
+        #: the configuration and weights as given, for the readable second look of ``thinking``
+        self.config_rules = rules
+        self.metric_weights = [float(w) for w in weights]
         pats, sums, split = pattern_tables(rules.alexey)
         self.tables = Tables(
             nest=np.array(rules.nest, np.int64),
@@ -141,21 +147,38 @@ class Searcher:
         return self.last_action
 
     def thinking(self) -> dict[str, Any]:
-        """The last decision's chosen first step and the score of the best two-step chain it starts (the page's
-        thinking panel, docs/architecture.md); the kernel keeps no other candidate."""
-        action = self.last_action
-        if action is None:
+        """The last decision's best first steps, each with the score of the best two-step chain it starts (the
+        page's thinking panel, docs/architecture.md). The kernel returns only its choice, so the candidates are
+        scored again, only when asked, by the readable twin of the kernel (``oracle.search``) on the decision's
+        inputs (still packed in ``board`` and ``hand``): the first entry is the step the bot chose."""
+        if self.last_action is None:
             return {"title": "searcher", "note": "no decision yet"}
-        if action[0] == "place":
-            move = f"the pair on piles {action[1] + 1} and {action[2] + 1}"
-        else:
-            move = f"helper {action[0]}"
         return {
-            "title": "searcher's choice",
-            "figures": [["first step", move], ["chain score", round(self.last_score, 2)]],
-            "note": "the best of every current x next pair chain (helpers included), scored by the weighted sum "
-            "of the article's 8 metrics; the kernel returns only the best one",
+            "title": "searcher's best first steps",
+            "score_label": "the best chain score it starts (the current pair's step, then the next pair's best), "
+            "by the weighted sum of the article's 8 metrics",
+            "candidates": [
+                {"move": step_name(action), "score": round(score, 2)} for action, score in self.ranked_steps()
+            ],
         }
+
+    def ranked_steps(self) -> list[tuple[Action, float]]:
+        """The last decision's first steps that do not top out, best chain score first (``THINKING_STEPS`` of
+        them; ties in the kernel's order, which keeps the first best, so the first is the chosen step). When every
+        chain tops out, the surviving single steps by their own score (the kernel's fallback)."""
+        hand = self.hand
+        piles = [[int(h) for h in self.board[p, : self.board[p, COUNT]]] for p in range(COLUMNS)]
+        pool = [int(h) for h in hand[H_POOL : H_POOL + hand[H_NPOOL]]]
+        field = oracle.Field(piles, pool, [int(b) for b in hand[H_BARS : H_BARS + 2]])
+        current = (int(hand[H_CUR]), int(hand[H_CUR + 1]))
+        nxt = (int(hand[H_NEXT]), int(hand[H_NEXT + 1]))
+        rules, weights = self.config_rules, self.metric_weights
+        steps = [(a, f) for a, f in oracle.options(field, current, rules) if not f.dead]
+        chains = [(a, oracle.second_step(f, nxt, rules, weights)) for a, f in steps]
+        if all(score == float("-inf") for _, score in chains):
+            chains = [(a, oracle.value(f, rules, weights)) for a, f in steps]
+        ranked = sorted(chains, key=lambda chain: chain[1], reverse=True)
+        return [(a, score) for a, score in ranked[:THINKING_STEPS] if score != float("-inf")]
 
     def _action(self, kind: int, x: int, y: int) -> Action:
         """The engine's action for the kernel's first step (``params.K_*``)."""
@@ -181,3 +204,12 @@ class Searcher:
         hand[H_NPOOL] = len(state.pool)
         hand[H_POOL:] = 0
         hand[H_POOL : H_POOL + len(state.pool)] = state.pool
+
+
+def step_name(action: Action) -> str:
+    """A first step as people read it: the piles (1-6) a pair lands on, or a helper's use."""
+    if action[0] == "place":
+        return f"the pair on piles {action[1] + 1} and {action[2] + 1}"
+    if action[0] == "vladimir":
+        return f"vladimir swaps piles {action[1] + 1} and {action[2] + 1}"
+    return "alexey takes " + ", ".join(f"{k} off the bottom of pile {p + 1}" for p, k in enumerate(action[1:]) if k)
