@@ -13,6 +13,7 @@ from puzzlebots.core.protocols import WebView
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
+from puzzlebots.games.hatris import oracle
 from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights, step_name
 from puzzlebots.games.hatris.engine import HatrisState
 from puzzlebots.web.session import Session, board
@@ -314,11 +315,18 @@ def test_a_frame_carries_the_bots_thinking_where_it_has_it() -> None:
 
 
 def _first_steps_agree(bot: Searcher, state: HatrisState) -> None:
-    """The searcher's ranked first steps start with the step it chose, at the chain score it found."""
+    """The searcher's ranked first steps start with the step it chose, at the chain score it found, and each
+    score is what the readable oracle finds for that step."""
+    state = state.clone()
     action = bot.act(state)
     ranked = bot.ranked_steps()
     assert ranked[0][0] == action and ranked[0][1] == pytest.approx(bot.last_score, abs=1e-9)
     assert [score for _, score in ranked] == sorted((score for _, score in ranked), reverse=True)
+    field = oracle.Field([list(p) for p in state.piles], list(state.pool), list(state.bars))
+    assert state.current is not None
+    steps = dict(oracle.options(field, state.current, state.rules))  # each score is its chain's, by the oracle
+    for step, score in ranked:
+        assert score == pytest.approx(oracle.second_step(steps[step], state.next, state.rules, default_weights()))
     first = bot.thinking()["candidates"][0]
     assert (first["move"], first["score"]) == (step_name(action), round(bot.last_score, 2))
 

@@ -14,7 +14,6 @@ import numpy as np
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.protocols import State
 
-from .. import oracle
 from ..config import Rules
 from ..engine import VLADIMIR_SWAPS, Action, HatrisState, alexey_patterns
 from ..evaluation import METRIC_NAMES, norm_bounds, perm_distance_table
@@ -44,7 +43,7 @@ from ..kernels.params import (
     W_SIZE,
     Tables,
 )
-from ..kernels.search import search
+from ..kernels.search import NEG, chains, search
 from ..rules import CASH, COLUMNS, HEIGHT, STACK
 
 WEIGHTS_FILE = "searcher_weights.json"
@@ -116,9 +115,6 @@ class Searcher:
             raise ConfigError(f"hatris/searcher needs {len(METRIC_NAMES)} weights, got {len(weights)}")
         self.weights = _kernel_weights(weights, rules.top_px)
         self.rules = _rule_numbers(rules)
-        #: the configuration and weights as given, for the readable second look of ``thinking``
-        self.config_rules = rules
-        self.metric_weights = [float(w) for w in weights]
         pats, sums, split = pattern_tables(rules.alexey)
         self.tables = Tables(
             nest=np.array(rules.nest, np.int64),
@@ -148,37 +144,40 @@ class Searcher:
 
     def thinking(self) -> dict[str, Any]:
         """The last decision's best first steps, each with the score of the best two-step chain it starts (the
-        page's thinking panel, docs/architecture.md). The kernel returns only its choice, so the candidates are
-        scored again, only when asked, by the readable twin of the kernel (``oracle.search``) on the decision's
-        inputs (still packed in ``board`` and ``hand``): the first entry is the step the bot chose."""
+        page's thinking panel, docs/architecture.md); the first is the step the bot chose."""
         if self.last_action is None:
             return {"title": "searcher", "note": "no decision yet"}
         return {
             "title": "searcher's best first steps",
-            "score_label": "the best chain score it starts (the current pair's step, then the next pair's best), "
-            "by the weighted sum of the article's 8 metrics",
+            "score_label": "the best chain score it starts (this pair's step, then the next pair's best), by the "
+            "weighted sum of the article's 8 metrics",
             "candidates": [
                 {"move": step_name(action), "score": round(score, 2)} for action, score in self.ranked_steps()
             ],
         }
 
     def ranked_steps(self) -> list[tuple[Action, float]]:
-        """The last decision's first steps that do not top out, best chain score first (``THINKING_STEPS`` of
-        them; ties in the kernel's order, which keeps the first best, so the first is the chosen step). When every
-        chain tops out, the surviving single steps by their own score (the kernel's fallback)."""
-        hand = self.hand
-        piles = [[int(h) for h in self.board[p, : self.board[p, COUNT]]] for p in range(COLUMNS)]
-        pool = [int(h) for h in hand[H_POOL : H_POOL + hand[H_NPOOL]]]
-        field = oracle.Field(piles, pool, [int(b) for b in hand[H_BARS : H_BARS + 2]])
-        current = (int(hand[H_CUR]), int(hand[H_CUR + 1]))
-        nxt = (int(hand[H_NEXT]), int(hand[H_NEXT + 1]))
-        rules, weights = self.config_rules, self.metric_weights
-        steps = [(a, f) for a, f in oracle.options(field, current, rules) if not f.dead]
-        chains = [(a, oracle.second_step(f, nxt, rules, weights)) for a, f in steps]
-        if all(score == float("-inf") for _, score in chains):
-            chains = [(a, oracle.value(f, rules, weights)) for a, f in steps]
-        ranked = sorted(chains, key=lambda chain: chain[1], reverse=True)
-        return [(a, score) for a, score in ranked[:THINKING_STEPS] if score != float("-inf")]
+        """The last decision's first steps with a chain that does not top out, best chain score first
+        (``THINKING_STEPS`` of them, the chosen step first among equals). The search returns only its choice, so
+        this searches again, only when asked, on the decision's inputs (still packed in ``board`` and ``hand``),
+        logging each first step's best chain (``kernels.search.chains``). When every chain tops out: the chosen
+        step alone, with its single-step score (the kernel's fallback)."""
+        npats, nswaps = len(self.tables.pats), len(self.tables.swaps)
+        log = np.full(36 + npats + nswaps, NEG)
+        chains(self.board, self.hand, self.rules, self.weights, self.tables, log)
+        steps = []
+        for slot in np.flatnonzero(log > NEG):
+            if slot < 36:
+                action = self._action(K_PLACE, slot // 6, slot % 6)
+            elif slot < 36 + npats:
+                action = self._action(K_ALEXEY, slot - 36, 0)
+            else:
+                action = self._action(K_VLADIMIR, slot - 36 - npats, 0)
+            steps.append((action, float(log[slot])))
+        if not steps and self.last_action is not None:
+            return [(self.last_action, self.last_score)]
+        steps.sort(key=lambda step: (-step[1], step[0] != self.last_action))
+        return steps[:THINKING_STEPS]
 
     def _action(self, kind: int, x: int, y: int) -> Action:
         """The engine's action for the kernel's first step (``params.K_*``)."""
