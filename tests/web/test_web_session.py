@@ -16,6 +16,8 @@ from puzzlebots.core.runner import play_episode
 from puzzlebots.games.hatris import oracle
 from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights, step_name
 from puzzlebots.games.hatris.engine import HatrisState
+from puzzlebots.games.puyo import oracle as puyo_oracle
+from puzzlebots.games.puyo.bots.builder import BuilderBot
 from puzzlebots.web.session import Session, board
 
 
@@ -345,3 +347,32 @@ def test_the_searchers_ranked_first_steps_begin_with_its_choice() -> None:
         state = HatrisState(5, config)  # small fields with helpers on hand: helper uses are candidates too
         state.piles, state.pool = [list(p) for p in piles], pool
         _first_steps_agree(Searcher(state.rules, default_weights()), state)
+
+
+def test_builders_target_chain_is_the_chain_its_trigger_fires_on_the_board_shown() -> None:
+    session = Session(None)
+    config = {"builder_futures": 2, "builder_width": 16, "builder_depth": 4, "pairs": 16}
+    session.handle({"op": "watch", "game": "puyo", "bot": "builder", "seed": 1, "config": config})
+    assert session.play is not None
+    bot, seen = session.play.bot, 0
+    assert isinstance(bot, BuilderBot)
+    for _ in range(14):
+        frame = session.handle({"op": "step"})
+        figures = dict(frame["thinking"]["figures"])
+        chain = bot.target()
+        if chain.fires_now or not chain.links:
+            continue
+        seen += 1
+        field: Any = session.play.state.field
+        cols = [[int(v) for v in field.cells[x, : int(field.heights[x])]] for x in range(6)]
+        for x, y, colour in chain.trigger:  # the trigger sits on top of its column of the field shown
+            assert y == len(cols[x])
+            cols[x].append(colour)
+        assert puyo_oracle.resolve(cols)[:2] == (chain.links, chain.score) and figures["its score"] == chain.score
+        assert figures["target chain"].startswith(f"{chain.links} link")
+        ghosts = {(g["r"], g["c"]) for g in frame["view"]["ghosts"]}
+        marks = {(m["r"], m["c"], m["n"]) for m in frame["view"]["marks"]}
+        assert ghosts == {(15 - y, x) for x, y, _ in chain.trigger}  # 3 hover rows + 13 rows, row 0 at the bottom
+        assert marks == {(15 - y, x, link) for x, y, link in chain.pops}
+        assert {link for *_, link in chain.pops} == set(range(1, chain.links + 1))
+    assert seen
