@@ -166,7 +166,7 @@ class Searcher:
         log = np.full(36 + npats + nswaps, NEG)
         chains(self.board, self.hand, self.rules, self.weights, self.tables, log)
         steps = []
-        for slot in np.flatnonzero(log > NEG):
+        for slot in map(int, np.flatnonzero(log > NEG)):
             if slot < 36:
                 action = self._action(K_PLACE, slot // 6, slot % 6)
             elif slot < 36 + npats:
