@@ -157,6 +157,17 @@ function joins(g, view) {
   }));
 }
 
+// a game's board with a column beside it: board left, the side's elements (null ones left out) stacked right
+function gameRow(board, side) {
+  const row = document.createElement("div");
+  row.className = "game-row";
+  const column = document.createElement("div");
+  column.className = "game-side";
+  column.append(...side.filter((item) => item));
+  row.append(board, column);
+  return row;
+}
+
 // a figure as people read it: numbers rounded, lists joined, nested objects as "key value" pairs
 function figure(value) {
   if (typeof value === "number") return Number.isInteger(value) ? value.toLocaleString("en") : value.toFixed(2);
@@ -275,6 +286,7 @@ function shellFor(game) {
     text,
     fillSelect,
     panel,
+    gameRow,
     thinkingPanel,
     cell: CELL, // the side of a grid cell in pixels
     draw: (view) => drawView(view, game.name),
