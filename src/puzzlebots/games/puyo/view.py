@@ -105,7 +105,8 @@ def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
         view["marks"] = [{"r": HOVER_ROWS + ROWS - 1 - y, "c": x, "n": link} for x, y, link in pops]
     if view["ghosts"]:
         placed = "; the puyos it pops framed, numbered by link" if pops else ""
-        view["panel"].append(["target chain", f"{len(view['ghosts'])} puyos to place (dim){placed}"])
+        count = len(view["ghosts"])
+        view["panel"].append(["target chain", f"{count} puyo{'' if count == 1 else 's'} to place (dim){placed}"])
     return view
 
 
