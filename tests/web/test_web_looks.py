@@ -472,7 +472,7 @@ def test_the_start_page_shows_the_four_games_live(browser_context: Any, live_ser
         )
 
 
-def test_puyo_builder_shows_its_best_placements_as_it_plays(page: Any, shots: Path) -> None:
+def test_puyo_builder_shows_its_best_placements_and_target_chain_as_it_plays(page: Any, shots: Path) -> None:
     page.select_option("#watch-game", "puyo")
     page.select_option("#watch-bot", "builder")
     page.fill("#watch-config-builder_futures", "2")  # a small search: the page plays it at its speed
@@ -482,6 +482,15 @@ def test_puyo_builder_shows_its_best_placements_as_it_plays(page: Any, shots: Pa
     page.wait_for_function("Number(document.getElementById('play-step-count').dataset.step) >= 8", timeout=TIMEOUT)
     page.click("#play-pause")
     at_rest(page)
+    for _ in range(20):  # one decision at a time until its target chain has two links or more
+        if page.locator("#play-board .mark-number", has_text="2").count():
+            break
+        step = int(page.locator("#play-step-count").get_attribute("data-step"))
+        page.click("#play-step")
+        page.wait_for_function(
+            f"Number(document.getElementById('play-step-count').dataset.step) > {step}", timeout=TIMEOUT
+        )
+        at_rest(page)
     thinking = page.locator("#play-thinking")
     assert "builder's best placements" in thinking.locator("h3").inner_text()
     moves = thinking.locator("li[data-role='candidate']")
@@ -490,10 +499,18 @@ def test_puyo_builder_shows_its_best_placements_as_it_plays(page: Any, shots: Pa
     scores = [float(moves.nth(i).locator(".score").inner_text().replace(",", "")) for i in range(moves.count())]
     assert scores == sorted(scores, reverse=True)
     assert page.locator("#play-board rect.join").count() > 0  # its connected puyos drawn joined
+    # the chain its move aims at: the trigger dim on the board, the puyos it pops framed with their link
+    aim = thinking.locator("tr[data-key='target chain'] td").inner_text()
+    links = int(aim.split()[0])
+    assert links >= 2 and "set off by" in aim
+    numbers = {int(n) for n in page.locator("#play-board .mark-number").all_text_contents()}
+    assert numbers == set(range(1, links + 1))
+    assert page.locator("#play-board [data-role='ghost']").count() >= 1
+    assert int(thinking.locator("tr[data-key='its score'] td").inner_text().replace(",", "")) > 0
     shoot(page, shots, "#player", "watch-puyo-builder-thinking.png")
 
 
-def test_the_hatris_searcher_shows_its_choice_and_the_speed_is_what_it_says(page: Any, shots: Path) -> None:
+def test_the_hatris_searcher_shows_its_best_first_steps_and_the_speed_is_what_it_says(page: Any, shots: Path) -> None:
     set_range(page, "play-speed", 4, "input")
     assert page.locator("#play-speed-label").inner_text() == "4"
     page.select_option("#watch-game", "hatris")
@@ -506,9 +523,13 @@ def test_the_hatris_searcher_shows_its_choice_and_the_speed_is_what_it_says(page
     assert 0 < rate <= 4 * 1.05, rate
     page.click("#play-pause")
     at_rest(page)
-    figures = page.locator("#play-thinking table.figures")
-    assert figures.locator("tr[data-key='chain score'] td").inner_text() != ""
-    assert figures.locator("tr[data-key='first step'] td").inner_text().startswith(("the pair on piles", "helper"))
+    thinking = page.locator("#play-thinking")
+    assert "searcher's best first steps" in thinking.locator("h3").inner_text()
+    steps = thinking.locator("li[data-role='candidate']")
+    assert 1 < steps.count() <= 5 and steps.first.get_attribute("class") == "chosen"
+    assert steps.first.locator(".move").inner_text().startswith(("the pair on piles", "alexey", "vladimir"))
+    scores = [float(steps.nth(i).locator(".score").inner_text().replace(",", "")) for i in range(steps.count())]
+    assert scores == sorted(scores, reverse=True)
     shoot(page, shots, "#player", "watch-hatris-thinking.png")
 
 

@@ -7,10 +7,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from puzzlebots.core.protocols import WebView
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
+from puzzlebots.games.hatris import oracle
+from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights, step_name
+from puzzlebots.games.hatris.engine import HatrisState
+from puzzlebots.games.puyo import oracle as puyo_oracle
+from puzzlebots.games.puyo.bots.builder import BuilderBot
 from puzzlebots.web.session import Session, board
 
 
@@ -303,7 +310,69 @@ def test_a_frame_carries_the_bots_thinking_where_it_has_it() -> None:
     assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
     json.dumps(thinking)  # plain data
     session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 1, "config": {}})
-    figures = dict(session.handle({"op": "step"})["thinking"]["figures"])
-    assert figures["first step"].startswith(("the pair on piles", "helper"))
+    candidates = session.handle({"op": "step"})["thinking"]["candidates"]
+    assert candidates and candidates[0]["move"].startswith("the pair on piles")
     session.handle({"op": "watch", "game": "puyo", "bot": "krieg", "seed": 1, "config": {}})
     assert session.handle({"op": "step"})["thinking"] is None  # a bot without thinking()
+
+
+def _first_steps_agree(bot: Searcher, state: HatrisState) -> None:
+    """The searcher's ranked first steps start with the step it chose, at the chain score it found, and each
+    score is what the readable oracle finds for that step."""
+    state = state.clone()
+    action = bot.act(state)
+    ranked = bot.ranked_steps()
+    assert ranked[0][0] == action and ranked[0][1] == pytest.approx(bot.last_score, abs=1e-9)
+    assert [score for _, score in ranked] == sorted((score for _, score in ranked), reverse=True)
+    field = oracle.Field([list(p) for p in state.piles], list(state.pool), list(state.bars))
+    assert state.current is not None
+    steps = dict(oracle.options(field, state.current, state.rules))  # each score is its chain's, by the oracle
+    for step, score in ranked:
+        assert score == pytest.approx(oracle.second_step(steps[step], state.next, state.rules, default_weights()))
+    first = bot.thinking()["candidates"][0]
+    assert (first["move"], first["score"]) == (step_name(action), round(bot.last_score, 2))
+
+
+def test_the_searchers_ranked_first_steps_begin_with_its_choice() -> None:
+    session = Session(None)
+    session.handle({"op": "watch", "game": "hatris", "bot": "searcher", "seed": 3, "config": {}})
+    assert session.play is not None and isinstance(session.play.bot, Searcher)
+    for _ in range(12):  # played through the page: the thinking shown is the bot's choice, best first
+        frame = session.handle({"op": "step"})
+        candidates = frame["thinking"]["candidates"]
+        assert 1 < len(candidates) <= 5
+        assert candidates[0]["score"] == round(session.play.bot.last_score, 2)
+    config = {"pair_source": "uniform", "start_level": 12}
+    for piles, pool in (([[1, 4], [6], [], [4, 4, 1], [], [6]], [1, 0]), ([[2, 3]] * 3 + [[]] * 3, [1])):
+        state = HatrisState(5, config)  # small fields with helpers on hand: helper uses are candidates too
+        state.piles, state.pool = [list(p) for p in piles], pool
+        _first_steps_agree(Searcher(state.rules, default_weights()), state)
+
+
+def test_builders_target_chain_is_the_chain_its_trigger_fires_on_the_board_shown() -> None:
+    session = Session(None)
+    config = {"builder_futures": 2, "builder_width": 16, "builder_depth": 4, "pairs": 16}
+    session.handle({"op": "watch", "game": "puyo", "bot": "builder", "seed": 1, "config": config})
+    assert session.play is not None
+    bot, seen = session.play.bot, 0
+    assert isinstance(bot, BuilderBot)
+    for _ in range(14):
+        frame = session.handle({"op": "step"})
+        figures = dict(frame["thinking"]["figures"])
+        chain = bot.target()
+        if chain.fires_now or not chain.links:
+            continue
+        seen += 1
+        field: Any = session.play.state.field
+        cols = [[int(v) for v in field.cells[x, : int(field.heights[x])]] for x in range(6)]
+        for x, y, colour in chain.trigger:  # the trigger sits on top of its column of the field shown
+            assert y == len(cols[x])
+            cols[x].append(colour)
+        assert puyo_oracle.resolve(cols)[:2] == (chain.links, chain.score) and figures["its score"] == chain.score
+        assert figures["target chain"].startswith(f"{chain.links} link")
+        ghosts = {(g["r"], g["c"]) for g in frame["view"]["ghosts"]}
+        marks = {(m["r"], m["c"], m["n"]) for m in frame["view"]["marks"]}
+        assert ghosts == {(15 - y, x) for x, y, _ in chain.trigger}  # 3 hover rows + 13 rows, row 0 at the bottom
+        assert marks == {(15 - y, x, link) for x, y, link in chain.pops}
+        assert {link for *_, link in chain.pops} == set(range(1, chain.links + 1))
+    assert seen

@@ -1,5 +1,6 @@
 """Puyo on the page: a field as the shell's generic ``grid`` (row 13, the hidden row, on top; the next pairs in a
-column beside it; KRIEG3's target chain as dim cells), a chain link by link, and the landing ghost of the Play
+column beside it; a bot's target chain as dim cells, and for ``builder`` the puyos it pops framed and numbered
+by link), a chain link by link, and the landing ghost of the Play
 Puyo tab (whose session is ``versus_page.py``; ``web/view.js`` draws its two fields side by side, the ``versus``
 drawing).
 """
@@ -99,9 +100,20 @@ def board(state: State, bot: Bot | None = None) -> dict[str, Any]:
         ["pairs", f"{s.index} of {s.n_pairs}"],
         ["dead", "yes: cell (3, 12) filled" if s.dead else "no"],
     ]
+    pops = target_pops(bot)
+    if pops:
+        view["marks"] = [{"r": HOVER_ROWS + ROWS - 1 - y, "c": x, "n": link} for x, y, link in pops]
     if view["ghosts"]:
-        view["panel"].append(["target chain", f"{len(view['ghosts'])} puyos to place (dim)"])
+        placed = "; the puyos it pops framed, numbered by link" if pops else ""
+        count = len(view["ghosts"])
+        view["panel"].append(["target chain", f"{count} puyo{'' if count == 1 else 's'} to place (dim){placed}"])
     return view
+
+
+def target_pops(bot: Bot | None) -> list[tuple[int, int, int]]:
+    """The puyos a bot's target chain pops, (x, y, link) 0-based, where the bot knows them (``builder``)."""
+    pops = getattr(bot, "target_pops", None)
+    return pops() if callable(pops) else []
 
 
 def _cells(cols: list[list[int]]) -> Any:

@@ -77,7 +77,8 @@ const CELL = 28;
 
 // grid: {rows, cols, cells[r][c] (0 = empty), colors{value: css}, labels{value: text}, shape ("circle" or
 // squares), title, open_rows (rows on top drawn outside the well, where a piece hovers), hidden_rows (rows under
-// those, shaded), piece[{r, c, v}] (outlined), marks[{r, c}] (framed), ghosts[{r, c, v}] (dim, dashed),
+// those, shaded), piece[{r, c, v}] (outlined), marks[{r, c, n}] (framed, with
+// the small number n if given), ghosts[{r, c, v}] (dim, dashed),
 // crosses[{r, c, title}] (a cell marked with an X, e.g. where the game is lost), aside[{r, c, v}] (cells right
 // of the well, c >= cols), aside_title (a word above those cells), join[values] (cells of one of these values
 // drawn joined to a like neighbour, below the open and hidden rows), badge (a big word over the well, e.g. a
@@ -122,7 +123,9 @@ function drawGrid(view) {
   view.cells.forEach((row, r) => row.forEach((v, c) => { if (v) cell(r, c, v, "cell"); }));
   for (const p of view.piece || []) if (p.r >= 0) cell(p.r, p.c, p.v, "piece");
   for (const m of view.marks || []) {
-    svg("rect", { x: m.c * CELL, y: m.r * CELL, width: CELL, height: CELL, class: "mark" }, g);
+    const kind = m.n === undefined ? "mark" : "mark numbered";
+    svg("rect", { x: m.c * CELL + 1, y: m.r * CELL + 1, width: CELL - 2, height: CELL - 2, class: kind, "data-role": "mark" }, g);
+    if (m.n !== undefined) text(g, m.c * CELL + CELL / 2, m.r * CELL + CELL / 2 + 4, String(m.n), { "text-anchor": "middle", class: "mark-number" });
   }
   for (const a of view.aside || []) cell(a.r, a.c, a.v, "next");
   if (view.badge) {
@@ -152,6 +155,17 @@ function joins(g, view) {
       svg("rect", { x: c * CELL + (CELL - bar) / 2, y: r * CELL + CELL / 2, width: bar, height: CELL, fill, class: "join" }, g);
     }
   }));
+}
+
+// a game's board with a column beside it: board left, the side's elements (null ones left out) stacked right
+function gameRow(board, side) {
+  const row = document.createElement("div");
+  row.className = "game-row";
+  const column = document.createElement("div");
+  column.className = "game-side";
+  column.append(...side.filter((item) => item));
+  row.append(board, column);
+  return row;
 }
 
 // a figure as people read it: numbers rounded, lists joined, nested objects as "key value" pairs
@@ -272,6 +286,7 @@ function shellFor(game) {
     text,
     fillSelect,
     panel,
+    gameRow,
     thinkingPanel,
     cell: CELL, // the side of a grid cell in pixels
     draw: (view) => drawView(view, game.name),

@@ -43,10 +43,12 @@ from ..kernels.params import (
     W_SIZE,
     Tables,
 )
-from ..kernels.search import search
+from ..kernels.search import NEG, chains, search
 from ..rules import CASH, COLUMNS, HEIGHT, STACK
 
 WEIGHTS_FILE = "searcher_weights.json"
+#: how many of its best first steps the bot shows as its thinking
+THINKING_STEPS = 5
 
 
 def shipped_weights(file_name: str) -> list[float]:
@@ -141,21 +143,41 @@ class Searcher:
         return self.last_action
 
     def thinking(self) -> dict[str, Any]:
-        """The last decision's chosen first step and the score of the best two-step chain it starts (the page's
-        thinking panel, docs/architecture.md); the kernel keeps no other candidate."""
-        action = self.last_action
-        if action is None:
+        """The last decision's best first steps, each with the score of the best two-step chain it starts (the
+        page's thinking panel, docs/architecture.md); the first is the step the bot chose."""
+        if self.last_action is None:
             return {"title": "searcher", "note": "no decision yet"}
-        if action[0] == "place":
-            move = f"the pair on piles {action[1] + 1} and {action[2] + 1}"
-        else:
-            move = f"helper {action[0]}"
         return {
-            "title": "searcher's choice",
-            "figures": [["first step", move], ["chain score", round(self.last_score, 2)]],
-            "note": "the best of every current x next pair chain (helpers included), scored by the weighted sum "
-            "of the article's 8 metrics; the kernel returns only the best one",
+            "title": "searcher's best first steps",
+            "score_label": "the best chain score it starts (this pair's step, then the next pair's best), by the "
+            "weighted sum of the article's 8 metrics",
+            "candidates": [
+                {"move": step_name(action), "score": round(score, 2)} for action, score in self.ranked_steps()
+            ],
         }
+
+    def ranked_steps(self) -> list[tuple[Action, float]]:
+        """The last decision's first steps with a chain that does not top out, best chain score first
+        (``THINKING_STEPS`` of them, the chosen step first among equals). The search returns only its choice, so
+        this searches again, only when asked, on the decision's inputs (still packed in ``board`` and ``hand``),
+        logging each first step's best chain (``kernels.search.chains``). When every chain tops out: the chosen
+        step alone, with its single-step score (the kernel's fallback)."""
+        npats, nswaps = len(self.tables.pats), len(self.tables.swaps)
+        log = np.full(36 + npats + nswaps, NEG)
+        chains(self.board, self.hand, self.rules, self.weights, self.tables, log)
+        steps = []
+        for slot in map(int, np.flatnonzero(log > NEG)):
+            if slot < 36:
+                action = self._action(K_PLACE, slot // 6, slot % 6)
+            elif slot < 36 + npats:
+                action = self._action(K_ALEXEY, slot - 36, 0)
+            else:
+                action = self._action(K_VLADIMIR, slot - 36 - npats, 0)
+            steps.append((action, float(log[slot])))
+        if not steps and self.last_action is not None:
+            return [(self.last_action, self.last_score)]
+        steps.sort(key=lambda step: (-step[1], step[0] != self.last_action))
+        return steps[:THINKING_STEPS]
 
     def _action(self, kind: int, x: int, y: int) -> Action:
         """The engine's action for the kernel's first step (``params.K_*``)."""
@@ -181,3 +203,12 @@ class Searcher:
         hand[H_NPOOL] = len(state.pool)
         hand[H_POOL:] = 0
         hand[H_POOL : H_POOL + len(state.pool)] = state.pool
+
+
+def step_name(action: Action) -> str:
+    """A first step as people read it: the piles (1-6) a pair lands on, or a helper's use."""
+    if action[0] == "place":
+        return f"the pair on piles {action[1] + 1} and {action[2] + 1}"
+    if action[0] == "vladimir":
+        return f"vladimir swaps piles {action[1] + 1} and {action[2] + 1}"
+    return "alexey takes " + ", ".join(f"{k} off the bottom of pile {p + 1}" for p, k in enumerate(action[1:]) if k)

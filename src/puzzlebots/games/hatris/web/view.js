@@ -68,16 +68,10 @@ function drawLegend(shell, view) {
 }
 
 function drawPiles(shell, view) {
-  const row = document.createElement("div");
-  row.className = "game-row";
-  const side = document.createElement("div");
-  side.className = "game-side";
   const next = document.createElement("div");
   next.className = "next-box";
   next.append("next", drawNext(shell, view));
-  side.append(next, ...(view.panel ? [shell.panel(view.panel)] : []), drawLegend(shell, view));
-  row.append(drawWell(shell, view), side);
-  return row;
+  return shell.gameRow(drawWell(shell, view), [next, view.panel && shell.panel(view.panel), drawLegend(shell, view)]);
 }
 
 export function setup(shell) {

@@ -13,22 +13,82 @@ after the move. The futures are drawn from the bot's seeded generator, so the sa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .. import oracle
 from ..config import typed_config
-from ..engine import REACH_RULES, action_of
+from ..engine import REACH_RULES, Field, Pair, action_of
 from ..kernels import bitboard as BB
 from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many, search_params
 from ..kernels.chain_eval import HAND_WEIGHTS, signed
-from ..rules import N_PLACEMENTS, TARGET_POINTS
-from .base import PuyoBot
+from ..rules import DEATH_X, DEATH_Y, N_PLACEMENTS, ROWS, TARGET_POINTS, WIDTH
+from .base import Cell, PuyoBot
 
 #: how many of its best placements the bot shows as its thinking
 THINKING_MOVES = 5
 #: a rotation in words: where the child puyo sits around the axis
 ROTATIONS = ("up", "right", "down", "left")
+#: the target chain's trigger: at most this many puyos of one colour dropped in one column (as chain_eval's
+#: quiet drops measure a field's chain potential)
+TRIGGER_PUYOS = 3
+#: a colour in words (the page's and the terminal's colours 1-5)
+COLOUR_WORDS = ("", "red", "green", "blue", "yellow", "purple")
+
+
+@dataclass
+class TargetChain:
+    """The chain a field holds: its trigger (puyos dropped in one column, (x, y, colour), 0-based), the puyos of
+    the field that pop ((x, y, link)), its links and score; ``fires_now`` when the move itself fires it."""
+
+    trigger: list[Cell] = field(default_factory=list)
+    pops: list[tuple[int, int, int]] = field(default_factory=list)
+    links: int = 0
+    score: int = 0
+    fires_now: bool = False
+
+
+def links_text(links: int) -> str:
+    """A chain's length in words."""
+    return "1 link" if links == 1 else f"{links} links"
+
+
+def tracked_chain(cols: list[list[int]]) -> tuple[int, int, list[tuple[int, int, int]]]:
+    """``oracle.resolve`` on ``cols``, each popping puyo also given where it sat before the chain began: (links,
+    score, [(x, y, link)])."""
+    where: list[list[tuple[int, int]]] = [[(x, y) for y in range(len(col))] for x, col in enumerate(cols)]
+    pops: list[tuple[int, int, int]] = []
+
+    def on_link(gone: set[tuple[int, int]], after: list[list[int]]) -> None:
+        link = pops[-1][2] + 1 if pops else 1
+        pops.extend((*where[x][y], link) for x, y in sorted(gone))
+        for x in range(WIDTH):
+            where[x] = [origin for y, origin in enumerate(where[x]) if (x, y) not in gone]
+
+    links, score, _ = oracle.resolve(cols, on_link)
+    return links, score, pops
+
+
+def target_chain(cols: list[list[int]], n_colours: int) -> TargetChain:
+    """The longest chain (by links, then fewer trigger puyos, then score) that 1-``TRIGGER_PUYOS`` puyos of one
+    colour dropped in one column fire in ``cols`` (a drop that would fill the death cell is not tried)."""
+    best, best_key = TargetChain(), (0, 0, 0)
+    for x in range(WIDTH):
+        for colour in range(1, n_colours + 1):
+            for k in range(1, TRIGGER_PUYOS + 1):
+                height = len(cols[x])
+                if height + k > ROWS or (x == DEATH_X and height + k > DEATH_Y):
+                    break
+                trial = [list(col) for col in cols]
+                trial[x] += [colour] * k
+                links, score, pops = tracked_chain(trial)
+                if links and (links, -k, score) > best_key:
+                    best_key = (links, -k, score)
+                    trigger = [(x, height + i, colour) for i in range(k)]
+                    best = TargetChain(trigger, [p for p in pops if (p[0], p[1], colour) not in trigger], links, score)
+    return best
 
 
 def placement_name(placement: int) -> str:
@@ -62,10 +122,44 @@ class BuilderBot(PuyoBot):
         self.rng = np.random.default_rng(seed)
         #: the last decision's best placements, (placement, mean largest chain score, futures survived), best first
         self.last_candidates: list[tuple[int, float, int]] = []
+        #: the last decision's field, pair and placement, for the target chain shown on the page (``target``)
+        self.last_move: tuple[Field, Pair, int] | None = None
+        self._target: TargetChain | None = None
 
     def act(self, state: Any) -> tuple[int, int]:
         """The placement for ``state``: a solo state or a versus player (field, pairs, remaining, pending)."""
-        return action_of(self._choose(state))
+        placement = self._choose(state)
+        self.last_move = (state.field.copy(), state.current(), placement)
+        self._target = None
+        return action_of(placement)
+
+    def target(self) -> TargetChain:
+        """The chain the last decision aims at: the one its move fires, else the largest the field after the move
+        holds for a trigger of 1-3 puyos of one colour in one column. Found by the readable oracle, once per
+        decision and only when a view asks (never in play), so it never changes what the bot plays."""
+        if self._target is None:
+            self._target = TargetChain()
+            if self.last_move is not None:
+                before, (axis, child), placement = self.last_move
+                x, r = action_of(placement)
+                cols = [[int(v) for v in before.cells[c, : int(before.heights[c])]] for c in range(WIDTH)]
+                oracle.drop(cols, x - 1, r, axis, child)
+                links, score, pops = tracked_chain([list(col) for col in cols])
+                if links:
+                    self._target = TargetChain([], pops, links, score, fires_now=True)
+                else:
+                    self._target = target_chain(cols, self.n_colours)
+        return self._target
+
+    def target_cells(self) -> list[Cell]:
+        """The target chain's trigger puyos (a view draws them dim where the field is empty); none when the move
+        fired its chain."""
+        return self.target().trigger
+
+    def target_pops(self) -> list[tuple[int, int, int]]:
+        """The puyos of the field after the move that the target chain pops, (x, y, link), 0-based."""
+        chain = self.target()
+        return [] if chain.fires_now else chain.pops
 
     def _queues(self, known: np.ndarray) -> np.ndarray:
         """``futures`` pair queues: the known pairs, then random ones up to the search depth."""
@@ -104,9 +198,18 @@ class BuilderBot(PuyoBot):
 
     def thinking(self) -> dict[str, Any]:
         """The last decision's best placements, each with the score of the largest chain it leads to, the mean
-        over the futures (the page's thinking panel, docs/architecture.md)."""
+        over the futures, and the chain its move aims at (the page's thinking panel, docs/architecture.md)."""
+        chain = self.target()
+        if chain.fires_now:
+            aim = f"fires now: {links_text(chain.links)}"
+        elif chain.links:
+            x, _, colour = chain.trigger[0]
+            aim = f"{links_text(chain.links)}, set off by {len(chain.trigger)} {COLOUR_WORDS[colour]} in column {x + 1}"
+        else:
+            aim = "none yet"
         return {
             "title": "builder's best placements",
+            "figures": [["target chain", aim], ["its score", chain.score]],
             "score_label": f"the largest chain's score it leads to (points, discounted by depth), the mean over "
             f"{self.futures} sampled futures",
             "candidates": [

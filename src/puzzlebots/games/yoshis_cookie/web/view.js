@@ -91,16 +91,10 @@ function drawMeters(shell, view) {
 }
 
 function drawCookies(shell, view) {
-  const row = document.createElement("div");
-  row.className = "game-row";
-  const side = document.createElement("div");
-  side.className = "game-side";
   const title = document.createElement("div");
   title.className = "hint";
   title.textContent = "Yoshi meters: lines of a type until a Yoshi cookie";
-  side.append(...(view.panel ? [shell.panel(view.panel)] : []), title, drawMeters(shell, view));
-  row.append(drawMatrix(shell, view), side);
-  return row;
+  return shell.gameRow(drawMatrix(shell, view), [view.panel && shell.panel(view.panel), title, drawMeters(shell, view)]);
 }
 
 export function setup(shell) {
