@@ -222,7 +222,7 @@ def test_a_bad_result_line_is_refused_before_any_game(
     text = "\n".join([lines[0], BAD_RESULTS[case](lines[1]), lines[2], ""])
     partial = files.beside(out, ".partial")
     partial.write_text(text)
-    monkeypatch.setattr("puzzlebots.cli.commands.evaluate", lambda *a, **k: pytest.fail("a game was played"))
+    monkeypatch.setattr("puzzlebots.core.batch.evaluate", lambda *a, **k: pytest.fail("a game was played"))
     line = refused(*STATS, "--json", out)
     assert "line 2" in line and len(line) < 300, line
     assert partial.read_text() == text and not out.exists()  # kept as it was, nothing half used

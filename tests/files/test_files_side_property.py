@@ -290,7 +290,7 @@ def test_a_malformed_partial_line_is_refused_before_any_game(line: str, position
         data = b"\n".join([as_line(head).encode(), *lines]) + b"\n"
         partial = out.with_name("out.json.partial")
         partial.write_bytes(data)
-        with mock.patch("puzzlebots.cli.commands.evaluate", side_effect=AssertionError("a game was played")):
+        with mock.patch("puzzlebots.core.batch.evaluate", side_effect=AssertionError("a game was played")):
             result = CliRunner().invoke(cli, [*STATS, "--json", str(out)])
         assert result.exit_code == 2 and one_error_line(result), result.output
         assert len(result.output) < 400 and f"line {position + 2}" in result.output, result.output
