@@ -75,7 +75,7 @@ def test_pile_rules_cut_exactly_the_runs_that_break_them(case: tuple[str, list[i
     plain = plain_solve(name)
     assert plain.program is not None and plain.size is not None
     hints = Hints(pile_rules=tuple(rules))
-    ruled = solver.solve(level, jobs=1, hints=hints, max_size=plain.size + 2)
+    ruled = solver.solve(level, jobs=1, hints=hints, max_size=plain.size + 1)
     if ruled.program is not None:
         assert run_level(level, ruled.program).solved
         assert _obeys(level, format_registers(ruled.program), hints.pile_rules or ())
