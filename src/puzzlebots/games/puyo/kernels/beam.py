@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import GARBAGE, MAX_GARBAGE_DROP, N_PLACEMENTS, SPAWN_X, VISIBLE_ROWS, WIDTH
+from ..rules import GARBAGE, N_PLACEMENTS, SPAWN_X, VISIBLE_ROWS, WIDTH
 from .bitboard import (
     ALL12,
     NWORDS,
@@ -21,6 +21,7 @@ from .bitboard import (
     S32,
     U0,
     U1,
+    bury,
     cell,
     column_heights,
     drop_puyo,
@@ -171,13 +172,6 @@ def _hash(b: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def _bury(b: np.ndarray, garbage: int) -> None:
-    """Drop ``garbage`` (at most 30) spread evenly from column 1: what the search assumes falls after its move."""
-    for k in range(min(garbage, MAX_GARBAGE_DROP)):
-        drop_puyo(b, k % WIDTH, GARBAGE)
-
-
-@njit(cache=True)
 def _node_value(
     b: np.ndarray,
     heights: np.ndarray,
@@ -242,7 +236,7 @@ def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.n
                 if play_pair(cf[m], p, a, c, pos, stats) < 0:
                     continue
                 if d == 0 and params[P_GARBAGE] > 0:
-                    _bury(cf[m], params[P_GARBAGE])
+                    bury(cf[m], params[P_GARBAGE])
                 if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
                     continue  # dead
                 column_heights(cf[m], h2)

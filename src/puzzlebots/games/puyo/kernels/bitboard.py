@@ -28,10 +28,9 @@ import numpy as np
 from numba import njit
 
 from ..rules import (
-    CHAIN_POWER_ARR,
-    COLOUR_BONUS_ARR,
     GARBAGE,
     GROUP_BONUS_ARR,
+    MAX_GARBAGE_DROP,
     N_PLACEMENTS,
     PLACEMENT_R,
     PLACEMENT_X,
@@ -40,10 +39,9 @@ from ..rules import (
     WIDTH,
 )
 from .bits import leading_zeros, popcount, to_int, trailing_zeros
+from .field import link_score
 from .placements import placement_mask
 
-_CP = CHAIN_POWER_ARR
-_CB = COLOUR_BONUS_ARR
 _GB = GROUP_BONUS_ARR
 _PX = PLACEMENT_X
 _PR = PLACEMENT_R
@@ -153,13 +151,9 @@ def expand(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True, inline="always")
-def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """The cells of the mask (a, c) (one colour, rows 1..12) that lie in groups of 4 or more.
-
-    A group of 4+ holds a cell with 3 same-colour neighbours or two touching cells with 2 each (every
-    connected set of 4 contains a tetromino, and every tetromino does); one expansion of those seeds within
-    the mask covers the whole group, since every other member touches a seed.
-    """
+def neighbours(a: np.uint64, c: np.uint64) -> tuple[np.uint64, ...]:
+    """The cells of the mask (a, c) with a same-mask neighbour above, below, left and right: (up, down, left,
+    right) of word 0, then of word 1."""
     ua = (a >> S1) & a
     da = (a << S1) & a
     la = (a << S16) & a
@@ -168,6 +162,18 @@ def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
     dc = (c << S1) & c
     lc = ((c << S16) | (a >> S32)) & c
     rc = (c >> S16) & c
+    return ua, da, la, ra, uc, dc, lc, rc
+
+
+@njit(cache=True, inline="always")
+def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The cells of the mask (a, c) (one colour, rows 1..12) that lie in groups of 4 or more.
+
+    A group of 4+ holds a cell with 3 same-colour neighbours or two touching cells with 2 each (every
+    connected set of 4 contains a tetromino, and every tetromino does); one expansion of those seeds within
+    the mask covers the whole group, since every other member touches a seed.
+    """
+    ua, da, la, ra, uc, dc, lc, rc = neighbours(a, c)
     m3a = ((ua & da) & (la | ra)) | ((la & ra) & (ua | da))
     m3c = ((uc & dc) & (lc | rc)) | ((lc & rc) & (uc | dc))
     m2a = (ua & da) | (la & ra) | ((ua | da) & (la | ra))
@@ -315,12 +321,7 @@ def resolve_moved(b: np.ndarray, ma: np.uint64, mc: np.uint64, stats: np.ndarray
             garbage_total += count(ea, ec)
             popa |= ea
             popc |= ec
-        bonus = _CP[links] + _CB[ncol] + gb
-        if bonus < 1:
-            bonus = 1
-        elif bonus > 999:
-            bonus = 999
-        score += 10 * npop * bonus
+        score += link_score(npop, links, ncol, gb)
         popped_total += npop
         ma, mc = fall(b, popa, popc)
     stats[0] = links
@@ -347,6 +348,13 @@ def drop_puyo(b: np.ndarray, x: int, colour: int) -> int:
         if (colour >> k) & 1:
             b[2 * k + w] |= bit
     return y
+
+
+@njit(cache=True)
+def bury(b: np.ndarray, garbage: int) -> None:
+    """Drop ``garbage`` (at most 30) spread evenly from column 1: what a search assumes falls after its move."""
+    for k in range(min(garbage, MAX_GARBAGE_DROP)):
+        drop_puyo(b, k % WIDTH, GARBAGE)
 
 
 @njit(cache=True, inline="always")

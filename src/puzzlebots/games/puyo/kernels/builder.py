@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..rules import GARBAGE, MAX_GARBAGE_DROP, N_PLACEMENTS, PLACEMENT_R, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .bitboard import NWORDS, U0, U1, column_heights, drop_puyo, play_pair
+from ..rules import N_PLACEMENTS, PLACEMENT_R, SPAWN_X, VISIBLE_ROWS, WIDTH
+from .bitboard import NWORDS, U0, U1, bury, column_heights, play_pair
 from .chain_eval import W_TEAR, W_WASTE, evaluate
 from .placements import placement_mask
 
@@ -56,13 +56,6 @@ def _hash(b: np.ndarray) -> np.uint64:
     for i in range(NWORDS):
         h = (h ^ b[i]) * np.uint64(1099511628211)
     return h | U1
-
-
-@njit(cache=True)
-def _bury(b: np.ndarray, garbage: int) -> None:
-    """Drop ``garbage`` (at most 30) spread evenly from column 1: what the search assumes falls after its move."""
-    for k in range(min(garbage, MAX_GARBAGE_DROP)):
-        drop_puyo(b, k % WIDTH, GARBAGE)
 
 
 @njit(cache=True)
@@ -107,7 +100,7 @@ def _expand(
             if score < 0:
                 continue
             if d == 0 and params[P_GARBAGE] > 0:
-                _bury(cf[m], params[P_GARBAGE])
+                bury(cf[m], params[P_GARBAGE])
             if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
                 continue  # dead: the death cell holds a puyo (any of the three planes)
             f = p if d == 0 else first[i]
