@@ -18,9 +18,19 @@ import click
 from rich.console import Console, Group
 from rich.text import Text
 
-from ..command_parts.figures import image_formats
 from ..command_parts.game_options import game_option_decorators, split_config, with_options
-from ..command_parts.options import DELAY, SEED, FiniteFloat, executor_options, refuse_given
+from ..command_parts.options import (
+    DELAY,
+    FiniteFloat,
+    choice_option,
+    executor_options,
+    json_option,
+    max_actions_option,
+    plot_option,
+    quiet_option,
+    refuse_given,
+    seed_option,
+)
 from ..command_parts.output import OutputPath, progress_log, read_progress, write_json_atomic
 from ..command_parts.terminal import live_view, print_fitted
 from ..core import config as config_mod
@@ -204,27 +214,10 @@ def stats_options(game: Episodic) -> list[Callable[[Any], Any]]:
             show_default=True,
             help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary).",
         ),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="First seed: the games use it and the seeds after it (the same seeds give the same games).",
-        ),
+        seed_option("First seed: the games use it and the seeds after it (the same seeds give the same games)."),
         executor_options,
-        click.option(
-            "--json",
-            "json_path",
-            type=OutputPath(),
-            default=None,
-            help="Write every game's result and the summary here. An interrupted run resumes.",
-        ),
-        click.option(
-            "--plot",
-            type=OutputPath(image_formats),
-            default=None,
-            help="Histogram of the main figure, as an image (png, svg, pdf, ... by its suffix).",
-        ),
+        json_option("Write every game's result and the summary here. An interrupted run resumes."),
+        plot_option("Histogram of the main figure"),
         click.option(
             "--weights",
             "weights_path",
@@ -232,10 +225,8 @@ def stats_options(game: Episodic) -> list[Callable[[Any], Any]]:
             default=None,
             help="Weights file (from `train`) instead of the shipped defaults.",
         ),
-        click.option(
-            "--max-actions", type=click.IntRange(min=1), default=None, help="Stop each game after this many decisions."
-        ),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        max_actions_option("Stop each game after this many decisions."),
+        quiet_option,
         click.option(
             "--format",
             "output_format",
@@ -304,15 +295,9 @@ def make_watch(game: Episodic) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="Which game: the same seed always deals the same pieces.",
-        ),
+        seed_option("Which game: the same seed always deals the same pieces."),
         click.option("--delay", type=DELAY, default=0.05, show_default=True, help="Seconds between decisions (0-60)."),
-        click.option("--max-actions", type=click.IntRange(min=1), default=None, help="Stop after this many decisions."),
+        max_actions_option("Stop after this many decisions."),
         click.option(
             "--replay",
             "replay_path",
@@ -439,13 +424,7 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             show_default=True,
             help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}.",
         ),
-        click.option(
-            "--method",
-            type=click.Choice(METHODS),
-            default="hill",
-            show_default=True,
-            help="hill: the Hatris article's hill climber; cma: CMA-ES.",
-        ),
+        choice_option("--method", METHODS, "hill", "hill: the Hatris article's hill climber; cma: CMA-ES."),
         click.option(
             "--games-per-eval",
             type=click.IntRange(1, TRAINING_SEEDS),
@@ -473,13 +452,7 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             help="Continue from OUT.ckpt (made with the same settings; --generations may grow).",
         ),
         click.option("--force", is_flag=True, help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="First seed of the rating games (keep tuning seeds apart from the ones you report).",
-        ),
+        seed_option("First seed of the rating games (keep tuning seeds apart from the ones you report)."),
         executor_options,
         click.option(
             "--variants",
@@ -509,26 +482,12 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             default=0,
             help="cma only: candidates per generation, at least 2 (0: CMA-ES's own default).",
         ),
-        click.option(
-            "--init",
-            type=click.Choice(["random", "default"]),
-            default="random",
-            show_default=True,
-            help="Start from random weights (as the article) or the shipped ones.",
+        choice_option(
+            "--init", ["random", "default"], "random", "Start from random weights (as the article) or the shipped ones."
         ),
-        click.option(
-            "--plot",
-            type=OutputPath(image_formats),
-            default=None,
-            help="Learning curve, as an image (png, svg, pdf, ... by its suffix).",
-        ),
-        click.option(
-            "--max-actions",
-            type=click.IntRange(min=1),
-            default=None,
-            help="Cap each rating game at this many decisions.",
-        ),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        plot_option("Learning curve"),
+        max_actions_option("Cap each rating game at this many decisions."),
+        quiet_option,
         *game_option_decorators(game),
     ]
 

@@ -21,8 +21,8 @@ from ..core.errors import ConfigError, InputError
 from ..core.files import beside
 from ..core.jsonio import show
 from ..core.match import PlayGame, Sprt, run_match, summarize, valid_pair
-from .options import SEED, FiniteFloat, executor_options, refuse_given
-from .output import OutputPath, progress_log, read_progress, write_json_atomic
+from .options import FiniteFloat, executor_options, json_option, quiet_option, refuse_given, seed_option
+from .output import progress_log, read_progress, write_json_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,13 +62,7 @@ def match_options(command: F) -> F:
             show_default=True,
             help="Games to play, an even number: one pair per seed, the sides swapped in the second game.",
         ),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="First seed: pair k plays seed+k (the same seeds give the same games).",
-        ),
+        seed_option("First seed: pair k plays seed+k (the same seeds give the same games)."),
         click.option(
             "--ms",
             type=click.IntRange(1, 3_600_000),
@@ -98,14 +92,8 @@ def match_options(command: F) -> F:
             help="With --sprt: the chance of accepting H0 when H1 is true.",
         ),
         executor_options,
-        click.option(
-            "--json",
-            "json_path",
-            type=OutputPath(),
-            default=None,
-            help="Write every pair and the summary here. An interrupted run resumes from FILE.partial.",
-        ),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        json_option("Write every pair and the summary here. An interrupted run resumes from FILE.partial."),
+        quiet_option,
     ]
     for option in reversed(options):
         command = option(command)
