@@ -20,14 +20,12 @@ from .bitboard import (
     S16,
     S32,
     U0,
-    U1,
-    bury,
     cell,
     column_heights,
     drop_puyo,
     group_size,
     plane,
-    play_pair,
+    play_child,
     resolve_moved,
 )
 from .bits import popcount, to_int
@@ -192,9 +190,6 @@ def _node_value(
     return fired_value
 
 
-_DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)  # cell (3, 12), in word 0
-
-
 @njit(cache=True)
 def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
     """One beam over ``queue`` (pairs, first = current) from the bitboard ``root``; ``out[p]`` gets the value of
@@ -232,13 +227,8 @@ def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.n
             for p in range(N_PLACEMENTS):
                 if not mask[p]:
                     continue
-                cf[m] = fields[i]
-                if play_pair(cf[m], p, a, c, pos, stats) < 0:
+                if play_child(cf[m], fields[i], p, a, c, params[P_GARBAGE] if d == 0 else 0, pos, stats) < 0:
                     continue
-                if d == 0 and params[P_GARBAGE] > 0:
-                    bury(cf[m], params[P_GARBAGE])
-                if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
-                    continue  # dead
                 column_heights(cf[m], h2)
                 links = stats[0]
                 cfired[m] = max(fired[i], links) if d > 0 else links

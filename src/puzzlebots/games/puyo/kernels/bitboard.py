@@ -35,6 +35,7 @@ from ..rules import (
     PLACEMENT_R,
     PLACEMENT_X,
     ROWS,
+    SPAWN_X,
     VISIBLE_ROWS,
     WIDTH,
 )
@@ -440,6 +441,34 @@ def play_pair(b: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, sta
         stats[2] = 0
         return 0
     return resolve_moved(b, a1 | a2, c1 | c2, stats)
+
+
+#: the death cell (3, 12) in word 0 of each plane: a searched field holding a puyo there has lost
+DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)
+
+
+@njit(cache=True, inline="always")
+def play_child(
+    child: np.ndarray,
+    parent: np.ndarray,
+    p: int,
+    axis: int,
+    colour: int,
+    garbage: int,
+    pos: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """A search's child: ``parent`` copied into ``child``, the pair played at placement ``p``, then ``garbage``
+    buried; the chain score, or -1 when the placement is impossible or the child is dead."""
+    child[:] = parent
+    score = play_pair(child, p, axis, colour, pos, stats)
+    if score < 0:
+        return -1
+    if garbage > 0:
+        bury(child, garbage)
+    if (child[0] | child[2] | child[4]) & DEATH_BIT:
+        return -1
+    return score
 
 
 @njit(cache=True)

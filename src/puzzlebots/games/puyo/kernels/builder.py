@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..rules import N_PLACEMENTS, PLACEMENT_R, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .bitboard import NWORDS, U0, U1, bury, column_heights, play_pair
+from ..rules import N_PLACEMENTS, PLACEMENT_R, WIDTH
+from .bitboard import NWORDS, U0, U1, column_heights, play_child
 from .chain_eval import W_TEAR, W_WASTE, evaluate
 from .placements import placement_mask
 
@@ -34,8 +34,6 @@ P_PRUNE = 5  # a node that fired a chain of at least this many points is not exp
 P_DISCOUNT = 6  # per mille: a chain fired d pairs after the current one counts discount ** d (unseen pairs
 #                 make a deep line's chain less sure than the beam, which saw its future, believes)
 N_PARAMS = 7
-
-_DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)  # cell (3, 12), in word 0 of each plane
 
 
 def search_params(width: int, n_colours: int, crossable: int, prune: int, discount: int) -> np.ndarray:
@@ -95,14 +93,9 @@ def _expand(
         for p in range(N_PLACEMENTS):
             if not mask[p]:
                 continue
-            cf[m] = fields[i]
-            score = play_pair(cf[m], p, a, c, pos, stats)
+            score = play_child(cf[m], fields[i], p, a, c, params[P_GARBAGE] if d == 0 else 0, pos, stats)
             if score < 0:
-                continue
-            if d == 0 and params[P_GARBAGE] > 0:
-                bury(cf[m], params[P_GARBAGE])
-            if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
-                continue  # dead: the death cell holds a puyo (any of the three planes)
+                continue  # impossible, or dead: the death cell holds a puyo
             f = p if d == 0 else first[i]
             if score * keep > chains[f]:
                 chains[f] = score * keep
