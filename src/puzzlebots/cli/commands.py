@@ -23,6 +23,7 @@ from ..command_parts.options import (
     DELAY,
     FiniteFloat,
     choice_option,
+    defaulted_option,
     executor_options,
     json_option,
     max_actions_option,
@@ -207,12 +208,11 @@ def stats_options(game: Episodic) -> list[Callable[[Any], Any]]:
     """The options of ``stats`` for ``game``: the bot, the games and seeds, where it runs, its outputs."""
     return [
         bot_option(game),
-        click.option(
+        defaulted_option(
             "--games",
-            type=click.IntRange(1, MAX_GAMES),
-            default=100,
-            show_default=True,
-            help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary).",
+            click.IntRange(1, MAX_GAMES),
+            100,
+            f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary).",
         ),
         seed_option("First seed: the games use it and the seeds after it (the same seeds give the same games)."),
         executor_options,
@@ -313,12 +313,11 @@ def make_watch(game: Episodic) -> click.Command:
             default=None,
             help="Weights file instead of the shipped defaults.",
         ),
-        click.option(
+        defaulted_option(
             "--hash-every",
-            type=click.IntRange(min=1),
-            default=10,
-            show_default=True,
-            help="With --replay: write a state hash every N actions (a replay checks them when re-run).",
+            click.IntRange(min=1),
+            10,
+            "With --replay: write a state hash every N actions (a replay checks them when re-run).",
         ),
         *game_option_decorators(game),
     ]
@@ -425,20 +424,15 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}.",
         ),
         choice_option("--method", METHODS, "hill", "hill: the Hatris article's hill climber; cma: CMA-ES."),
-        click.option(
+        defaulted_option(
             "--games-per-eval",
-            type=click.IntRange(1, TRAINING_SEEDS),
-            default=8,
-            show_default=True,
-            help="Games each candidate set of weights is rated on (the same seeds for every candidate, drawn "
+            click.IntRange(1, TRAINING_SEEDS),
+            8,
+            "Games each candidate set of weights is rated on (the same seeds for every candidate, drawn "
             "each generation from seeds 0-9,999, which strength figures never use).",
         ),
-        click.option(
-            "--generations",
-            type=click.IntRange(min=1),
-            default=10,
-            show_default=True,
-            help="Rounds of improvement; the weights file is written after each.",
+        defaulted_option(
+            "--generations", click.IntRange(min=1), 10, "Rounds of improvement; the weights file is written after each."
         ),
         click.option(
             "--out",
@@ -454,26 +448,17 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
         click.option("--force", is_flag=True, help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
         seed_option("First seed of the rating games (keep tuning seeds apart from the ones you report)."),
         executor_options,
-        click.option(
-            "--variants",
-            type=click.IntRange(min=1),
-            default=8,
-            show_default=True,
-            help="hill only: changed copies of the weights tried in each round.",
+        defaulted_option(
+            "--variants", click.IntRange(min=1), 8, "hill only: changed copies of the weights tried in each round."
         ),
-        click.option(
-            "--rounds",
-            type=click.IntRange(min=1),
-            default=4,
-            show_default=True,
-            help="hill only: rounds of trying variants in each generation.",
+        defaulted_option(
+            "--rounds", click.IntRange(min=1), 4, "hill only: rounds of trying variants in each generation."
         ),
-        click.option(
+        defaulted_option(
             "--sigma",
-            type=FiniteFloat(min=0, max=MAX_SIGMA, min_open=True),
-            default=0.3,
-            show_default=True,
-            help="How far a change goes (hill: spread of the random factor each weight is multiplied by; "
+            FiniteFloat(min=0, max=MAX_SIGMA, min_open=True),
+            0.3,
+            "How far a change goes (hill: spread of the random factor each weight is multiplied by; "
             "cma: the starting step size).",
         ),
         click.option(

@@ -105,9 +105,14 @@ def executor_options(command: F) -> F:
     return checked  # type: ignore[return-value]
 
 
+def defaulted_option(flag: str, kind: click.ParamType, default: Any, help: str) -> Callable[[F], F]:
+    """An option of type ``kind`` whose default ``--help`` shows."""
+    return click.option(flag, type=kind, default=default, show_default=True, help=help)
+
+
 def choice_option(flag: str, choices: Sequence[str], default: str, help: str) -> Callable[[F], F]:
     """An option that takes one of ``choices``, its default shown in ``--help``."""
-    return click.option(flag, type=click.Choice(choices), default=default, show_default=True, help=help)
+    return defaulted_option(flag, click.Choice(choices), default, help)
 
 
 def seed_option(help: str) -> Callable[[F], F]:
