@@ -18,7 +18,14 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from puzzlebots.command_parts.options import MAX_SECONDS, SEED, FiniteFloat, executor_options, refuse_given
+from puzzlebots.command_parts.options import (
+    MAX_SECONDS,
+    SEED,
+    FiniteFloat,
+    defaulted_option,
+    executor_options,
+    refuse_given,
+)
 from puzzlebots.command_parts.output import OutputPath, write_json_atomic
 from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.errors import InputError
@@ -103,12 +110,11 @@ def _level_row(lv: Level) -> dict[str, Any]:
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
-@click.option(
+@defaulted_option(
     "--time-limit",
-    type=FiniteFloat(min=0, max=MAX_SECONDS),
-    default=600.0,
-    show_default=True,
-    help="Seconds per level (0: none); under --total-time, per level and pass.",
+    FiniteFloat(min=0, max=MAX_SECONDS),
+    600.0,
+    "Seconds per level (0: none); under --total-time, per level and pass.",
 )
 @click.option(
     "--total-time",
@@ -121,12 +127,8 @@ def _level_row(lv: Level) -> dict[str, Any]:
     "each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
-@click.option(
-    "--tick-cap",
-    type=click.IntRange(1, GAME_TICK_LIMIT),
-    default=DEFAULT_TICK_CAP,
-    show_default=True,
-    help="Most ticks of one run of a candidate program.",
+@defaulted_option(
+    "--tick-cap", click.IntRange(1, GAME_TICK_LIMIT), DEFAULT_TICK_CAP, "Most ticks of one run of a candidate program."
 )
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the results here.")
 @click.option(
@@ -137,12 +139,11 @@ def _level_row(lv: Level) -> dict[str, Any]:
     help="Keep the search's progress here, to --resume it (default with --json: FILE.progress).",
 )
 @click.option("--resume", is_flag=True, help="Go on from the progress file: finished sizes and levels are not redone.")
-@click.option(
+@defaulted_option(
     "--sketch-share",
-    type=FiniteFloat(min=0, max=0.9),
-    default=campaign.SKETCH_SHARE,
-    show_default=True,
-    help="Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
+    FiniteFloat(min=0, max=0.9),
+    campaign.SKETCH_SHARE,
+    "Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
     "for searches that find programs without proving them smallest: through the level's sweep "
     "sub-problems and driver sketches where it has them, else under rules read off the board at the best "
     "known size, then over program sketches (0: off).",
@@ -348,33 +349,21 @@ def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_fil
     "finds the same programs on any of them, unless the time limit cuts the search short."
 )
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option(
+@defaulted_option(
     "--time-limit",
-    type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True),
-    default=300.0,
-    show_default=True,
-    help="Seconds for the whole search, shrinking included.",
+    FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True),
+    300.0,
+    "Seconds for the whole search, shrinking included.",
 )
-@click.option(
-    "--seed",
-    type=SEED,
-    default=0,
-    show_default=True,
-    help="Seed of the restarts (the same seed draws the same sketches and fillings).",
-)
-@click.option(
+@defaulted_option("--seed", SEED, 0, "Seed of the restarts (the same seed draws the same sketches and fillings).")
+@defaulted_option(
     "--tick-cap",
-    type=click.IntRange(1, SKETCH_MAX_TICK_CAP),
-    default=SKETCH_TICK_CAP,
-    show_default=True,
-    help="Most ticks of one run while searching (a program needing more is not found).",
+    click.IntRange(1, SKETCH_MAX_TICK_CAP),
+    SKETCH_TICK_CAP,
+    "Most ticks of one run while searching (a program needing more is not found).",
 )
-@click.option(
-    "--iterations",
-    type=click.IntRange(1, 10**9),
-    default=SKETCH_ITERATIONS,
-    show_default=True,
-    help="Programs run by one restart's local search.",
+@defaulted_option(
+    "--iterations", click.IntRange(1, 10**9), SKETCH_ITERATIONS, "Programs run by one restart's local search."
 )
 @click.option(
     "--stop-at",

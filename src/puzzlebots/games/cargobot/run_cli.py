@@ -17,7 +17,7 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from puzzlebots.command_parts.options import DELAY, SEED, refuse_given
+from puzzlebots.command_parts.options import DELAY, SEED, choice_option, defaulted_option, refuse_given
 from puzzlebots.command_parts.terminal import live_view
 from puzzlebots.core.errors import InputError
 
@@ -53,30 +53,22 @@ def search_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.command(help="Run a program on a level (or on --stacks/--goal/--claw) and report the outcome.")
 @click.option("--level", "level_name", default=None, help="Level name, e.g. 'Inverter' or 'easy 3'.")
 @click.option("--program", required=True, help="Script syntax (R L claw callN[_cond], prog_N) or JSON list form.")
-@click.option(
+@choice_option(
     "--semantics",
-    type=click.Choice(SEMANTICS),
-    default="game",
-    show_default=True,
-    help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
+    SEMANTICS,
+    "game",
+    "game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
 )
 @click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
 @click.option("--goal", default=None, help="Goal board as JSON (without --level).")
-@click.option(
-    "--claw",
-    type=click.IntRange(1, MAX_PILES),
-    default=1,
-    show_default=True,
-    help="1-based start pile (without --level).",
-)
+@defaulted_option("--claw", click.IntRange(1, MAX_PILES), 1, "1-based start pile (without --level).")
 @click.option("--fragile", is_flag=True, help="With --semantics vaguery: a wall crash ends the run.")
 @click.option("--unstable", is_flag=True, help="With --semantics vaguery: a topple ends the run.")
-@click.option(
+@defaulted_option(
     "--height-limit",
-    type=click.IntRange(0, MAX_HEIGHT),
-    default=HEIGHT_LIMIT,
-    show_default=True,
-    help="With --semantics vaguery: a pile taller than this topples.",
+    click.IntRange(0, MAX_HEIGHT),
+    HEIGHT_LIMIT,
+    "With --semantics vaguery: a pile taller than this topples.",
 )
 @click.option(
     "--step-limit",
@@ -160,22 +152,20 @@ def _watch(
 @click.command(help="The Ruby example's hill climber on a level.")
 @click.option("--level", "level_name", required=True, help="Level name.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the climber's random changes.")
-@click.option(
+@choice_option(
     "--semantics",
-    type=click.Choice(SEMANTICS),
-    default="vaguery",
-    show_default=True,
-    help="game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
+    SEMANTICS,
+    "vaguery",
+    "game: the iPad game's rules; vaguery: the looser rules of Bill Tozier's Ruby emulator (the article's).",
 )
 @click.option(
     "--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True, help="Most scripts to try."
 )
-@click.option(
+@defaulted_option(
     "--stop-after",
-    type=click.IntRange(min=1),
-    default=21,
-    show_default=True,
-    help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).",
+    click.IntRange(min=1),
+    21,
+    "Stop after this many distinct solving scripts (the Ruby stops after more than 20).",
 )
 @search_run_options
 def climb(
