@@ -87,14 +87,30 @@ def build_row(
         _, points, lines, _ = resolve(g)
         return points if lines else None
 
+    def walk(a: int, b: int, n: int, forward: str, back: str) -> None:
+        """Move the cursor from a to b on a cycle of n the shorter way, one press (two steps) a cell."""
+        nonlocal steps
+        s = _shift(a, b, n)
+        plan.append((forward if s > 0 else back) * abs(s))
+        steps += 2 * abs(s)
+
+    def turn(kind: str, index: int, k: int) -> int | None:
+        """Hold A and shift line ``index`` by k, a cell at a time: the points of the first clear, None if none."""
+        nonlocal steps
+        steps += 2
+        for _k in range(abs(k)):
+            steps += 2
+            points = rotate(kind, index, 1 if k > 0 else -1)
+            if points is not None:
+                return points
+        return None
+
     for _ in range(C + 1):
         spaces = [j for j in range(C) if g[r][j] not in (t, YOSHI)]
         if not spaces:
             return None
         p = min(spaces, key=lambda j: (dist(cc, j, C), j))
-        s = _shift(cc, p, C)
-        plan.append(("R" if s > 0 else "L") * abs(s))
-        steps += 2 * abs(s)
+        walk(cc, p, C, "R", "L")
         cc = p
         found = None
         for want in (t, YOSHI):
@@ -106,27 +122,15 @@ def build_row(
             return None
         _, i, j = found
         if j != p:
-            s = _shift(cr, i, R)
-            plan.append(("D" if s > 0 else "U") * abs(s))
-            steps += 2 * abs(s)
+            walk(cr, i, R, "D", "U")
             cr = i
             if follows:
-                s = _shift(p, j, C)
-                plan.append(("R" if s > 0 else "L") * abs(s))
-                steps += 2 * abs(s)
+                walk(p, j, C, "R", "L")
                 cc = j
-            k = _shift(j, p, C)
-            steps += 2
-            for _k in range(abs(k)):
-                steps += 2
-                points = rotate("row", i, 1 if k > 0 else -1)
-                if points is not None:
-                    return points, steps, "".join(plan)
-        k = _shift(i, r, R)
-        steps += 2
-        for _k in range(abs(k)):
-            steps += 2
-            points = rotate("col", p, 1 if k > 0 else -1)
+            points = turn("row", i, _shift(j, p, C))
             if points is not None:
                 return points, steps, "".join(plan)
+        points = turn("col", p, _shift(i, r, R))
+        if points is not None:
+            return points, steps, "".join(plan)
     return None
