@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
@@ -400,6 +401,17 @@ def decode_program(setup: Setup, arrays: tuple[np.ndarray, np.ndarray, np.ndarra
     return tuple(program)
 
 
+def _settle(outcome: tuple, counter: list[int], pending: deque[tuple[int, ...]]) -> tuple | None:
+    """Count a finished task's nodes and queue the prefixes it split off; its program when it found one."""
+    status, payload, nodes = outcome
+    counter[0] += nodes
+    if status == kernel.FOUND:
+        return payload
+    if status == kernel.TOO_BIG:
+        pending.extend(payload)
+    return None
+
+
 def _tasks(
     setup: Setup,
     budget: int,
@@ -420,13 +432,10 @@ def _tasks(
         while pending and clock() < deadline:
             running[0] = pending[0]
             pending.popleft()
-            status, payload, nodes = run_task(setup, budget, running[0], TASK_NODES)
-            counter[0] += nodes
-            if status == kernel.FOUND:
-                yield payload
+            found = _settle(run_task(setup, budget, running[0], TASK_NODES), counter, pending)
+            if found is not None:
+                yield found
                 return
-            if status == kernel.TOO_BIG:
-                pending.extend(payload)
             del running[0]
             on_task()
         if pending:
@@ -442,13 +451,10 @@ def _tasks(
             timeout = None if deadline == float("inf") else max(0.01, deadline - clock())
             done, _ = wait(list(running), timeout=timeout, return_when=FIRST_COMPLETED)
             for future in done:
-                status, payload, nodes = future.result()
-                counter[0] += nodes
-                if status == kernel.FOUND:
-                    yield payload
+                found = _settle(future.result(), counter, pending)
+                if found is not None:
+                    yield found
                     return
-                if status == kernel.TOO_BIG:
-                    pending.extend(payload)
                 del running[future]
             on_task()
     finally:
