@@ -26,10 +26,10 @@ from .bitboard import (
     group_size,
     plane,
     play_child,
+    reachable,
     resolve_moved,
 )
 from .bits import popcount, to_int
-from .placements import placement_mask
 
 NEG = -1.0e18
 
@@ -222,8 +222,7 @@ def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.n
         c = queue[d, 1]
         m = 0
         for i in range(n):
-            column_heights(fields[i], heights)
-            placement_mask(heights, a == c, params[P_CROSSABLE], mask)
+            reachable(fields[i], a, c, params[P_CROSSABLE], heights, mask)
             for p in range(N_PLACEMENTS):
                 if not mask[p]:
                     continue

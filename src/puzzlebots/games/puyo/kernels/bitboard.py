@@ -443,6 +443,14 @@ def play_pair(b: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, sta
     return resolve_moved(b, a1 | a2, c1 | c2, stats)
 
 
+@njit(cache=True, inline="always")
+def reachable(b: np.ndarray, axis: int, child: int, crossable: int, heights: np.ndarray, mask: np.ndarray) -> None:
+    """The placements of the pair (axis, child) that field ``b`` lets through, into ``mask``; ``heights`` (a
+    (6,) buffer) receives the field's column heights."""
+    column_heights(b, heights)
+    placement_mask(heights, axis == child, crossable, mask)
+
+
 #: the death cell (3, 12) in word 0 of each plane: a searched field holding a puyo there has lost
 DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)
 
@@ -506,10 +514,9 @@ def bench_placements(fields: np.ndarray, pairs: np.ndarray, crossable: int) -> t
     count = 0
     links = 0
     for i in range(fields.shape[0]):
-        column_heights(fields[i], heights)
         a = pairs[i, 0]
         c = pairs[i, 1]
-        placement_mask(heights, a == c, crossable, mask)
+        reachable(fields[i], a, c, crossable, heights, mask)
         for p in range(N_PLACEMENTS):
             if not mask[p]:
                 continue

@@ -18,9 +18,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..rules import N_PLACEMENTS, PLACEMENT_R, WIDTH
-from .bitboard import NWORDS, U0, U1, column_heights, play_child
+from .bitboard import NWORDS, U0, U1, column_heights, play_child, reachable
 from .chain_eval import W_TEAR, W_WASTE, evaluate
-from .placements import placement_mask
 
 NEG = -1.0e18
 
@@ -88,8 +87,7 @@ def _expand(
     size = keys.shape[0]
     m = 0
     for i in range(n):
-        column_heights(fields[i], heights)
-        placement_mask(heights, a == c, params[P_CROSSABLE], mask)
+        reachable(fields[i], a, c, params[P_CROSSABLE], heights, mask)
         for p in range(N_PLACEMENTS):
             if not mask[p]:
                 continue
