@@ -23,7 +23,7 @@ from puzzlebots.core.errors import InputError
 
 from . import engine
 from .bots.climb import climb as run_climb
-from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, Rules, run_level
+from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, Rules, Start, run_level
 from .language import parse_registers, register_count
 from .levels import Level, board_from_json, find_level, load_levels
 from .render import board_panel, trace_run
@@ -118,7 +118,7 @@ def run(
     stars = None if level is None else rules.model.stars(level, program, report)
     if watch:
         functions = level.functions if level else DEFAULT_FUNCTIONS
-        _watch(program, rules, start, target, claw, functions, delay)
+        _watch(program, rules, Start(start, target, claw, functions), delay)
     registers = None if stars is None else register_count(parse_registers(program))
     data = report.to_json() | {"stars": stars, "registers": registers}
     if as_json:
@@ -132,19 +132,11 @@ def run(
     click.echo(f"final stacks: {json.dumps(report.stacks)}")
 
 
-def _watch(
-    program: str,
-    rules: Rules,
-    start: list[list[str]],
-    target: list[list[str]] | None,
-    claw: int,
-    functions: tuple[int, ...],
-    delay: float,
-) -> None:
+def _watch(program: str, rules: Rules, start: Start, delay: float) -> None:
     console = Console()
     with live_view(console) as draw:
-        for frame in trace_run(program, rules, start, target, claw, functions=functions):
-            draw(board_panel(frame, target))
+        for frame in trace_run(program, rules, start):
+            draw(board_panel(frame, start.goal))
             time.sleep(delay)
     console.print()
 
