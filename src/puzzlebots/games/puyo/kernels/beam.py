@@ -14,17 +14,16 @@ from numba import njit
 
 from ..rules import GARBAGE, N_PLACEMENTS, SPAWN_X, VISIBLE_ROWS, WIDTH
 from .bitboard import (
-    ALL12,
     NWORDS,
     S1,
     S16,
     S32,
     U0,
     cell,
+    colour_cells,
     column_heights,
     drop_puyo,
     group_size,
-    plane,
     play_child,
     reachable,
     resolve_moved,
@@ -131,8 +130,7 @@ def connections(b: np.ndarray) -> int:
     """Pairs of touching same-coloured puyos in rows 1..12 (garbage excluded)."""
     conn = 0
     for c in range(1, GARBAGE):
-        a = plane(b, c, 0) & ALL12
-        d = plane(b, c, 1) & ALL12
+        a, d = colour_cells(b, c)
         if (a | d) == U0:
             continue
         conn += to_int(popcount((a >> S1) & a)) + to_int(popcount((d >> S1) & d))

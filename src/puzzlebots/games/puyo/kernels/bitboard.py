@@ -115,6 +115,12 @@ def plane(b: np.ndarray, c: int, w: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
+def colour_cells(b: np.ndarray, c: int) -> tuple[np.uint64, np.uint64]:
+    """The cells of value ``c`` in rows 1..12, the rows that pop, as a mask (word 0, word 1)."""
+    return plane(b, c, 0) & ALL12, plane(b, c, 1) & ALL12
+
+
+@njit(cache=True, inline="always")
 def height(b: np.ndarray, x: int) -> int:
     """The number of puyos in column x (nothing floats in a stable field)."""
     w = x // 3
@@ -235,7 +241,8 @@ def group_size(b: np.ndarray, x: int, y: int) -> int:
     bit = U1 << np.uint64(16 * (x % 3) + y)
     sa = bit if x < 3 else U0
     sc = U0 if x < 3 else bit
-    ga, gc = flood(sa, sc, plane(b, v, 0) & ALL12, plane(b, v, 1) & ALL12)
+    va, vc = colour_cells(b, v)
+    ga, gc = flood(sa, sc, va, vc)
     return count(ga, gc)
 
 
@@ -298,8 +305,7 @@ def resolve_moved(b: np.ndarray, ma: np.uint64, mc: np.uint64, stats: np.ndarray
         ncol = 0
         gb = 0
         for colour in range(1, GARBAGE):
-            a = plane(b, colour, 0) & ALL12
-            c = plane(b, colour, 1) & ALL12
+            a, c = colour_cells(b, colour)
             if ((a & ma) | (c & mc)) == U0:
                 continue
             pa, pc = pop_mask(a, c)
@@ -313,8 +319,7 @@ def resolve_moved(b: np.ndarray, ma: np.uint64, mc: np.uint64, stats: np.ndarray
         if npop == 0:
             break
         links += 1
-        ga = plane(b, GARBAGE, 0) & ALL12
-        gc = plane(b, GARBAGE, 1) & ALL12
+        ga, gc = colour_cells(b, GARBAGE)
         if (ga | gc) != U0:
             ea, ec = expand(popa, popc)
             ea &= ga
@@ -402,8 +407,7 @@ def _pops(b: np.ndarray, colour: int, ta: np.uint64, tc: np.uint64) -> bool:
     A group of 4+ has 4 cells within 3 steps of any of its cells, so the flood stops after 3 expansions
     (most stop after one: a lone puyo). A True for two seeds in separate small groups only costs a resolve.
     """
-    a = plane(b, colour, 0) & ALL12
-    c = plane(b, colour, 1) & ALL12
+    a, c = colour_cells(b, colour)
     sa = ta & a
     sc = tc & c
     for _ in range(3):
@@ -534,7 +538,8 @@ def same_group(b: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
         return False
     v = cell(b, x0, y0)
     sa, sc = _bit_of(x0, y0)
-    ga, gc = flood(sa, sc, plane(b, v, 0) & ALL12, plane(b, v, 1) & ALL12)
+    va, vc = colour_cells(b, v)
+    ga, gc = flood(sa, sc, va, vc)
     ta, tc = _bit_of(x1, y1)
     return ((ga & ta) | (gc & tc)) != U0
 

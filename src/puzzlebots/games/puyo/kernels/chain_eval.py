@@ -17,7 +17,6 @@ from numba import njit
 from ..names import CHAIN_WEIGHT_NAMES
 from ..rules import GARBAGE, SPAWN_X, VISIBLE_ROWS, WIDTH
 from .bitboard import (
-    ALL12,
     BCAST,
     LANE13,
     S1,
@@ -26,6 +25,7 @@ from .bitboard import (
     U0,
     U1,
     cell,
+    colour_cells,
     drop_puyo,
     group_size,
     neighbours,
@@ -166,8 +166,7 @@ def links23(b: np.ndarray) -> tuple[int, int]:
     n2 = 0
     n3 = 0
     for c in range(1, GARBAGE):
-        a = plane(b, c, 0) & ALL12
-        d = plane(b, c, 1) & ALL12
+        a, d = colour_cells(b, c)
         if (a | d) == U0:
             continue
         x2, x3 = _links23(a, d)
