@@ -49,6 +49,18 @@ def _shift(a: int, b: int, n: int) -> int:
     return d if d < n - d else -(n - d) if d else 0
 
 
+def _dist(a: int, b: int, n: int) -> int:
+    return abs(_shift(a, b, n))
+
+
+def _walk(plan: list[str], a: int, b: int, n: int, forward: str, back: str) -> int:
+    """Move the cursor from a to b on a cycle of n the shorter way: its presses onto ``plan``, its steps (two a
+    press) returned."""
+    s = _shift(a, b, n)
+    plan.append((forward if s > 0 else back) * abs(s))
+    return 2 * abs(s)
+
+
 def build_row(
     rows: list[list[int]], cursor: tuple[int, int], r: int, t: int, follows: bool
 ) -> tuple[int, int, str] | None:
@@ -59,16 +71,14 @@ def build_row(
     g = [list(row) for row in rows]
     R, C = len(g), len(g[0])
     cr, cc = cursor
-    plan, steps = [], 0
-
-    def dist(a: int, b: int, n: int) -> int:
-        return abs(_shift(a, b, n))
+    plan: list[str] = []
+    steps = 0
 
     def cost(i: int, j: int, p: int) -> int:
         if j == p:
-            return 2 + 2 * dist(i, r, R)
-        extra = 2 * dist(p, j, C) if follows else 0
-        return 2 * dist(cr, i, R) + extra + 2 + 2 * dist(j, p, C) + 2 + 2 * dist(i, r, R)
+            return 2 + 2 * _dist(i, r, R)
+        extra = 2 * _dist(p, j, C) if follows else 0
+        return 2 * _dist(cr, i, R) + extra + 2 + 2 * _dist(j, p, C) + 2 + 2 * _dist(i, r, R)
 
     def rotate(kind: str, index: int, step: int) -> int | None:
         nonlocal cr, cc, g
@@ -87,13 +97,6 @@ def build_row(
         _, points, lines, _ = resolve(g)
         return points if lines else None
 
-    def walk(a: int, b: int, n: int, forward: str, back: str) -> None:
-        """Move the cursor from a to b on a cycle of n the shorter way, one press (two steps) a cell."""
-        nonlocal steps
-        s = _shift(a, b, n)
-        plan.append((forward if s > 0 else back) * abs(s))
-        steps += 2 * abs(s)
-
     def turn(kind: str, index: int, k: int) -> int | None:
         """Hold A and shift line ``index`` by k, a cell at a time: the points of the first clear, None if none."""
         nonlocal steps
@@ -109,8 +112,8 @@ def build_row(
         spaces = [j for j in range(C) if g[r][j] not in (t, YOSHI)]
         if not spaces:
             return None
-        p = min(spaces, key=lambda j: (dist(cc, j, C), j))
-        walk(cc, p, C, "R", "L")
+        p = min(spaces, key=lambda j: (_dist(cc, j, C), j))
+        steps += _walk(plan, cc, p, C, "R", "L")
         cc = p
         found = None
         for want in (t, YOSHI):
@@ -122,10 +125,10 @@ def build_row(
             return None
         _, i, j = found
         if j != p:
-            walk(cr, i, R, "D", "U")
+            steps += _walk(plan, cr, i, R, "D", "U")
             cr = i
             if follows:
-                walk(p, j, C, "R", "L")
+                steps += _walk(plan, p, j, C, "R", "L")
                 cc = j
             points = turn("row", i, _shift(j, p, C))
             if points is not None:
