@@ -32,7 +32,7 @@ from puzzlebots.core.errors import InputError
 from puzzlebots.core.files import beside
 
 from . import campaign
-from .bots.hints import NO_HINTS, parse_hints
+from .bots.hints import NO_HINTS, Hints, parse_hints
 from .bots.sketch import ITERATIONS as SKETCH_ITERATIONS
 from .bots.sketch import MAX_SECONDS as SKETCH_MAX_SECONDS
 from .bots.sketch import MAX_TICK_CAP as SKETCH_MAX_TICK_CAP
@@ -44,6 +44,7 @@ from .engine import GAME_TICK_LIMIT
 from .gp_cli import bench_gp, evolve
 from .language import format_registers
 from .levels import Level, find_level, load_levels
+from .progress import ProgressFile
 from .run_cli import LEVELS_FILE, climb, run
 
 
@@ -212,34 +213,7 @@ def solve(
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool, subproblems=True)]
-    ctx = click.get_current_context()
-    if all_levels:
-        refuse_given(
-            ctx,
-            ("shape", "pile_rules", "min_ops", "fix", "board_rules", "sweeps_only"),
-            "is for one level: not with --all",
-        )
-    hints = parse_hints(targets[0], shape, pile_rules, min_ops, fix)
-    if board_rules:
-        refuse_given(
-            ctx,
-            ("shape", "pile_rules", "min_ops", "fix", "max_size"),
-            "is not for --board-rules, which reads its hints off the board and searches the best known size",
-        )
-        if targets[0].subproblem:
-            raise InputError(f"--board-rules reads one board: {targets[0].name} is a sub-problem")
-        hints = campaign.ruled_hints(targets[0])
-    if sweeps_only:
-        refuse_given(
-            ctx,
-            ("shape", "pile_rules", "min_ops", "fix", "max_size", "board_rules"),
-            "is not for --sweeps, which searches the sweep sub-problems",
-        )
-        if not sweeps(targets[0]):
-            raise InputError(
-                f"--sweeps: {targets[0].name} has no sweep sub-problem (its piles are not set right one "
-                "after another from the claw rightwards)"
-            )
+    hints = _hints(targets[0], all_levels, shape, pile_rules, min_ops, fix, board_rules, sweeps_only)
     if all_levels and total_time is None:
         total_time = campaign.ALL_LEVELS_SECONDS
     path = progress_file or (None if json_file is None else beside(json_file, ".progress"))
@@ -259,6 +233,54 @@ def solve(
         executor=executor,
         address=address,
     )
+    _print_results(targets, _run_campaign(plan, book, targets), json_file)
+
+
+def _hints(
+    level: Level,
+    all_levels: bool,
+    shape: str | None,
+    pile_rules: str | None,
+    min_ops: str | None,
+    fix: str | None,
+    board_rules: bool,
+    sweeps_only: bool,
+) -> Hints:
+    """The hints of a one-level search (``level``): the ones given, or with --board-rules those read off the
+    board; refuses the hint options that --all, --board-rules or --sweeps would ignore."""
+    ctx = click.get_current_context()
+    if all_levels:
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "board_rules", "sweeps_only"),
+            "is for one level: not with --all",
+        )
+    hints = parse_hints(level, shape, pile_rules, min_ops, fix)
+    if board_rules:
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "max_size"),
+            "is not for --board-rules, which reads its hints off the board and searches the best known size",
+        )
+        if level.subproblem:
+            raise InputError(f"--board-rules reads one board: {level.name} is a sub-problem")
+        hints = campaign.ruled_hints(level)
+    if sweeps_only:
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "max_size", "board_rules"),
+            "is not for --sweeps, which searches the sweep sub-problems",
+        )
+        if not sweeps(level):
+            raise InputError(
+                f"--sweeps: {level.name} has no sweep sub-problem (its piles are not set right one "
+                "after another from the claw rightwards)"
+            )
+    return hints
+
+
+def _run_campaign(plan: campaign.Plan, book: ProgressFile, targets: list[Level]) -> dict[str, campaign.Row]:
+    """Run the campaign over ``targets`` under a progress bar, each new pass announced on stderr."""
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
 
@@ -286,7 +308,7 @@ def solve(
             if book.path is not None:
                 click.echo(f"progress saved in {book.path}: continue with --resume", err=True)
             raise
-    _print_results(targets, rows, json_file)
+    return rows
 
 
 #: what the solve table's figures mean, printed under it
