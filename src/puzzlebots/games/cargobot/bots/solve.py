@@ -499,9 +499,7 @@ def solve(
         return recorded(level, rec, hints)
     start, counter, nodes_before, seconds_before = clock(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
-    limit = max_size or sum(setup.problem.toolbox.slots)
-    if rec.result is not None:  # provisional: only a smaller program is worth finding
-        limit = min(limit, rec.result.size - 1)
+    limit = _largest_size(setup, rec, max_size)
     here = executor == "process" and (jobs or default_jobs()) == 1
     pool = None if here or rec.searched_to >= limit else make_executor(executor, jobs, address)
 
@@ -541,7 +539,13 @@ def solve(
             sync(force=True)
         else:  # the record keeps the nodes and seconds of the result
             book.save(force=True)
-    if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
+    return _unfound(level, rec, method, hints)
+
+
+def _unfound(level: Level, rec: LevelProgress, method: str, hints: Hints) -> SolveResult:
+    """The result of a search that found no program this session: a provisional record's program (proven
+    minimal once every smaller size is exhausted), else an unsolved level."""
+    if rec.result is not None:
         return recorded(level, rec, hints)
     return SolveResult(
         level=level.name,
@@ -552,6 +556,15 @@ def solve(
         method=method,
         hints=hints,
     )
+
+
+def _largest_size(setup: Setup, rec: LevelProgress, max_size: int | None) -> int:
+    """The largest register budget to search: ``max_size``, else every slot; below a provisional program's
+    size only a smaller program is worth finding."""
+    limit = max_size or sum(setup.problem.toolbox.slots)
+    if rec.result is not None:
+        limit = min(limit, rec.result.size - 1)
+    return limit
 
 
 def _record(level: Level, setup: Setup, book: ProgressFile, hints: Hints, first: int) -> LevelProgress:
