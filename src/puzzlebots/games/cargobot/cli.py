@@ -47,6 +47,9 @@ from .levels import Level, find_level, load_levels
 from .progress import ProgressFile
 from .run_cli import LEVELS_FILE, climb, run
 
+#: the texts of --shape, --pile-rules, --min-ops and --fix as given (None: not given)
+HintTexts = tuple[str | None, str | None, str | None, str | None]
+
 
 @click.command(help="The table of levels.")
 @LEVELS_FILE
@@ -213,7 +216,7 @@ def solve(
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool, subproblems=True)]
-    hints = _hints(targets[0], all_levels, shape, pile_rules, min_ops, fix, board_rules, sweeps_only)
+    hints = _hints(targets[0], (shape, pile_rules, min_ops, fix), all_levels, board_rules, sweeps_only)
     if all_levels and total_time is None:
         total_time = campaign.ALL_LEVELS_SECONDS
     path = progress_file or (None if json_file is None else beside(json_file, ".progress"))
@@ -236,18 +239,10 @@ def solve(
     _print_results(targets, _run_campaign(plan, book, targets), json_file)
 
 
-def _hints(
-    level: Level,
-    all_levels: bool,
-    shape: str | None,
-    pile_rules: str | None,
-    min_ops: str | None,
-    fix: str | None,
-    board_rules: bool,
-    sweeps_only: bool,
-) -> Hints:
-    """The hints of a one-level search (``level``): the ones given, or with --board-rules those read off the
-    board; refuses the hint options that --all, --board-rules or --sweeps would ignore."""
+def _hints(level: Level, given: HintTexts, all_levels: bool, board_rules: bool, sweeps_only: bool) -> Hints:
+    """The hints of a one-level search (``level``): the ones ``given`` (the texts of --shape, --pile-rules,
+    --min-ops and --fix), or with --board-rules those read off the board; refuses the hint options that --all,
+    --board-rules or --sweeps would ignore."""
     ctx = click.get_current_context()
     if all_levels:
         refuse_given(
@@ -255,7 +250,7 @@ def _hints(
             ("shape", "pile_rules", "min_ops", "fix", "board_rules", "sweeps_only"),
             "is for one level: not with --all",
         )
-    hints = parse_hints(level, shape, pile_rules, min_ops, fix)
+    hints = parse_hints(level, *given)
     if board_rules:
         refuse_given(
             ctx,
