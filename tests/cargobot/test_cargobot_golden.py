@@ -10,7 +10,7 @@ import pytest
 
 from puzzlebots.games.cargobot.bots.climb import climb
 from puzzlebots.games.cargobot.bots.solve import solve
-from puzzlebots.games.cargobot.engine import Rules
+from puzzlebots.games.cargobot.engine import Rules, Start
 from puzzlebots.games.cargobot.language import format_registers
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.render import trace_run
@@ -42,7 +42,7 @@ def test_trace(level: str, program: str, semantics: str) -> None:
     lv = find_level(level)
     lines = [f"{level} [{semantics}] {program}"]
     rules = Rules(semantics, fragile=True, unstable=True)
-    for frame in trace_run(program, rules, lv.board(), lv.goal_board(), lv.claw):
+    for frame in trace_run(program, rules, Start(lv.board(), lv.goal_board(), lv.claw)):
         lines.append(f"{frame.step:4d} claw {frame.claw} holding {frame.holding or '-':6} {_piles(frame.piles)}")
     _check(f"trace_{level.lower().replace(' ', '_')}_{semantics}.txt", "\n".join(lines) + "\n")
 

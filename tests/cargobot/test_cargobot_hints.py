@@ -16,7 +16,7 @@ from solving import SOLUTIONS
 from puzzlebots.cli.app import cli
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.hints import Hints, parse_hints
-from puzzlebots.games.cargobot.engine import GAME_RULES, run_level
+from puzzlebots.games.cargobot.engine import GAME_RULES, Start, run_level
 from puzzlebots.games.cargobot.kernels import solve as kernel
 from puzzlebots.games.cargobot.language import format_registers, parse_registers, register_count
 from puzzlebots.games.cargobot.levels import Level, find_level
@@ -30,7 +30,7 @@ def _obeys(level: Level, program: str, rules: tuple[int, ...]) -> bool:
     """The program's run (the oracle's board before each step, then the goal it wins) never takes from a pile
     marked NO_TAKE, never puts on one marked NO_PUT, and leaves every KEEP pile a bottom part of its start or goal."""
     start, goal = [list(p) for p in level.stacks], [list(p) for p in level.goal]
-    trace = trace_run(program, GAME_RULES, start, goal, level.claw, functions=tuple(level.functions))
+    trace = trace_run(program, GAME_RULES, Start(start, goal, level.claw, tuple(level.functions)))
     frames = [f.piles for f in trace]
     frames.append([list(p) for p in level.goal])
     for before, after in zip(frames, frames[1:], strict=False):

@@ -18,9 +18,20 @@ import click
 from rich.console import Console, Group
 from rich.text import Text
 
-from ..command_parts.figures import image_formats
 from ..command_parts.game_options import game_option_decorators, split_config, with_options
-from ..command_parts.options import DELAY, SEED, FiniteFloat, executor_options, refuse_given
+from ..command_parts.options import (
+    DELAY,
+    FiniteFloat,
+    choice_option,
+    defaulted_option,
+    executor_options,
+    json_option,
+    max_actions_option,
+    plot_option,
+    quiet_option,
+    refuse_given,
+    seed_option,
+)
 from ..command_parts.output import OutputPath, progress_log, read_progress, write_json_atomic
 from ..command_parts.terminal import live_view, print_fitted
 from ..core import config as config_mod
@@ -199,34 +210,16 @@ def stats_options(game: Episodic) -> list[Callable[[Any], Any]]:
     """The options of ``stats`` for ``game``: the bot, the games and seeds, where it runs, its outputs."""
     return [
         bot_option(game),
-        click.option(
+        defaulted_option(
             "--games",
-            type=click.IntRange(1, MAX_GAMES),
-            default=100,
-            show_default=True,
-            help=f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary).",
+            click.IntRange(1, MAX_GAMES),
+            100,
+            f"Number of games (at most {MAX_GAMES:,}: every result is kept until the summary).",
         ),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="First seed: the games use it and the seeds after it (the same seeds give the same games).",
-        ),
+        seed_option("First seed: the games use it and the seeds after it (the same seeds give the same games)."),
         executor_options,
-        click.option(
-            "--json",
-            "json_path",
-            type=OutputPath(),
-            default=None,
-            help="Write every game's result and the summary here. An interrupted run resumes.",
-        ),
-        click.option(
-            "--plot",
-            type=OutputPath(image_formats),
-            default=None,
-            help="Histogram of the main figure, as an image (png, svg, pdf, ... by its suffix).",
-        ),
+        json_option("Write every game's result and the summary here. An interrupted run resumes."),
+        plot_option("Histogram of the main figure"),
         click.option(
             "--weights",
             "weights_path",
@@ -234,10 +227,8 @@ def stats_options(game: Episodic) -> list[Callable[[Any], Any]]:
             default=None,
             help="Weights file (from `train`) instead of the shipped defaults.",
         ),
-        click.option(
-            "--max-actions", type=click.IntRange(min=1), default=None, help="Stop each game after this many decisions."
-        ),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        max_actions_option("Stop each game after this many decisions."),
+        quiet_option,
         click.option(
             "--format",
             "output_format",
@@ -306,15 +297,9 @@ def make_watch(game: Episodic) -> click.Command:
 
     options = [
         bot_option(game),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="Which game: the same seed always deals the same pieces.",
-        ),
+        seed_option("Which game: the same seed always deals the same pieces."),
         click.option("--delay", type=DELAY, default=0.05, show_default=True, help="Seconds between decisions (0-60)."),
-        click.option("--max-actions", type=click.IntRange(min=1), default=None, help="Stop after this many decisions."),
+        max_actions_option("Stop after this many decisions."),
         click.option(
             "--replay",
             "replay_path",
@@ -330,12 +315,11 @@ def make_watch(game: Episodic) -> click.Command:
             default=None,
             help="Weights file instead of the shipped defaults.",
         ),
-        click.option(
+        defaulted_option(
             "--hash-every",
-            type=click.IntRange(min=1),
-            default=10,
-            show_default=True,
-            help="With --replay: write a state hash every N actions (a replay checks them when re-run).",
+            click.IntRange(min=1),
+            10,
+            "With --replay: write a state hash every N actions (a replay checks them when re-run).",
         ),
         *game_option_decorators(game),
     ]
@@ -441,27 +425,16 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             show_default=True,
             help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}.",
         ),
-        click.option(
-            "--method",
-            type=click.Choice(METHODS),
-            default="hill",
-            show_default=True,
-            help="hill: the Hatris article's hill climber; cma: CMA-ES.",
-        ),
-        click.option(
+        choice_option("--method", METHODS, "hill", "hill: the Hatris article's hill climber; cma: CMA-ES."),
+        defaulted_option(
             "--games-per-eval",
-            type=click.IntRange(1, TRAINING_SEEDS),
-            default=8,
-            show_default=True,
-            help="Games each candidate set of weights is rated on (the same seeds for every candidate, drawn "
+            click.IntRange(1, TRAINING_SEEDS),
+            8,
+            "Games each candidate set of weights is rated on (the same seeds for every candidate, drawn "
             "each generation from seeds 0-9,999, which strength figures never use).",
         ),
-        click.option(
-            "--generations",
-            type=click.IntRange(min=1),
-            default=10,
-            show_default=True,
-            help="Rounds of improvement; the weights file is written after each.",
+        defaulted_option(
+            "--generations", click.IntRange(min=1), 10, "Rounds of improvement; the weights file is written after each."
         ),
         click.option(
             "--out",
@@ -475,34 +448,19 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             help="Continue from OUT.ckpt (made with the same settings; --generations may grow).",
         ),
         click.option("--force", is_flag=True, help="Start over even if OUT or OUT.ckpt exists (both are replaced)."),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="First seed of the rating games (keep tuning seeds apart from the ones you report).",
-        ),
+        seed_option("First seed of the rating games (keep tuning seeds apart from the ones you report)."),
         executor_options,
-        click.option(
-            "--variants",
-            type=click.IntRange(min=1),
-            default=8,
-            show_default=True,
-            help="hill only: changed copies of the weights tried in each round.",
+        defaulted_option(
+            "--variants", click.IntRange(min=1), 8, "hill only: changed copies of the weights tried in each round."
         ),
-        click.option(
-            "--rounds",
-            type=click.IntRange(min=1),
-            default=4,
-            show_default=True,
-            help="hill only: rounds of trying variants in each generation.",
+        defaulted_option(
+            "--rounds", click.IntRange(min=1), 4, "hill only: rounds of trying variants in each generation."
         ),
-        click.option(
+        defaulted_option(
             "--sigma",
-            type=FiniteFloat(min=0, max=MAX_SIGMA, min_open=True),
-            default=0.3,
-            show_default=True,
-            help="How far a change goes (hill: spread of the random factor each weight is multiplied by; "
+            FiniteFloat(min=0, max=MAX_SIGMA, min_open=True),
+            0.3,
+            "How far a change goes (hill: spread of the random factor each weight is multiplied by; "
             "cma: the starting step size).",
         ),
         click.option(
@@ -511,26 +469,12 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             default=0,
             help="cma only: candidates per generation, at least 2 (0: CMA-ES's own default).",
         ),
-        click.option(
-            "--init",
-            type=click.Choice(["random", "default"]),
-            default="random",
-            show_default=True,
-            help="Start from random weights (as the article) or the shipped ones.",
+        choice_option(
+            "--init", ["random", "default"], "random", "Start from random weights (as the article) or the shipped ones."
         ),
-        click.option(
-            "--plot",
-            type=OutputPath(image_formats),
-            default=None,
-            help="Learning curve, as an image (png, svg, pdf, ... by its suffix).",
-        ),
-        click.option(
-            "--max-actions",
-            type=click.IntRange(min=1),
-            default=None,
-            help="Cap each rating game at this many decisions.",
-        ),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        plot_option("Learning curve"),
+        max_actions_option("Cap each rating game at this many decisions."),
+        quiet_option,
         *game_option_decorators(game),
     ]
 

@@ -21,8 +21,16 @@ from ..core.files import beside
 from ..core.jsonio import show
 from ..core.match import PlayGame, Sprt, run_match, summarize, valid_pair
 from ..core.workers import MAX_GAMES
-from .options import SEED, FiniteFloat, executor_options, refuse_given
-from .output import OutputPath, progress_log, read_progress, write_json_atomic
+from .options import (
+    FiniteFloat,
+    defaulted_option,
+    executor_options,
+    json_option,
+    quiet_option,
+    refuse_given,
+    seed_option,
+)
+from .output import progress_log, read_progress, write_json_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,20 +63,13 @@ def match_options(command: F) -> F:
     """``--games``, ``--seed``, ``--ms``, ``--sprt``, ``--alpha``, ``--beta``, the executor options, ``--json``
     and ``--quiet``, as every ``match`` command reads them."""
     options = [
-        click.option(
+        defaulted_option(
             "--games",
-            type=click.IntRange(2, MAX_GAMES),
-            default=100,
-            show_default=True,
-            help="Games to play, an even number: one pair per seed, the sides swapped in the second game.",
+            click.IntRange(2, MAX_GAMES),
+            100,
+            "Games to play, an even number: one pair per seed, the sides swapped in the second game.",
         ),
-        click.option(
-            "--seed",
-            type=SEED,
-            default=0,
-            show_default=True,
-            help="First seed: pair k plays seed+k (the same seeds give the same games).",
-        ),
+        seed_option("First seed: pair k plays seed+k (the same seeds give the same games)."),
         click.option(
             "--ms",
             type=click.IntRange(1, 3_600_000),
@@ -83,29 +84,11 @@ def match_options(command: F) -> F:
             help="Sequential test of H0: Elo = ELO0 against H1: Elo = ELO1 (A minus B, logistic Elo): "
             "the match stops once it decides.",
         ),
-        click.option(
-            "--alpha",
-            type=RATE,
-            default=0.05,
-            show_default=True,
-            help="With --sprt: the chance of accepting H1 when H0 is true.",
-        ),
-        click.option(
-            "--beta",
-            type=RATE,
-            default=0.05,
-            show_default=True,
-            help="With --sprt: the chance of accepting H0 when H1 is true.",
-        ),
+        defaulted_option("--alpha", RATE, 0.05, "With --sprt: the chance of accepting H1 when H0 is true."),
+        defaulted_option("--beta", RATE, 0.05, "With --sprt: the chance of accepting H0 when H1 is true."),
         executor_options,
-        click.option(
-            "--json",
-            "json_path",
-            type=OutputPath(),
-            default=None,
-            help="Write every pair and the summary here. An interrupted run resumes from FILE.partial.",
-        ),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        json_option("Write every pair and the summary here. An interrupted run resumes from FILE.partial."),
+        quiet_option,
     ]
     for option in reversed(options):
         command = option(command)

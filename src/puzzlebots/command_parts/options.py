@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -13,6 +13,8 @@ from click.core import ParameterSource
 from ..core.errors import ConfigError
 from ..core.seeds import MAX_SEED
 from ..core.workers import EXECUTORS, check_executor, default_jobs
+from .figures import image_formats
+from .output import OutputPath
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -93,13 +95,7 @@ def executor_options(command: F) -> F:
             help=f"Worker processes (default: one per usable core; at most that, {default_jobs()} here). "
             "With --executor ray --address the cluster decides.",
         ),
-        click.option(
-            "--executor",
-            type=click.Choice(EXECUTORS),
-            default="process",
-            show_default=True,
-            help="Where the work runs: a local process pool or Ray.",
-        ),
+        choice_option("--executor", EXECUTORS, "process", "Where the work runs: a local process pool or Ray."),
         click.option(
             "--address", default=None, help="With --executor ray: the cluster to join (default: start a local Ray)."
         ),
@@ -107,3 +103,38 @@ def executor_options(command: F) -> F:
     for option in reversed(options):
         checked = option(checked)
     return checked  # type: ignore[return-value]
+
+
+def defaulted_option(flag: str, kind: click.ParamType, default: Any, help: str) -> Callable[[F], F]:
+    """An option of type ``kind`` whose default ``--help`` shows."""
+    return click.option(flag, type=kind, default=default, show_default=True, help=help)
+
+
+def choice_option(flag: str, choices: Sequence[str], default: str, help: str) -> Callable[[F], F]:
+    """An option that takes one of ``choices``, its default shown in ``--help``."""
+    return defaulted_option(flag, click.Choice(choices), default, help)
+
+
+def seed_option(help: str) -> Callable[[F], F]:
+    """``--seed``: the first seed a command plays (0 unless given; any seed a replay file may name)."""
+    return click.option("--seed", type=SEED, default=0, show_default=True, help=help)
+
+
+def json_option(help: str) -> Callable[[F], F]:
+    """``--json FILE`` (parameter ``json_path``): where a command writes its results."""
+    return click.option("--json", "json_path", type=OutputPath(), default=None, help=help)
+
+
+def plot_option(what: str) -> Callable[[F], F]:
+    """``--plot FILE``: ``what`` drawn as an image in the format its suffix names."""
+    help = f"{what}, as an image (png, svg, pdf, ... by its suffix)."
+    return click.option("--plot", type=OutputPath(image_formats), default=None, help=help)
+
+
+def max_actions_option(help: str) -> Callable[[F], F]:
+    """``--max-actions N``: a cap on the decisions of each game (none unless given)."""
+    return click.option("--max-actions", type=click.IntRange(min=1), default=None, help=help)
+
+
+#: ``--quiet``: no progress bar
+quiet_option = click.option("--quiet", is_flag=True, help="No progress bar.")

@@ -18,14 +18,21 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from puzzlebots.command_parts.options import MAX_SECONDS, SEED, FiniteFloat, executor_options, refuse_given
+from puzzlebots.command_parts.options import (
+    MAX_SECONDS,
+    SEED,
+    FiniteFloat,
+    defaulted_option,
+    executor_options,
+    refuse_given,
+)
 from puzzlebots.command_parts.output import OutputPath, write_json_atomic
 from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.files import beside
 
 from . import campaign
-from .bots.hints import NO_HINTS, parse_hints
+from .bots.hints import NO_HINTS, Hints, parse_hints
 from .bots.sketch import ITERATIONS as SKETCH_ITERATIONS
 from .bots.sketch import MAX_SECONDS as SKETCH_MAX_SECONDS
 from .bots.sketch import MAX_TICK_CAP as SKETCH_MAX_TICK_CAP
@@ -37,7 +44,11 @@ from .engine import GAME_TICK_LIMIT
 from .gp_cli import bench_gp, evolve
 from .language import format_registers
 from .levels import Level, find_level, load_levels
+from .progress import ProgressFile
 from .run_cli import LEVELS_FILE, climb, run
+
+#: the texts of --shape, --pile-rules, --min-ops and --fix as given (None: not given)
+HintTexts = tuple[str | None, str | None, str | None, str | None]
 
 
 @click.command(help="The table of levels.")
@@ -103,12 +114,11 @@ def _level_row(lv: Level) -> dict[str, Any]:
 @click.option("--level", "level_name", default=None, help="Level name.")
 @click.option("--all", "all_levels", is_flag=True, help="Every level of the levels file.")
 @executor_options
-@click.option(
+@defaulted_option(
     "--time-limit",
-    type=FiniteFloat(min=0, max=MAX_SECONDS),
-    default=600.0,
-    show_default=True,
-    help="Seconds per level (0: none); under --total-time, per level and pass.",
+    FiniteFloat(min=0, max=MAX_SECONDS),
+    600.0,
+    "Seconds per level (0: none); under --total-time, per level and pass.",
 )
 @click.option(
     "--total-time",
@@ -121,12 +131,8 @@ def _level_row(lv: Level) -> dict[str, Any]:
     "each going on where it stopped.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=None, help="Largest register budget to try.")
-@click.option(
-    "--tick-cap",
-    type=click.IntRange(1, GAME_TICK_LIMIT),
-    default=DEFAULT_TICK_CAP,
-    show_default=True,
-    help="Most ticks of one run of a candidate program.",
+@defaulted_option(
+    "--tick-cap", click.IntRange(1, GAME_TICK_LIMIT), DEFAULT_TICK_CAP, "Most ticks of one run of a candidate program."
 )
 @click.option("--json", "json_file", type=OutputPath(), default=None, help="Write the results here.")
 @click.option(
@@ -137,12 +143,11 @@ def _level_row(lv: Level) -> dict[str, Any]:
     help="Keep the search's progress here, to --resume it (default with --json: FILE.progress).",
 )
 @click.option("--resume", is_flag=True, help="Go on from the progress file: finished sizes and levels are not redone.")
-@click.option(
+@defaulted_option(
     "--sketch-share",
-    type=FiniteFloat(min=0, max=0.9),
-    default=campaign.SKETCH_SHARE,
-    show_default=True,
-    help="Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
+    FiniteFloat(min=0, max=0.9),
+    campaign.SKETCH_SHARE,
+    "Part of a level's time (beyond Tutorial-Hard) kept, when the exhaustive search runs out of time, "
     "for searches that find programs without proving them smallest: through the level's sweep "
     "sub-problems and driver sketches where it has them, else under rules read off the board at the best "
     "known size, then over program sketches (0: off).",
@@ -211,34 +216,7 @@ def solve(
     if all_levels == bool(level_name):
         raise InputError("give exactly one of --level NAME and --all")
     targets = pool if all_levels else [find_level(level_name or "", pool, subproblems=True)]
-    ctx = click.get_current_context()
-    if all_levels:
-        refuse_given(
-            ctx,
-            ("shape", "pile_rules", "min_ops", "fix", "board_rules", "sweeps_only"),
-            "is for one level: not with --all",
-        )
-    hints = parse_hints(targets[0], shape, pile_rules, min_ops, fix)
-    if board_rules:
-        refuse_given(
-            ctx,
-            ("shape", "pile_rules", "min_ops", "fix", "max_size"),
-            "is not for --board-rules, which reads its hints off the board and searches the best known size",
-        )
-        if targets[0].subproblem:
-            raise InputError(f"--board-rules reads one board: {targets[0].name} is a sub-problem")
-        hints = campaign.ruled_hints(targets[0])
-    if sweeps_only:
-        refuse_given(
-            ctx,
-            ("shape", "pile_rules", "min_ops", "fix", "max_size", "board_rules"),
-            "is not for --sweeps, which searches the sweep sub-problems",
-        )
-        if not sweeps(targets[0]):
-            raise InputError(
-                f"--sweeps: {targets[0].name} has no sweep sub-problem (its piles are not set right one "
-                "after another from the claw rightwards)"
-            )
+    hints = _hints(targets[0], (shape, pile_rules, min_ops, fix), all_levels, board_rules, sweeps_only)
     if all_levels and total_time is None:
         total_time = campaign.ALL_LEVELS_SECONDS
     path = progress_file or (None if json_file is None else beside(json_file, ".progress"))
@@ -258,6 +236,46 @@ def solve(
         executor=executor,
         address=address,
     )
+    _print_results(targets, _run_campaign(plan, book, targets), json_file)
+
+
+def _hints(level: Level, given: HintTexts, all_levels: bool, board_rules: bool, sweeps_only: bool) -> Hints:
+    """The hints of a one-level search (``level``): the ones ``given`` (the texts of --shape, --pile-rules,
+    --min-ops and --fix), or with --board-rules those read off the board; refuses the hint options that --all,
+    --board-rules or --sweeps would ignore."""
+    ctx = click.get_current_context()
+    if all_levels:
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "board_rules", "sweeps_only"),
+            "is for one level: not with --all",
+        )
+    hints = parse_hints(level, *given)
+    if board_rules:
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "max_size"),
+            "is not for --board-rules, which reads its hints off the board and searches the best known size",
+        )
+        if level.subproblem:
+            raise InputError(f"--board-rules reads one board: {level.name} is a sub-problem")
+        hints = campaign.ruled_hints(level)
+    if sweeps_only:
+        refuse_given(
+            ctx,
+            ("shape", "pile_rules", "min_ops", "fix", "max_size", "board_rules"),
+            "is not for --sweeps, which searches the sweep sub-problems",
+        )
+        if not sweeps(level):
+            raise InputError(
+                f"--sweeps: {level.name} has no sweep sub-problem (its piles are not set right one "
+                "after another from the claw rightwards)"
+            )
+    return hints
+
+
+def _run_campaign(plan: campaign.Plan, book: ProgressFile, targets: list[Level]) -> dict[str, campaign.Row]:
+    """Run the campaign over ``targets`` under a progress bar, each new pass announced on stderr."""
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("solving", total=len(targets))
 
@@ -285,7 +303,7 @@ def solve(
             if book.path is not None:
                 click.echo(f"progress saved in {book.path}: continue with --resume", err=True)
             raise
-    _print_results(targets, rows, json_file)
+    return rows
 
 
 #: what the solve table's figures mean, printed under it
@@ -348,33 +366,21 @@ def _print_results(targets: list[Level], rows: dict[str, campaign.Row], json_fil
     "finds the same programs on any of them, unless the time limit cuts the search short."
 )
 @click.option("--level", "level_name", required=True, help="Level name.")
-@click.option(
+@defaulted_option(
     "--time-limit",
-    type=FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True),
-    default=300.0,
-    show_default=True,
-    help="Seconds for the whole search, shrinking included.",
+    FiniteFloat(min=0, max=SKETCH_MAX_SECONDS, min_open=True),
+    300.0,
+    "Seconds for the whole search, shrinking included.",
 )
-@click.option(
-    "--seed",
-    type=SEED,
-    default=0,
-    show_default=True,
-    help="Seed of the restarts (the same seed draws the same sketches and fillings).",
-)
-@click.option(
+@defaulted_option("--seed", SEED, 0, "Seed of the restarts (the same seed draws the same sketches and fillings).")
+@defaulted_option(
     "--tick-cap",
-    type=click.IntRange(1, SKETCH_MAX_TICK_CAP),
-    default=SKETCH_TICK_CAP,
-    show_default=True,
-    help="Most ticks of one run while searching (a program needing more is not found).",
+    click.IntRange(1, SKETCH_MAX_TICK_CAP),
+    SKETCH_TICK_CAP,
+    "Most ticks of one run while searching (a program needing more is not found).",
 )
-@click.option(
-    "--iterations",
-    type=click.IntRange(1, 10**9),
-    default=SKETCH_ITERATIONS,
-    show_default=True,
-    help="Programs run by one restart's local search.",
+@defaulted_option(
+    "--iterations", click.IntRange(1, 10**9), SKETCH_ITERATIONS, "Programs run by one restart's local search."
 )
 @click.option(
     "--stop-at",

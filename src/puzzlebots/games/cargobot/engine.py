@@ -431,6 +431,17 @@ class Rules:
 #: the original game's rules (the switches are the emulator's: the game has neither)
 GAME_RULES = Rules()
 
+
+class Start(NamedTuple):
+    """Where a run starts: the piles and the goal piles (bottom first; None: no goal), the claw's 1-based pile
+    and the register slots of each function."""
+
+    stacks: Board
+    goal: Board | None
+    claw: int = 1
+    functions: Sequence[int] = DEFAULT_FUNCTIONS
+
+
 Step = Callable[[list[list[str]], int, str | None], None]
 
 
@@ -447,16 +458,7 @@ class Semantics(Protocol):
         """``program`` as this semantics runs it on ``level`` (checked against the level where it has limits)."""
         ...
 
-    def run(
-        self,
-        rules: Rules,
-        program: str | RegisterProgram | Script,
-        stacks: Board,
-        goal: Board | None,
-        claw: int,
-        functions: Sequence[int],
-        engine: str,
-    ) -> RunReport:
+    def run(self, rules: Rules, program: str | RegisterProgram | Script, start: Start, engine: str) -> RunReport:
         """The run of ``program`` on a board (``engine``: ``kernel``, or ``python`` for the oracle)."""
         ...
 
@@ -468,17 +470,7 @@ class Semantics(Protocol):
         """The stars ``program`` earns on ``level`` for its run ``report`` (None: this semantics gives none)."""
         ...
 
-    def trace(
-        self,
-        rules: Rules,
-        program: str,
-        stacks: Board,
-        goal: Board | None,
-        claw: int,
-        functions: Sequence[int],
-        most: int,
-        on_step: Step,
-    ) -> None:
+    def trace(self, rules: Rules, program: str, start: Start, most: int, on_step: Step) -> None:
         """The oracle's run of ``program`` for at most ``most`` steps, ``on_step`` seeing the board before each."""
         ...
 
@@ -493,24 +485,15 @@ class GameSemantics:
         level.check_program(registers)  # type: ignore[arg-type]
         return registers  # type: ignore[return-value]
 
-    def run(
-        self,
-        rules: Rules,
-        program: str | RegisterProgram | Script,
-        stacks: Board,
-        goal: Board | None,
-        claw: int,
-        functions: Sequence[int],
-        engine: str,
-    ) -> RunReport:
-        if goal is None:
+    def run(self, rules: Rules, program: str | RegisterProgram | Script, start: Start, engine: str) -> RunReport:
+        if start.goal is None:
             raise InputError("game semantics needs a goal board")
         return run_game(
             program,  # type: ignore[arg-type]
-            stacks,
-            goal,
-            claw,
-            functions=functions,
+            start.stacks,
+            start.goal,
+            start.claw,
+            functions=start.functions,
             tick_limit=rules.steps,
             engine=engine,
         )
@@ -521,23 +504,13 @@ class GameSemantics:
     def conditions(self, level: Level) -> list[str]:
         return list(level.conditions)  # the level's toolbox
 
-    def trace(
-        self,
-        rules: Rules,
-        program: str,
-        stacks: Board,
-        goal: Board | None,
-        claw: int,
-        functions: Sequence[int],
-        most: int,
-        on_step: Step,
-    ) -> None:
+    def trace(self, rules: Rules, program: str, start: Start, most: int, on_step: Step) -> None:
         oracle.run_game(
             parse_registers(program),
-            tuple(functions),
-            [list(p) for p in stacks],
-            [list(p) for p in goal or []],
-            claw,
+            tuple(start.functions),
+            [list(p) for p in start.stacks],
+            [list(p) for p in start.goal or []],
+            start.claw,
             min(rules.step_limit or most, most),
             on_step=on_step,
         )
@@ -557,21 +530,12 @@ class VaguerySemantics:
     def conditions(self, level: Level) -> list[str]:
         return sorted({c for pile in level.stacks for c in pile}) + ["any", "none"]  # the board's colours
 
-    def run(
-        self,
-        rules: Rules,
-        program: str | RegisterProgram | Script,
-        stacks: Board,
-        goal: Board | None,
-        claw: int,
-        functions: Sequence[int],
-        engine: str,
-    ) -> RunReport:
+    def run(self, rules: Rules, program: str | RegisterProgram | Script, start: Start, engine: str) -> RunReport:
         return run_vaguery(
             program,  # type: ignore[arg-type]
-            stacks,
-            goal,
-            claw,
+            start.stacks,
+            start.goal,
+            start.claw,
             fragile=rules.fragile,
             unstable=rules.unstable,
             height_limit=rules.height_limit,
@@ -579,22 +543,12 @@ class VaguerySemantics:
             engine=engine,
         )
 
-    def trace(
-        self,
-        rules: Rules,
-        program: str,
-        stacks: Board,
-        goal: Board | None,
-        claw: int,
-        functions: Sequence[int],
-        most: int,
-        on_step: Step,
-    ) -> None:
+    def trace(self, rules: Rules, program: str, start: Start, most: int, on_step: Step) -> None:
         oracle.run_vaguery(
             parse_script(program),
-            [list(p) for p in stacks],
-            None if goal is None else [list(p) for p in goal],
-            claw,
+            [list(p) for p in start.stacks],
+            None if start.goal is None else [list(p) for p in start.goal],
+            start.claw,
             rules.fragile,
             rules.unstable,
             rules.height_limit,
@@ -617,7 +571,7 @@ def run(
     engine: str = "kernel",
 ) -> RunReport:
     """Run on a board under ``rules``."""
-    return rules.model.run(rules, program, stacks, goal, claw, functions, engine)
+    return rules.model.run(rules, program, Start(stacks, goal, claw, functions), engine)
 
 
 def run_level(

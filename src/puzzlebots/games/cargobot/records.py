@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .levels import Level
@@ -35,7 +35,7 @@ class Found:
     method: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"program": self.program, "size": self.size, "ticks": self.ticks, "method": self.method}
+        return asdict(self)
 
 
 class Frontier:

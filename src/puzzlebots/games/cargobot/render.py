@@ -10,8 +10,7 @@ from rich.text import Text
 
 from puzzlebots.core.panel import game_panel
 
-from .engine import Rules
-from .rules import DEFAULT_FUNCTIONS
+from .engine import Rules, Start
 
 MAX_FRAMES = 5_000
 _STYLE = {"red": "bold red", "green": "bold green", "blue": "bold blue", "yellow": "bold yellow"}
@@ -25,23 +24,16 @@ class Frame:
     step: int
 
 
-def trace_run(
-    program: str,
-    rules: Rules,
-    stacks: list[list[str]],
-    goal: list[list[str]] | None,
-    claw: int,
-    *,
-    functions: tuple[int, ...] = DEFAULT_FUNCTIONS,
-) -> Iterator[Frame]:
-    """The board before every step under ``rules`` (at most ``MAX_FRAMES``), from the oracle interpreter."""
+def trace_run(program: str, rules: Rules, start: Start) -> Iterator[Frame]:
+    """The board before every step from ``start`` under ``rules`` (at most ``MAX_FRAMES``), from the oracle
+    interpreter."""
     frames: list[Frame] = []
 
     def record(piles: list[list[str]], pos: int, holding: str | None) -> None:
         if len(frames) < MAX_FRAMES:
             frames.append(Frame([list(p) for p in piles], pos, holding, len(frames)))
 
-    rules.model.trace(rules, program, stacks, goal, claw, functions, MAX_FRAMES, record)
+    rules.model.trace(rules, program, start, MAX_FRAMES, record)
     yield from frames
 
 

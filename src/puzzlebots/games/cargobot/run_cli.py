@@ -17,13 +17,13 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from puzzlebots.command_parts.options import DELAY, SEED, refuse_given
+from puzzlebots.command_parts.options import DELAY, SEED, defaulted_option, refuse_given
 from puzzlebots.command_parts.terminal import live_view
 from puzzlebots.core.errors import InputError
 
 from . import engine
 from .bots.climb import climb as run_climb
-from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, Rules, run_level
+from .engine import GAME_TICK_LIMIT, HEIGHT_LIMIT, SEMANTICS, Rules, Start, run_level
 from .language import parse_registers, register_count
 from .levels import Level, board_from_json, find_level, load_levels
 from .render import board_panel, trace_run
@@ -73,21 +73,14 @@ def search_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @semantics_option("game")
 @click.option("--stacks", default=None, help="Start board as JSON, e.g. '[[\"red\"],[]]' (without --level).")
 @click.option("--goal", default=None, help="Goal board as JSON (without --level).")
-@click.option(
-    "--claw",
-    type=click.IntRange(1, MAX_PILES),
-    default=1,
-    show_default=True,
-    help="1-based start pile (without --level).",
-)
+@defaulted_option("--claw", click.IntRange(1, MAX_PILES), 1, "1-based start pile (without --level).")
 @click.option("--fragile", is_flag=True, help="With --semantics vaguery: a wall crash ends the run.")
 @click.option("--unstable", is_flag=True, help="With --semantics vaguery: a topple ends the run.")
-@click.option(
+@defaulted_option(
     "--height-limit",
-    type=click.IntRange(0, MAX_HEIGHT),
-    default=HEIGHT_LIMIT,
-    show_default=True,
-    help="With --semantics vaguery: a pile taller than this topples.",
+    click.IntRange(0, MAX_HEIGHT),
+    HEIGHT_LIMIT,
+    "With --semantics vaguery: a pile taller than this topples.",
 )
 @click.option(
     "--step-limit",
@@ -137,7 +130,7 @@ def run(
     stars = None if level is None else rules.model.stars(level, program, report)
     if watch:
         functions = level.functions if level else DEFAULT_FUNCTIONS
-        _watch(program, rules, start, target, claw, functions, delay)
+        _watch(program, rules, Start(start, target, claw, functions), delay)
     registers = None if stars is None else register_count(parse_registers(program))
     data = report.to_json() | {"stars": stars, "registers": registers}
     if as_json:
@@ -151,19 +144,11 @@ def run(
     click.echo(f"final stacks: {json.dumps(report.stacks)}")
 
 
-def _watch(
-    program: str,
-    rules: Rules,
-    start: list[list[str]],
-    target: list[list[str]] | None,
-    claw: int,
-    functions: tuple[int, ...],
-    delay: float,
-) -> None:
+def _watch(program: str, rules: Rules, start: Start, delay: float) -> None:
     console = Console()
     with live_view(console) as draw:
-        for frame in trace_run(program, rules, start, target, claw, functions=functions):
-            draw(board_panel(frame, target))
+        for frame in trace_run(program, rules, start):
+            draw(board_panel(frame, start.goal))
             time.sleep(delay)
     console.print()
 
@@ -175,12 +160,11 @@ def _watch(
 @click.option(
     "--max-iterations", type=click.IntRange(min=1), default=100_000, show_default=True, help="Most scripts to try."
 )
-@click.option(
+@defaulted_option(
     "--stop-after",
-    type=click.IntRange(min=1),
-    default=21,
-    show_default=True,
-    help="Stop after this many distinct solving scripts (the Ruby stops after more than 20).",
+    click.IntRange(min=1),
+    21,
+    "Stop after this many distinct solving scripts (the Ruby stops after more than 20).",
 )
 @search_run_options
 def climb(

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from puzzlebots.command_parts.game_options import game_option_decorators, with_options
 from puzzlebots.command_parts.match import match_options, match_sprt, play_match
-from puzzlebots.command_parts.options import SEED, executor_options, refuse_given
+from puzzlebots.command_parts.options import SEED, choice_option, defaulted_option, executor_options, refuse_given
 from puzzlebots.command_parts.output import OutputPath, write_json_atomic
 from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.batch import MAX_GAMES, run_tasks
@@ -155,19 +155,14 @@ VERSUS_OPTIONS = [
     click.option("--seed", type=SEED, default=0, show_default=True, help="first seed (games use seed, seed+1, ...)"),
     click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible"),
     click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this"),
-    click.option(
+    choice_option(
         "--clock",
-        type=click.Choice(["frames", "turns"]),
-        default="frames",
-        show_default=True,
-        help="real frames per placement, chain link and garbage drop, or the old turn-based versus",
+        ["frames", "turns"],
+        "frames",
+        "real frames per placement, chain link and garbage drop, or the old turn-based versus",
     ),
-    click.option(
-        "--upi-ms",
-        type=click.IntRange(1, 600_000),
-        default=1000,
-        show_default=True,
-        help="think time per move (go MS) for upi:COMMAND engines",
+    defaulted_option(
+        "--upi-ms", click.IntRange(1, 600_000), 1000, "think time per move (go MS) for upi:COMMAND engines"
     ),
     executor_options,
     click.option("--json", "json_path", type=OutputPath(), default=None, help="write the summary and every game here"),
@@ -223,12 +218,11 @@ PLAY_OPTIONS = [
         "--seed", type=SEED, default=0, show_default=True, help="which game: the same seed deals the same pairs"
     ),
     click.option("--visible", type=click.IntRange(0, 20), default=2, show_default=True, help="next pairs visible"),
-    click.option(
+    choice_option(
         "--clock",
-        type=click.Choice(["frames", "turns"]),
-        default="frames",
-        show_default=True,
-        help="the AI plays at its frames while you think, or one pair each after yours",
+        ["frames", "turns"],
+        "frames",
+        "the AI plays at its frames while you think, or one pair each after yours",
     ),
 ]
 
@@ -257,13 +251,7 @@ def play_command(game: Episodic, ai: str, seed: int, visible: int, clock: str) -
 UPI_OPTIONS = [
     click.option("--bot", "bot_name", default="builder", show_default=True, help="the bot that answers"),
     click.option("--seed", type=SEED, default=0, show_default=True, help="the bot's seed"),
-    click.option(
-        "--reach",
-        type=click.Choice(["strict", "climb12"]),
-        default="strict",
-        show_default=True,
-        help="columns a pair can cross",
-    ),
+    choice_option("--reach", ["strict", "climb12"], "strict", "columns a pair can cross"),
 ]
 
 

@@ -49,6 +49,18 @@ def _shift(a: int, b: int, n: int) -> int:
     return d if d < n - d else -(n - d) if d else 0
 
 
+def _dist(a: int, b: int, n: int) -> int:
+    return abs(_shift(a, b, n))
+
+
+def _walk(plan: list[str], a: int, b: int, n: int, forward: str, back: str) -> int:
+    """Move the cursor from a to b on a cycle of n the shorter way: its presses onto ``plan``, its steps (two a
+    press) returned."""
+    s = _shift(a, b, n)
+    plan.append((forward if s > 0 else back) * abs(s))
+    return 2 * abs(s)
+
+
 def build_row(
     rows: list[list[int]], cursor: tuple[int, int], r: int, t: int, follows: bool
 ) -> tuple[int, int, str] | None:
@@ -59,16 +71,14 @@ def build_row(
     g = [list(row) for row in rows]
     R, C = len(g), len(g[0])
     cr, cc = cursor
-    plan, steps = [], 0
-
-    def dist(a: int, b: int, n: int) -> int:
-        return abs(_shift(a, b, n))
+    plan: list[str] = []
+    steps = 0
 
     def cost(i: int, j: int, p: int) -> int:
         if j == p:
-            return 2 + 2 * dist(i, r, R)
-        extra = 2 * dist(p, j, C) if follows else 0
-        return 2 * dist(cr, i, R) + extra + 2 + 2 * dist(j, p, C) + 2 + 2 * dist(i, r, R)
+            return 2 + 2 * _dist(i, r, R)
+        extra = 2 * _dist(p, j, C) if follows else 0
+        return 2 * _dist(cr, i, R) + extra + 2 + 2 * _dist(j, p, C) + 2 + 2 * _dist(i, r, R)
 
     def rotate(kind: str, index: int, step: int) -> int | None:
         nonlocal cr, cc, g
@@ -87,14 +97,23 @@ def build_row(
         _, points, lines, _ = resolve(g)
         return points if lines else None
 
+    def turn(kind: str, index: int, k: int) -> int | None:
+        """Hold A and shift line ``index`` by k, a cell at a time: the points of the first clear, None if none."""
+        nonlocal steps
+        steps += 2
+        for _k in range(abs(k)):
+            steps += 2
+            points = rotate(kind, index, 1 if k > 0 else -1)
+            if points is not None:
+                return points
+        return None
+
     for _ in range(C + 1):
         spaces = [j for j in range(C) if g[r][j] not in (t, YOSHI)]
         if not spaces:
             return None
-        p = min(spaces, key=lambda j: (dist(cc, j, C), j))
-        s = _shift(cc, p, C)
-        plan.append(("R" if s > 0 else "L") * abs(s))
-        steps += 2 * abs(s)
+        p = min(spaces, key=lambda j: (_dist(cc, j, C), j))
+        steps += _walk(plan, cc, p, C, "R", "L")
         cc = p
         found = None
         for want in (t, YOSHI):
@@ -106,27 +125,15 @@ def build_row(
             return None
         _, i, j = found
         if j != p:
-            s = _shift(cr, i, R)
-            plan.append(("D" if s > 0 else "U") * abs(s))
-            steps += 2 * abs(s)
+            steps += _walk(plan, cr, i, R, "D", "U")
             cr = i
             if follows:
-                s = _shift(p, j, C)
-                plan.append(("R" if s > 0 else "L") * abs(s))
-                steps += 2 * abs(s)
+                steps += _walk(plan, p, j, C, "R", "L")
                 cc = j
-            k = _shift(j, p, C)
-            steps += 2
-            for _k in range(abs(k)):
-                steps += 2
-                points = rotate("row", i, 1 if k > 0 else -1)
-                if points is not None:
-                    return points, steps, "".join(plan)
-        k = _shift(i, r, R)
-        steps += 2
-        for _k in range(abs(k)):
-            steps += 2
-            points = rotate("col", p, 1 if k > 0 else -1)
+            points = turn("row", i, _shift(j, p, C))
             if points is not None:
                 return points, steps, "".join(plan)
+        points = turn("col", p, _shift(i, r, R))
+        if points is not None:
+            return points, steps, "".join(plan)
     return None

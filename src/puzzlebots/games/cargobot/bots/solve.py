@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
@@ -400,6 +401,17 @@ def decode_program(setup: Setup, arrays: tuple[np.ndarray, np.ndarray, np.ndarra
     return tuple(program)
 
 
+def _settle(outcome: tuple, counter: list[int], pending: deque[tuple[int, ...]]) -> tuple | None:
+    """Count a finished task's nodes and queue the prefixes it split off; its program when it found one."""
+    status, payload, nodes = outcome
+    counter[0] += nodes
+    if status == kernel.FOUND:
+        return payload
+    if status == kernel.TOO_BIG:
+        pending.extend(payload)
+    return None
+
+
 def _tasks(
     setup: Setup,
     budget: int,
@@ -420,13 +432,10 @@ def _tasks(
         while pending and clock() < deadline:
             running[0] = pending[0]
             pending.popleft()
-            status, payload, nodes = run_task(setup, budget, running[0], TASK_NODES)
-            counter[0] += nodes
-            if status == kernel.FOUND:
-                yield payload
+            found = _settle(run_task(setup, budget, running[0], TASK_NODES), counter, pending)
+            if found is not None:
+                yield found
                 return
-            if status == kernel.TOO_BIG:
-                pending.extend(payload)
             del running[0]
             on_task()
         if pending:
@@ -442,13 +451,10 @@ def _tasks(
             timeout = None if deadline == float("inf") else max(0.01, deadline - clock())
             done, _ = wait(list(running), timeout=timeout, return_when=FIRST_COMPLETED)
             for future in done:
-                status, payload, nodes = future.result()
-                counter[0] += nodes
-                if status == kernel.FOUND:
-                    yield payload
+                found = _settle(future.result(), counter, pending)
+                if found is not None:
+                    yield found
                     return
-                if status == kernel.TOO_BIG:
-                    pending.extend(payload)
                 del running[future]
             on_task()
     finally:
@@ -493,9 +499,7 @@ def solve(
         return recorded(level, rec, hints)
     start, counter, nodes_before, seconds_before = clock(), [0], rec.nodes, rec.seconds
     deadline = start + time_limit if time_limit else float("inf")
-    limit = max_size or sum(setup.problem.toolbox.slots)
-    if rec.result is not None:  # provisional: only a smaller program is worth finding
-        limit = min(limit, rec.result.size - 1)
+    limit = _largest_size(setup, rec, max_size)
     here = executor == "process" and (jobs or default_jobs()) == 1
     pool = None if here or rec.searched_to >= limit else make_executor(executor, jobs, address)
 
@@ -535,7 +539,13 @@ def solve(
             sync(force=True)
         else:  # the record keeps the nodes and seconds of the result
             book.save(force=True)
-    if rec.result is not None:  # the provisional program: proven minimal if every smaller size is exhausted
+    return _unfound(level, rec, method, hints)
+
+
+def _unfound(level: Level, rec: LevelProgress, method: str, hints: Hints) -> SolveResult:
+    """The result of a search that found no program this session: a provisional record's program (proven
+    minimal once every smaller size is exhausted), else an unsolved level."""
+    if rec.result is not None:
         return recorded(level, rec, hints)
     return SolveResult(
         level=level.name,
@@ -546,6 +556,15 @@ def solve(
         method=method,
         hints=hints,
     )
+
+
+def _largest_size(setup: Setup, rec: LevelProgress, max_size: int | None) -> int:
+    """The largest register budget to search: ``max_size``, else every slot; below a provisional program's
+    size only a smaller program is worth finding."""
+    limit = max_size or sum(setup.problem.toolbox.slots)
+    if rec.result is not None:
+        limit = min(limit, rec.result.size - 1)
+    return limit
 
 
 def _record(level: Level, setup: Setup, book: ProgressFile, hints: Hints, first: int) -> LevelProgress:

@@ -116,6 +116,18 @@ def height_terms(hs, pdt, sc):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def pattern_value(pats, q, score, height, hs, pdt, sc):  # type: ignore[no-untyped-def]
+    """The field's value (without cash) once Alexey removes pattern ``pats[q]``: each pile's ``score`` and
+    ``height`` tables read at the hats it loses; ``hs`` (a (6,) buffer) receives the six heights."""
+    s = 0.0
+    for p in range(6):
+        k = pats[q, p]
+        s += score[p, k]
+        hs[p] = height[p, k]
+    return sc.const + s + height_terms(hs, pdt, sc)
+
+
+@njit(cache=True)
 def cash_term(c, sc):  # type: ignore[no-untyped-def]
     """Weighted metric 8 of the cash ``c`` gained over the chain."""
     return sc.w_cash * min(c / 1200.0, 1.0)

@@ -17,7 +17,7 @@ from numba import njit
 
 from ..evaluation import CASH_NORM
 from ..rules import ALEXEY, STACK, VLADIMIR
-from .metrics import cash_term, height_terms, pile_eval
+from .metrics import cash_term, height_terms, pattern_value, pile_eval
 from .moves import land_eval, pattern_fits, reach
 from .params import CAP, COUNT, H_CUR, Decision
 from .search import NEG, _pool_top, _pool_top_after, helper_second
@@ -280,12 +280,7 @@ def _first_helpers(d, root, t_land, t_info, f, w, pairs):  # type: ignore[no-unt
         for q in range(sums.shape[0]):
             if not pattern_fits(sums, q, counts):
                 continue
-            s = 0.0
-            for p in range(6):
-                k = sums[q, p]
-                s += root.score[p, k]
-                hs[p] = root.height[p, k]
-            both = max(both, sc.const + s + height_terms(hs, pdt, sc))
+            both = max(both, pattern_value(sums, q, root.score, root.height, hs, pdt, sc))
         for j in range(pairs.best.shape[0]):
             pairs.best[j] = max(pairs.best[j], both)
     elif kind1 == VLADIMIR:

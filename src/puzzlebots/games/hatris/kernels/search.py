@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import ALEXEY, BAR_FULL, POOL_MAX, STACK, VLADIMIR
-from .metrics import cash_term, height_terms, pile_eval, scoring
+from .metrics import cash_term, height_terms, pattern_value, pile_eval, scoring
 from .moves import land_eval, pattern_fits, reach
 from .params import (
     CAP,
@@ -233,12 +233,7 @@ def _first_alexey(d, root, f, w, s2):  # type: ignore[no-untyped-def]
     for q in range(sums.shape[0]):
         if not pattern_fits(sums, q, counts):
             continue
-        s = 0.0
-        for p in range(6):
-            k = sums[q, p]
-            s += r_score[p, k]
-            hs[p] = r_height[p, k]
-        v = sc.const + s + height_terms(hs, pdt, sc)
+        v = pattern_value(sums, q, r_score, r_height, hs, pdt, sc)
         _offer(best, BEST, v, K_ALEXEY, split[q], 0)
         _note(w.log, 36 + split[q], v)
 
@@ -307,12 +302,7 @@ def helper_second(height, counts, trim_score, trim_height, s_sum, cash1, kind2, 
         for q in range(pats.shape[0]):
             if not pattern_fits(pats, q, counts):
                 continue
-            s = 0.0
-            for p in range(6):
-                k = pats[q, p]
-                s += trim_score[p, k]
-                hs[p] = trim_height[p, k]
-            v = sc.const + s + height_terms(hs, pdt, sc) + ct
+            v = pattern_value(pats, q, trim_score, trim_height, hs, pdt, sc) + ct
             if v > best:
                 best = v
     elif kind2 == VLADIMIR:

@@ -12,25 +12,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import GARBAGE, MAX_GARBAGE_DROP, N_PLACEMENTS, SPAWN_X, VISIBLE_ROWS, WIDTH
+from ..rules import GARBAGE, N_PLACEMENTS, SPAWN_X, VISIBLE_ROWS, WIDTH
 from .bitboard import (
-    ALL12,
     NWORDS,
     S1,
     S16,
     S32,
     U0,
-    U1,
     cell,
+    colour_cells,
     column_heights,
     drop_puyo,
     group_size,
-    plane,
-    play_pair,
+    play_child,
+    reachable,
     resolve_moved,
 )
 from .bits import popcount, to_int
-from .placements import placement_mask
 
 NEG = -1.0e18
 
@@ -132,8 +130,7 @@ def connections(b: np.ndarray) -> int:
     """Pairs of touching same-coloured puyos in rows 1..12 (garbage excluded)."""
     conn = 0
     for c in range(1, GARBAGE):
-        a = plane(b, c, 0) & ALL12
-        d = plane(b, c, 1) & ALL12
+        a, d = colour_cells(b, c)
         if (a | d) == U0:
             continue
         conn += to_int(popcount((a >> S1) & a)) + to_int(popcount((d >> S1) & d))
@@ -171,13 +168,6 @@ def _hash(b: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def _bury(b: np.ndarray, garbage: int) -> None:
-    """Drop ``garbage`` (at most 30) spread evenly from column 1: what the search assumes falls after its move."""
-    for k in range(min(garbage, MAX_GARBAGE_DROP)):
-        drop_puyo(b, k % WIDTH, GARBAGE)
-
-
-@njit(cache=True)
 def _node_value(
     b: np.ndarray,
     heights: np.ndarray,
@@ -196,9 +186,6 @@ def _node_value(
     if params[P_REMAINING] - d - 1 > 0:
         return max(fired_value, evaluate(b, heights, params[P_COLOURS], w, scratch))
     return fired_value
-
-
-_DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)  # cell (3, 12), in word 0
 
 
 @njit(cache=True)
@@ -233,18 +220,12 @@ def beam_search(root: np.ndarray, queue: np.ndarray, params: np.ndarray, w: np.n
         c = queue[d, 1]
         m = 0
         for i in range(n):
-            column_heights(fields[i], heights)
-            placement_mask(heights, a == c, params[P_CROSSABLE], mask)
+            reachable(fields[i], a, c, params[P_CROSSABLE], heights, mask)
             for p in range(N_PLACEMENTS):
                 if not mask[p]:
                     continue
-                cf[m] = fields[i]
-                if play_pair(cf[m], p, a, c, pos, stats) < 0:
+                if play_child(cf[m], fields[i], p, a, c, params[P_GARBAGE] if d == 0 else 0, pos, stats) < 0:
                     continue
-                if d == 0 and params[P_GARBAGE] > 0:
-                    _bury(cf[m], params[P_GARBAGE])
-                if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
-                    continue  # dead
                 column_heights(cf[m], h2)
                 links = stats[0]
                 cfired[m] = max(fired[i], links) if d > 0 else links

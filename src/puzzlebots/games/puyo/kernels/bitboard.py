@@ -28,22 +28,21 @@ import numpy as np
 from numba import njit
 
 from ..rules import (
-    CHAIN_POWER_ARR,
-    COLOUR_BONUS_ARR,
     GARBAGE,
     GROUP_BONUS_ARR,
+    MAX_GARBAGE_DROP,
     N_PLACEMENTS,
     PLACEMENT_R,
     PLACEMENT_X,
     ROWS,
+    SPAWN_X,
     VISIBLE_ROWS,
     WIDTH,
 )
 from .bits import leading_zeros, popcount, to_int, trailing_zeros
+from .field import link_score
 from .placements import placement_mask
 
-_CP = CHAIN_POWER_ARR
-_CB = COLOUR_BONUS_ARR
 _GB = GROUP_BONUS_ARR
 _PX = PLACEMENT_X
 _PR = PLACEMENT_R
@@ -116,6 +115,12 @@ def plane(b: np.ndarray, c: int, w: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
+def colour_cells(b: np.ndarray, c: int) -> tuple[np.uint64, np.uint64]:
+    """The cells of value ``c`` in rows 1..12, the rows that pop, as a mask (word 0, word 1)."""
+    return plane(b, c, 0) & ALL12, plane(b, c, 1) & ALL12
+
+
+@njit(cache=True, inline="always")
 def height(b: np.ndarray, x: int) -> int:
     """The number of puyos in column x (nothing floats in a stable field)."""
     w = x // 3
@@ -153,13 +158,9 @@ def expand(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True, inline="always")
-def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """The cells of the mask (a, c) (one colour, rows 1..12) that lie in groups of 4 or more.
-
-    A group of 4+ holds a cell with 3 same-colour neighbours or two touching cells with 2 each (every
-    connected set of 4 contains a tetromino, and every tetromino does); one expansion of those seeds within
-    the mask covers the whole group, since every other member touches a seed.
-    """
+def neighbours(a: np.uint64, c: np.uint64) -> tuple[np.uint64, ...]:
+    """The cells of the mask (a, c) with a same-mask neighbour above, below, left and right: (up, down, left,
+    right) of word 0, then of word 1."""
     ua = (a >> S1) & a
     da = (a << S1) & a
     la = (a << S16) & a
@@ -168,6 +169,18 @@ def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
     dc = (c << S1) & c
     lc = ((c << S16) | (a >> S32)) & c
     rc = (c >> S16) & c
+    return ua, da, la, ra, uc, dc, lc, rc
+
+
+@njit(cache=True, inline="always")
+def pop_mask(a: np.uint64, c: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The cells of the mask (a, c) (one colour, rows 1..12) that lie in groups of 4 or more.
+
+    A group of 4+ holds a cell with 3 same-colour neighbours or two touching cells with 2 each (every
+    connected set of 4 contains a tetromino, and every tetromino does); one expansion of those seeds within
+    the mask covers the whole group, since every other member touches a seed.
+    """
+    ua, da, la, ra, uc, dc, lc, rc = neighbours(a, c)
     m3a = ((ua & da) & (la | ra)) | ((la & ra) & (ua | da))
     m3c = ((uc & dc) & (lc | rc)) | ((lc & rc) & (uc | dc))
     m2a = (ua & da) | (la & ra) | ((ua | da) & (la | ra))
@@ -228,7 +241,8 @@ def group_size(b: np.ndarray, x: int, y: int) -> int:
     bit = U1 << np.uint64(16 * (x % 3) + y)
     sa = bit if x < 3 else U0
     sc = U0 if x < 3 else bit
-    ga, gc = flood(sa, sc, plane(b, v, 0) & ALL12, plane(b, v, 1) & ALL12)
+    va, vc = colour_cells(b, v)
+    ga, gc = flood(sa, sc, va, vc)
     return count(ga, gc)
 
 
@@ -291,8 +305,7 @@ def resolve_moved(b: np.ndarray, ma: np.uint64, mc: np.uint64, stats: np.ndarray
         ncol = 0
         gb = 0
         for colour in range(1, GARBAGE):
-            a = plane(b, colour, 0) & ALL12
-            c = plane(b, colour, 1) & ALL12
+            a, c = colour_cells(b, colour)
             if ((a & ma) | (c & mc)) == U0:
                 continue
             pa, pc = pop_mask(a, c)
@@ -306,8 +319,7 @@ def resolve_moved(b: np.ndarray, ma: np.uint64, mc: np.uint64, stats: np.ndarray
         if npop == 0:
             break
         links += 1
-        ga = plane(b, GARBAGE, 0) & ALL12
-        gc = plane(b, GARBAGE, 1) & ALL12
+        ga, gc = colour_cells(b, GARBAGE)
         if (ga | gc) != U0:
             ea, ec = expand(popa, popc)
             ea &= ga
@@ -315,12 +327,7 @@ def resolve_moved(b: np.ndarray, ma: np.uint64, mc: np.uint64, stats: np.ndarray
             garbage_total += count(ea, ec)
             popa |= ea
             popc |= ec
-        bonus = _CP[links] + _CB[ncol] + gb
-        if bonus < 1:
-            bonus = 1
-        elif bonus > 999:
-            bonus = 999
-        score += 10 * npop * bonus
+        score += link_score(npop, links, ncol, gb)
         popped_total += npop
         ma, mc = fall(b, popa, popc)
     stats[0] = links
@@ -347,6 +354,13 @@ def drop_puyo(b: np.ndarray, x: int, colour: int) -> int:
         if (colour >> k) & 1:
             b[2 * k + w] |= bit
     return y
+
+
+@njit(cache=True)
+def bury(b: np.ndarray, garbage: int) -> None:
+    """Drop ``garbage`` (at most 30) spread evenly from column 1: what a search assumes falls after its move."""
+    for k in range(min(garbage, MAX_GARBAGE_DROP)):
+        drop_puyo(b, k % WIDTH, GARBAGE)
 
 
 @njit(cache=True, inline="always")
@@ -393,8 +407,7 @@ def _pops(b: np.ndarray, colour: int, ta: np.uint64, tc: np.uint64) -> bool:
     A group of 4+ has 4 cells within 3 steps of any of its cells, so the flood stops after 3 expansions
     (most stop after one: a lone puyo). A True for two seeds in separate small groups only costs a resolve.
     """
-    a = plane(b, colour, 0) & ALL12
-    c = plane(b, colour, 1) & ALL12
+    a, c = colour_cells(b, colour)
     sa = ta & a
     sc = tc & c
     for _ in range(3):
@@ -434,6 +447,42 @@ def play_pair(b: np.ndarray, p: int, axis: int, child: int, pos: np.ndarray, sta
     return resolve_moved(b, a1 | a2, c1 | c2, stats)
 
 
+@njit(cache=True, inline="always")
+def reachable(b: np.ndarray, axis: int, child: int, crossable: int, heights: np.ndarray, mask: np.ndarray) -> None:
+    """The placements of the pair (axis, child) that field ``b`` lets through, into ``mask``; ``heights`` (a
+    (6,) buffer) receives the field's column heights."""
+    column_heights(b, heights)
+    placement_mask(heights, axis == child, crossable, mask)
+
+
+#: the death cell (3, 12) in word 0 of each plane: a searched field holding a puyo there has lost
+DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)
+
+
+@njit(cache=True, inline="always")
+def play_child(
+    child: np.ndarray,
+    parent: np.ndarray,
+    p: int,
+    axis: int,
+    colour: int,
+    garbage: int,
+    pos: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """A search's child: ``parent`` copied into ``child``, the pair played at placement ``p``, then ``garbage``
+    buried; the chain score, or -1 when the placement is impossible or the child is dead."""
+    child[:] = parent
+    score = play_pair(child, p, axis, colour, pos, stats)
+    if score < 0:
+        return -1
+    if garbage > 0:
+        bury(child, garbage)
+    if (child[0] | child[2] | child[4]) & DEATH_BIT:
+        return -1
+    return score
+
+
 @njit(cache=True)
 def drop_garbage(b: np.ndarray, per_column: np.ndarray) -> None:
     """Drop ``per_column[x]`` garbage puyos onto each column; those that would rest in row 14 vanish."""
@@ -469,10 +518,9 @@ def bench_placements(fields: np.ndarray, pairs: np.ndarray, crossable: int) -> t
     count = 0
     links = 0
     for i in range(fields.shape[0]):
-        column_heights(fields[i], heights)
         a = pairs[i, 0]
         c = pairs[i, 1]
-        placement_mask(heights, a == c, crossable, mask)
+        reachable(fields[i], a, c, crossable, heights, mask)
         for p in range(N_PLACEMENTS):
             if not mask[p]:
                 continue
@@ -490,7 +538,8 @@ def same_group(b: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
         return False
     v = cell(b, x0, y0)
     sa, sc = _bit_of(x0, y0)
-    ga, gc = flood(sa, sc, plane(b, v, 0) & ALL12, plane(b, v, 1) & ALL12)
+    va, vc = colour_cells(b, v)
+    ga, gc = flood(sa, sc, va, vc)
     ta, tc = _bit_of(x1, y1)
     return ((ga & ta) | (gc & tc)) != U0
 

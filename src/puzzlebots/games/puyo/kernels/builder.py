@@ -17,10 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..rules import GARBAGE, MAX_GARBAGE_DROP, N_PLACEMENTS, PLACEMENT_R, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .bitboard import NWORDS, U0, U1, column_heights, drop_puyo, play_pair
+from ..rules import N_PLACEMENTS, PLACEMENT_R, WIDTH
+from .bitboard import NWORDS, U0, U1, column_heights, play_child, reachable
 from .chain_eval import W_TEAR, W_WASTE, evaluate
-from .placements import placement_mask
 
 NEG = -1.0e18
 
@@ -34,8 +33,6 @@ P_PRUNE = 5  # a node that fired a chain of at least this many points is not exp
 P_DISCOUNT = 6  # per mille: a chain fired d pairs after the current one counts discount ** d (unseen pairs
 #                 make a deep line's chain less sure than the beam, which saw its future, believes)
 N_PARAMS = 7
-
-_DEATH_BIT = U1 << np.uint64(16 * (SPAWN_X % 3) + VISIBLE_ROWS - 1)  # cell (3, 12), in word 0 of each plane
 
 
 def search_params(width: int, n_colours: int, crossable: int, prune: int, discount: int) -> np.ndarray:
@@ -56,13 +53,6 @@ def _hash(b: np.ndarray) -> np.uint64:
     for i in range(NWORDS):
         h = (h ^ b[i]) * np.uint64(1099511628211)
     return h | U1
-
-
-@njit(cache=True)
-def _bury(b: np.ndarray, garbage: int) -> None:
-    """Drop ``garbage`` (at most 30) spread evenly from column 1: what the search assumes falls after its move."""
-    for k in range(min(garbage, MAX_GARBAGE_DROP)):
-        drop_puyo(b, k % WIDTH, GARBAGE)
 
 
 @njit(cache=True)
@@ -97,19 +87,13 @@ def _expand(
     size = keys.shape[0]
     m = 0
     for i in range(n):
-        column_heights(fields[i], heights)
-        placement_mask(heights, a == c, params[P_CROSSABLE], mask)
+        reachable(fields[i], a, c, params[P_CROSSABLE], heights, mask)
         for p in range(N_PLACEMENTS):
             if not mask[p]:
                 continue
-            cf[m] = fields[i]
-            score = play_pair(cf[m], p, a, c, pos, stats)
+            score = play_child(cf[m], fields[i], p, a, c, params[P_GARBAGE] if d == 0 else 0, pos, stats)
             if score < 0:
-                continue
-            if d == 0 and params[P_GARBAGE] > 0:
-                _bury(cf[m], params[P_GARBAGE])
-            if (cf[m, 0] | cf[m, 2] | cf[m, 4]) & _DEATH_BIT:
-                continue  # dead: the death cell holds a puyo (any of the three planes)
+                continue  # impossible, or dead: the death cell holds a puyo
             f = p if d == 0 else first[i]
             if score * keep > chains[f]:
                 chains[f] = score * keep

@@ -16,7 +16,22 @@ from numba import njit
 
 from ..names import CHAIN_WEIGHT_NAMES
 from ..rules import GARBAGE, SPAWN_X, VISIBLE_ROWS, WIDTH
-from .bitboard import ALL12, BCAST, LANE13, S1, S16, S32, U0, U1, cell, drop_puyo, group_size, plane, resolve_moved
+from .bitboard import (
+    BCAST,
+    LANE13,
+    S1,
+    S16,
+    S32,
+    U0,
+    U1,
+    cell,
+    colour_cells,
+    drop_puyo,
+    group_size,
+    neighbours,
+    plane,
+    resolve_moved,
+)
 from .bits import popcount, to_int
 
 #: weight indices: the value of a field is sum(w[i] * feature[i])
@@ -135,14 +150,7 @@ def form(b: np.ndarray) -> int:
 def _links23(a: np.uint64, c: np.uint64) -> tuple[int, int]:
     """2- and 3-connections of one colour's mask (a, c): cells with two same-colour neighbours, and touching
     pairs that are not next to such a cell (each pair counted once)."""
-    ua = (a >> S1) & a
-    da = (a << S1) & a
-    la = (a << S16) & a
-    ra = ((a >> S16) | (c << S32)) & a
-    uc = (c >> S1) & c
-    dc = (c << S1) & c
-    lc = ((c << S16) | (a >> S32)) & c
-    rc = (c >> S16) & c
+    ua, da, la, ra, uc, dc, lc, rc = neighbours(a, c)
     l3a = ((ua | da) & (la | ra)) | (ua & da) | (la & ra)
     l3c = ((uc | dc) & (lc | rc)) | (uc & dc) | (lc & rc)
     ea = l3a | (l3a << S1) | (l3a >> S1) | (l3a << S16) | (l3a >> S16) | (l3c << S32)
@@ -158,8 +166,7 @@ def links23(b: np.ndarray) -> tuple[int, int]:
     n2 = 0
     n3 = 0
     for c in range(1, GARBAGE):
-        a = plane(b, c, 0) & ALL12
-        d = plane(b, c, 1) & ALL12
+        a, d = colour_cells(b, c)
         if (a | d) == U0:
             continue
         x2, x3 = _links23(a, d)

@@ -21,6 +21,17 @@ _GB = GROUP_BONUS_ARR
 _NCELLS = WIDTH * ROWS
 
 
+@njit(cache=True, inline="always")
+def link_score(popped: int, links: int, colours: int, group_bonus: int) -> int:
+    """One link's Tsu score, ``10 x PC x clamp(CP + CB + GB, 1, 999)``: shared by the grid and bitboard kernels."""
+    bonus = _CP[links] + _CB[colours] + group_bonus
+    if bonus < 1:
+        bonus = 1
+    elif bonus > 999:
+        bonus = 999
+    return 10 * popped * bonus
+
+
 @njit(cache=True)
 def column_heights(field: np.ndarray, heights: np.ndarray) -> None:
     """Fill ``heights`` with the number of puyos in each column (counted up to the first gap)."""
@@ -134,12 +145,7 @@ def resolve(field: np.ndarray, heights: np.ndarray, stats: np.ndarray) -> int:
                 if hit:
                     popm[x * ROWS + y] = 2
                     garbage_total += 1
-        bonus = _CP[links] + _CB[ncol] + gb
-        if bonus < 1:
-            bonus = 1
-        elif bonus > 999:
-            bonus = 999
-        score += 10 * npop * bonus
+        score += link_score(npop, links, ncol, gb)
         popped_total += npop
         for x in range(WIDTH):
             w = 0

@@ -148,20 +148,22 @@ def signed_shift(a, b, n):
 
 
 @njit(cache=True)
+def _rotate_line(line, n, k):
+    """Rotate the first n cells of a row or column view by k cells (positive: right or down) with wraparound."""
+    tmp = np.empty(AREA, dtype=line.dtype)
+    for m in range(n):
+        tmp[(m + k) % n] = line[m]
+    for m in range(n):
+        line[m] = tmp[m]
+
+
+@njit(cache=True)
 def rotate_row(grid, i, C, k):
     """Rotate row i by k cells (positive: right) with wraparound."""
-    tmp = np.empty(AREA, dtype=grid.dtype)
-    for j in range(C):
-        tmp[(j + k) % C] = grid[i, j]
-    for j in range(C):
-        grid[i, j] = tmp[j]
+    _rotate_line(grid[i], C, k)
 
 
 @njit(cache=True)
 def rotate_col(grid, j, R, k):
     """Rotate column j by k cells (positive: down) with wraparound."""
-    tmp = np.empty(AREA, dtype=grid.dtype)
-    for i in range(R):
-        tmp[(i + k) % R] = grid[i, j]
-    for i in range(R):
-        grid[i, j] = tmp[i]
+    _rotate_line(grid[:, j], R, k)
