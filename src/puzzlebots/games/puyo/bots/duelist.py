@@ -29,14 +29,14 @@ from typing import Any
 import numpy as np
 
 from ..config import typed_config
-from ..engine import REACH_RULES, SoloState, action_of
+from ..engine import SoloState, action_of
 from ..frames import link_frames
 from ..kernels import bitboard as BB
-from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many, search_params
+from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many
 from ..kernels.chain_eval import signed
 from ..rules import N_PLACEMENTS, TARGET_POINTS
 from .base import PuyoBot
-from .builder import default_weights
+from .builder import builder_params, default_weights, sampled_queues
 from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, reach, rows_of, shots
 
 #: the reasons a decision gives (``DuelistBot.reason``)
@@ -51,13 +51,7 @@ class DuelistBot(PuyoBot):
         self.depth = settings.duelist_depth
         self.futures = settings.duelist_futures
         self.n_colours = settings.n_colours
-        self.params = search_params(
-            settings.duelist_width,
-            self.n_colours,
-            REACH_RULES[settings.reach],
-            settings.builder_prune,
-            settings.builder_discount,
-        )
+        self.params = builder_params(settings, settings.duelist_width)
         self.weights = signed(default_weights())
         self.fire_links = settings.duelist_fire_links
         self.defend = settings.duelist_defend
@@ -168,10 +162,7 @@ class DuelistBot(PuyoBot):
         root = BB.new_field()
         BB.encode(state.field.cells, root)
         known = np.array(state.next_pairs(), dtype=np.int64)
-        depth = max(self.depth, len(known))
-        queues = np.empty((self.futures, depth, 2), dtype=np.int64)
-        queues[:, : len(known)] = known
-        queues[:, len(known) :] = self.rng.integers(1, self.n_colours + 1, size=(self.futures, depth - len(known), 2))
+        queues = sampled_queues(self.rng, known, self.futures, self.depth, self.n_colours)
         chains = np.zeros((self.futures, N_PLACEMENTS))
         values = np.zeros((self.futures, N_PLACEMENTS))
         search_many(root, queues, params, self.weights, chains, values)
