@@ -37,7 +37,7 @@ from ..kernels.chain_eval import signed
 from ..rules import N_PLACEMENTS, TARGET_POINTS
 from .base import PuyoBot
 from .builder import builder_params, default_weights, sampled_queues
-from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, reach, rows_of, shots
+from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, held, reach, rows_of, shots
 
 #: the reasons a decision gives (``DuelistBot.reason``)
 REASONS = ("build", "kill", "counter", "defend", "harass", "fire")
@@ -85,9 +85,13 @@ class DuelistBot(PuyoBot):
         me, him = obs.me, obs.other
         mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)
         on_way = me.fixed + me.incoming + self._rest_of_chain(him, me.incoming, obs.frame)
-        # the opponent's answer: what he can fire within his visible pairs, unless his chain still runs
-        answer = None if him.chain else reach(him.field, him.pairs, obs.frame, obs.target, him.carry)
-        counter = answer.garbage if answer is not None else 0
+        # the opponent's answer, unless his chain still runs: the larger of what his visible pairs fire and the
+        # chain his field holds (he triggers it while ours runs)
+        counter = 0
+        if not him.chain:
+            answer = reach(him.field, him.pairs, obs.frame, obs.target, him.carry)
+            counter = held(him.field, self.n_colours, obs.target, him.carry)
+            counter = max(counter, answer.garbage if answer is not None else 0)
         kill = self._kill(mine, me.fixed + me.incoming, counter, him.field)
         if kill is not None:
             return self._fire(kill, "kill")
