@@ -17,7 +17,7 @@ import pytest
 
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.bots.duelist import REASONS, DuelistBot
-from puzzlebots.games.puyo.bots.reading import garbage_of, reach, shots
+from puzzlebots.games.puyo.bots.reading import garbage_of, held, reach, shots
 from puzzlebots.games.puyo.engine import Field, placement_of
 from puzzlebots.games.puyo.frame_versus import FrameVersus, play_frames
 from puzzlebots.games.puyo.game import GAME
@@ -157,6 +157,18 @@ def test_a_lethal_chain_fires() -> None:
     his = ["..Y...", "..G...", "..B...", "..R...", "..Y...", "..G...", "..B...", "..R...", "RGYBR."]
     links, reason = decide(position(*FIELDS["four_links_yy"], his=his))
     assert links == 4 and reason == "kill"
+
+
+def test_a_kill_his_held_chain_would_answer_is_not_fired() -> None:
+    """His field holds the same 4-link chain as ours (1-3 puyos of one colour trigger it) though his visible
+    pairs cannot fire it: he fires it while ours runs, so our 33 garbage is no kill even at a crush of 6."""
+    rows, pairs = FIELDS["four_links_yy"]
+    game = position(rows, pairs, his=rows)
+    game.players[1].sequence = [(1, 1)] * 4
+    bot = DuelistBot(config(duelist_crush=6), 1)
+    bot.act(game.players[0])
+    assert bot.reason != "kill"
+    assert held(Field.from_rows(rows), 4, 70, 0) == 32
 
 
 def test_reading_a_shot() -> None:

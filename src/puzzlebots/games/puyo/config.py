@@ -142,7 +142,7 @@ class PuyoConfig(Schema):
         bots=("builder", "duelist"),
     )
     duelist_width: int = setting(
-        80,
+        120,
         "duelist: fields kept per depth in each future's beam (the builder's search)",
         range=(1, 10_000),
         web=True,
@@ -150,10 +150,10 @@ class PuyoConfig(Schema):
         bots=("duelist",),
     )
     duelist_depth: int = setting(
-        12, "duelist: pairs searched ahead when it builds", range=(1, 50), web=True, web_max=16, bots=("duelist",)
+        16, "duelist: pairs searched ahead when it builds", range=(1, 50), web=True, web_max=16, bots=("duelist",)
     )
     duelist_futures: int = setting(
-        4,
+        6,
         "duelist: sampled futures searched in parallel when it builds",
         range=(1, 256),
         web=True,

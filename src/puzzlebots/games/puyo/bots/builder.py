@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .. import oracle
-from ..config import typed_config
+from ..config import PuyoConfig, typed_config
 from ..engine import REACH_RULES, Field, Pair, action_of
 from ..kernels import bitboard as BB
 from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many, search_params
@@ -102,6 +102,23 @@ def default_weights() -> list[float]:
     return list(HAND_WEIGHTS)
 
 
+def builder_params(settings: PuyoConfig, width: int) -> np.ndarray:
+    """The builder search's kernel parameters for beams of ``width`` fields: the colours, reach, prune and
+    discount of ``settings`` (a ``typed_config``), shared with ``duelist``, which searches the same way."""
+    return search_params(
+        width, settings.n_colours, REACH_RULES[settings.reach], settings.builder_prune, settings.builder_discount
+    )
+
+
+def sampled_queues(rng: np.random.Generator, known: np.ndarray, futures: int, depth: int, n_colours: int) -> np.ndarray:
+    """``futures`` pair queues of at least ``depth`` pairs: the ``known`` pairs, then random ones from ``rng``."""
+    depth = max(depth, len(known))
+    queues = np.empty((futures, depth, 2), dtype=np.int64)
+    queues[:, : len(known)] = known
+    queues[:, len(known) :] = rng.integers(1, n_colours + 1, size=(futures, depth - len(known), 2))
+    return queues
+
+
 class BuilderBot(PuyoBot):
     name = "builder"
 
@@ -111,13 +128,7 @@ class BuilderBot(PuyoBot):
         self.futures = settings.builder_futures
         self.n_colours = settings.n_colours
         self.fire_links = settings.beam_fire_links
-        self.params = search_params(
-            settings.builder_width,
-            self.n_colours,
-            REACH_RULES[settings.reach],
-            settings.builder_prune,
-            settings.builder_discount,
-        )
+        self.params = builder_params(settings, settings.builder_width)
         self.weights = signed(default_weights() if weights is None else weights)
         self.rng = np.random.default_rng(seed)
         #: the last decision's best placements, (placement, mean largest chain score, futures survived), best first
@@ -163,11 +174,7 @@ class BuilderBot(PuyoBot):
 
     def _queues(self, known: np.ndarray) -> np.ndarray:
         """``futures`` pair queues: the known pairs, then random ones up to the search depth."""
-        depth = max(self.depth, len(known))
-        queues = np.empty((self.futures, depth, 2), dtype=np.int64)
-        queues[:, : len(known)] = known
-        queues[:, len(known) :] = self.rng.integers(1, self.n_colours + 1, size=(self.futures, depth - len(known), 2))
-        return queues
+        return sampled_queues(self.rng, known, self.futures, self.depth, self.n_colours)
 
     def _choose(self, state: Any) -> int:
         """The legal placement with the largest summed chain over the futures (ties: survival, then value)."""

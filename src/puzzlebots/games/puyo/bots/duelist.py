@@ -29,15 +29,15 @@ from typing import Any
 import numpy as np
 
 from ..config import typed_config
-from ..engine import REACH_RULES, SoloState, action_of
+from ..engine import SoloState, action_of
 from ..frames import link_frames
 from ..kernels import bitboard as BB
-from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many, search_params
+from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many
 from ..kernels.chain_eval import signed
 from ..rules import N_PLACEMENTS, TARGET_POINTS
 from .base import PuyoBot
-from .builder import default_weights
-from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, reach, rows_of, shots
+from .builder import builder_params, default_weights, sampled_queues
+from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, held, reach, rows_of, shots
 
 #: the reasons a decision gives (``DuelistBot.reason``)
 REASONS = ("build", "kill", "counter", "defend", "harass", "fire")
@@ -51,13 +51,7 @@ class DuelistBot(PuyoBot):
         self.depth = settings.duelist_depth
         self.futures = settings.duelist_futures
         self.n_colours = settings.n_colours
-        self.params = search_params(
-            settings.duelist_width,
-            self.n_colours,
-            REACH_RULES[settings.reach],
-            settings.builder_prune,
-            settings.builder_discount,
-        )
+        self.params = builder_params(settings, settings.duelist_width)
         self.weights = signed(default_weights())
         self.fire_links = settings.duelist_fire_links
         self.defend = settings.duelist_defend
@@ -91,9 +85,13 @@ class DuelistBot(PuyoBot):
         me, him = obs.me, obs.other
         mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)
         on_way = me.fixed + me.incoming + self._rest_of_chain(him, me.incoming, obs.frame)
-        # the opponent's answer: what he can fire within his visible pairs, unless his chain still runs
-        answer = None if him.chain else reach(him.field, him.pairs, obs.frame, obs.target, him.carry)
-        counter = answer.garbage if answer is not None else 0
+        # the opponent's answer, unless his chain still runs: the larger of what his visible pairs fire and the
+        # chain his field holds (he triggers it while ours runs)
+        counter = 0
+        if not him.chain:
+            answer = reach(him.field, him.pairs, obs.frame, obs.target, him.carry)
+            counter = held(him.field, self.n_colours, obs.target, him.carry)
+            counter = max(counter, answer.garbage if answer is not None else 0)
         kill = self._kill(mine, me.fixed + me.incoming, counter, him.field)
         if kill is not None:
             return self._fire(kill, "kill")
@@ -168,10 +166,7 @@ class DuelistBot(PuyoBot):
         root = BB.new_field()
         BB.encode(state.field.cells, root)
         known = np.array(state.next_pairs(), dtype=np.int64)
-        depth = max(self.depth, len(known))
-        queues = np.empty((self.futures, depth, 2), dtype=np.int64)
-        queues[:, : len(known)] = known
-        queues[:, len(known) :] = self.rng.integers(1, self.n_colours + 1, size=(self.futures, depth - len(known), 2))
+        queues = sampled_queues(self.rng, known, self.futures, self.depth, self.n_colours)
         chains = np.zeros((self.futures, N_PLACEMENTS))
         values = np.zeros((self.futures, N_PLACEMENTS))
         search_many(root, queues, params, self.weights, chains, values)

@@ -18,6 +18,7 @@ from ..engine import Field, Pair
 from ..frame_versus import chain_links
 from ..frames import link_frames, placement_frames
 from ..kernels import bitboard as BB
+from ..kernels.beam import new_scratch, potential
 from ..kernels.placements import placement_mask
 from ..rules import DEATH_X, MAX_GARBAGE_DROP, N_PLACEMENTS, PLACEMENTS, VISIBLE_ROWS, WIDTH
 
@@ -90,6 +91,16 @@ def reach(field: Field, pairs: Sequence[Pair], now: int, target: int, carry: int
                     nxt.append((child, start))
         frontier = nxt
     return best
+
+
+def held(field: Field, n_colours: int, target: int, carry: int) -> int:
+    """The garbage of the chain ``field`` holds: the largest that 1-3 puyos of one colour on one column fire
+    (``kernels.beam.potential``). A player fires it within a placement or two, so it is his answer to a chain
+    of ours that runs longer than that, even when his visible pairs cannot trigger it (``reach``)."""
+    b = BB.new_field()
+    BB.encode(field.cells, b)
+    _, score, _ = potential(b, field.heights, n_colours, new_scratch())
+    return garbage_of(int(score), carry, target) if score > 0 else 0
 
 
 def garbage_to_kill(field: Field) -> int:
