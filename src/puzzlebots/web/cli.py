@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ..command_parts.options import FiniteFloat
+from ..command_parts.options import FiniteFloat, defaulted_option
 from ..core.errors import ConfigError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -47,13 +47,7 @@ def engine_table(specs: Sequence[str]) -> dict[str, tuple[str, ...]]:
 
 @click.command("serve", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to bind (loopback by default)")
-@click.option(
-    "--port",
-    default=DEFAULT_PORT,
-    show_default=True,
-    type=click.IntRange(0, 65535),
-    help="Port (0: any free port, printed once listening)",
-)
+@defaulted_option("--port", click.IntRange(0, 65535), DEFAULT_PORT, "Port (0: any free port, printed once listening)")
 @click.option(
     "--replays",
     "replays",
@@ -62,19 +56,14 @@ def engine_table(specs: Sequence[str]) -> dict[str, tuple[str, ...]]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder of replay files (.jsonl) the page may open.",
 )
-@click.option(
+@defaulted_option(
     "--time-budget",
-    default=20.0,
-    show_default=True,
-    type=FiniteFloat(0.5, 3600),
-    help="Seconds one answer to a page may take; a longer one stops that page's game.",
+    FiniteFloat(0.5, 3600),
+    20.0,
+    "Seconds one answer to a page may take; a longer one stops that page's game.",
 )
-@click.option(
-    "--max-sessions",
-    default=8,
-    show_default=True,
-    type=click.IntRange(1, 256),
-    help="Pages that may be open at once (each has a worker process).",
+@defaulted_option(
+    "--max-sessions", click.IntRange(1, 256), 8, "Pages that may be open at once (each has a worker process)."
 )
 @click.option(
     "--engine",

@@ -119,6 +119,24 @@ def sampled_queues(rng: np.random.Generator, known: np.ndarray, futures: int, de
     return queues
 
 
+def ranked_by_futures(
+    cells: np.ndarray, queues: np.ndarray, params: np.ndarray, weights: np.ndarray, legal: list[int]
+) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The ``legal`` placements on the field ``cells``, best first by their chains summed over the futures
+    ``queues`` (``kernels.builder.search_many``), ties by the futures survived, then by mean value; with the
+    summed chains and survivals per placement. Shared with ``duelist``, which builds the same way."""
+    root = BB.new_field()
+    BB.encode(cells, root)
+    chains = np.zeros((len(queues), N_PLACEMENTS))
+    values = np.zeros((len(queues), N_PLACEMENTS))
+    search_many(root, queues, params, weights, chains, values)
+    total = np.maximum(chains, 0).sum(axis=0)
+    alive = (values > -1.0e17).sum(axis=0)
+    mean_value = np.where(values > -1.0e17, values, 0.0).sum(axis=0) / np.maximum(alive, 1)
+    ranked = sorted(legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])), reverse=True)
+    return ranked, total, alive
+
+
 class BuilderBot(PuyoBot):
     name = "builder"
 
@@ -184,18 +202,8 @@ class BuilderBot(PuyoBot):
         params = self.params.copy()
         params[P_REMAINING] = state.remaining()
         params[P_GARBAGE] = state.pending
-        root = BB.new_field()
-        BB.encode(state.field.cells, root)
         queues = self._queues(np.array(state.next_pairs(), dtype=np.int64))
-        chains = np.zeros((self.futures, N_PLACEMENTS))
-        values = np.zeros((self.futures, N_PLACEMENTS))
-        search_many(root, queues, params, self.weights, chains, values)
-        total = np.maximum(chains, 0).sum(axis=0)
-        alive = (values > -1.0e17).sum(axis=0)
-        mean_value = np.where(values > -1.0e17, values, 0.0).sum(axis=0) / np.maximum(alive, 1)
-        ranked = sorted(
-            legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])), reverse=True
-        )
+        ranked, total, alive = ranked_by_futures(state.field.cells, queues, params, self.weights, legal)
         self.last_candidates = [(p, float(total[p]) / self.futures, int(alive[p])) for p in ranked[:THINKING_MOVES]]
         if self.fire_links > 0:
             fire = self._fires_now(state, legal)

@@ -31,12 +31,11 @@ import numpy as np
 from ..config import typed_config
 from ..engine import SoloState, action_of
 from ..frames import link_frames
-from ..kernels import bitboard as BB
-from ..kernels.builder import P_GARBAGE, P_REMAINING, search_many
+from ..kernels.builder import P_GARBAGE, P_REMAINING
 from ..kernels.chain_eval import signed
-from ..rules import N_PLACEMENTS, TARGET_POINTS
+from ..rules import TARGET_POINTS
 from .base import PuyoBot
-from .builder import builder_params, default_weights, sampled_queues
+from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues
 from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, held, reach, rows_of, shots
 
 #: the reasons a decision gives (``DuelistBot.reason``)
@@ -163,14 +162,6 @@ class DuelistBot(PuyoBot):
         params = self.params.copy()
         params[P_REMAINING] = state.remaining() if horizon is None else min(state.remaining(), horizon)
         params[P_GARBAGE] = garbage
-        root = BB.new_field()
-        BB.encode(state.field.cells, root)
         known = np.array(state.next_pairs(), dtype=np.int64)
         queues = sampled_queues(self.rng, known, self.futures, self.depth, self.n_colours)
-        chains = np.zeros((self.futures, N_PLACEMENTS))
-        values = np.zeros((self.futures, N_PLACEMENTS))
-        search_many(root, queues, params, self.weights, chains, values)
-        total = np.maximum(chains, 0).sum(axis=0)
-        alive = (values > -1.0e17).sum(axis=0)
-        mean_value = np.where(values > -1.0e17, values, 0.0).sum(axis=0) / np.maximum(alive, 1)
-        return max(legal, key=lambda p: (round(float(total[p]), 6), int(alive[p]), float(mean_value[p])))
+        return ranked_by_futures(state.field.cells, queues, params, self.weights, legal)[0][0]
