@@ -79,9 +79,13 @@ def interrupted(tmp: Path, name: str, sig: int, jobs: int = 1) -> tuple[dict[str
 
 
 def _children(pid: int) -> list[int]:
+    """The child processes of ``pid``'s threads, from /proc; a thread that ends while it is read is passed over."""
     out = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        out += [int(x) for x in (task / "children").read_text().split()]
+        try:
+            out += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            continue
     return out
 
 

@@ -127,7 +127,8 @@ def _tree(pid: int) -> list[int]:
     """Every descendant of ``pid`` (Ray's processes and its workers included)."""
     found, todo = [], [pid]
     while todo:
-        for task in Path(f"/proc/{todo.pop()}/task").iterdir():
+        tasks = Path(f"/proc/{todo.pop()}/task")
+        for task in tasks.iterdir() if tasks.is_dir() else ():
             try:
                 kids = [int(x) for x in (task / "children").read_text().split()]
             except OSError:
