@@ -23,7 +23,8 @@ from solving import SKETCH_CASES, campaign_clock, sketch_as_one_process, unswept
 
 import puzzlebots.games.cargobot.campaign as campaign
 from puzzlebots.cli import cli
-from puzzlebots.core.batch import WorkerPool, default_jobs
+from puzzlebots.core.batch import WorkerPool
+from puzzlebots.core.workers import default_jobs
 from puzzlebots.games.cargobot.bots import sketch as sketch_module
 from puzzlebots.games.cargobot.bots.sketch import SketchResult, sketch
 from puzzlebots.games.cargobot.bots.solve import SolveResult, setup_search

@@ -28,7 +28,6 @@ from rich.progress import (
 )
 
 from .runner import play_episode
-from .workers import MAX_GAMES as MAX_GAMES
 from .workers import check_executor, default_jobs
 
 if TYPE_CHECKING:

@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from puzzlebots.core.batch import default_jobs
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.jsonio import name_of
+from puzzlebots.core.workers import default_jobs
 
 from .bots.drivers import DriverSketch, sub_searches
 from .bots.hints import NO_HINTS, Hints, board_hints

@@ -23,11 +23,12 @@ from puzzlebots.command_parts.match import match_options, match_sprt, play_match
 from puzzlebots.command_parts.options import SEED, choice_option, defaulted_option, executor_options, refuse_given
 from puzzlebots.command_parts.output import OutputPath, write_json_atomic
 from puzzlebots.command_parts.terminal import print_fitted
-from puzzlebots.core.batch import MAX_GAMES, run_tasks
+from puzzlebots.core.batch import run_tasks
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.jsonio import show
 from puzzlebots.core.protocols import Episodic
 from puzzlebots.core.seeds import bot_seed
+from puzzlebots.core.workers import MAX_GAMES
 
 from .config import typed_config
 from .frame_versus import play_frames

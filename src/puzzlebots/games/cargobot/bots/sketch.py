@@ -38,10 +38,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
+from puzzlebots.core.batch import WorkerPool, make_executor
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.ray_executor import RayExecutor
 from puzzlebots.core.seeds import MAX_SEED
+from puzzlebots.core.workers import check_executor, default_jobs
 
 from ..engine import Colours, EncodedBoard, encode_board, run_level
 from ..kernels import sketch as kernel

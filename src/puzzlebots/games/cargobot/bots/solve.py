@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from puzzlebots.core.batch import WorkerPool, check_executor, default_jobs, make_executor
+from puzzlebots.core.batch import WorkerPool, make_executor
+from puzzlebots.core.workers import check_executor, default_jobs
 
 from ..engine import Colours, EncodedBoard, encode_board
 from ..kernels import prune as prune_kernel
