@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solving import Ticks, needed_ops
 
+from puzzlebots.games.cargobot.bots import climb as climber
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
 from puzzlebots.games.cargobot.engine import Rules, run_level
-from puzzlebots.games.cargobot.levels import find_level
+from puzzlebots.games.cargobot.levels import find_level, load_levels
 
 SMALL = [
     "Cargo 101",
@@ -107,3 +108,57 @@ def test_climb_is_deterministic_and_solves_cargo_101(semantics: str) -> None:
     assert first.solved and first.solutions == 2
     report = run_level(find_level("Cargo 101"), first.script, Rules(semantics))
     assert report.solved
+
+
+PLAYABLE = [lv for lv in load_levels() if not lv.subproblem]
+
+
+@settings(max_examples=24, deadline=None)
+@given(st.integers(0, len(PLAYABLE) - 1), st.sampled_from(["game", "vaguery"]), st.integers(0, 10**6))
+def test_batched_scores_equal_the_one_at_a_time_score(index: int, semantics: str, seed: int) -> None:
+    """``Scores`` (genes through the evaluator, or a vaguery batch) against ``score`` (``run_level``, one script):
+    a chain of 40 mutants, legal and not, of a random wild type."""
+    level, rng = PLAYABLE[index], random.Random(seed)
+    limit = 1000 if semantics == "game" else 200
+    base, suffixes = token_pool(level, semantics)
+    tokens = [climber._random_token(rng, base, suffixes) for _ in range(climber.WILD_TYPE_LENGTH)]
+    scripts = []
+    for _ in range(40):
+        tokens = mutate(tokens, rng, base, suffixes)
+        scripts.append(" ".join(tokens))
+    assert climber.Scores(level, semantics, limit)(scripts) == [
+        climber.score(level, s, semantics, limit) for s in scripts
+    ]
+
+
+def one_at_a_time_climb(level_name: str, seed: int, semantics: str, iterations: int) -> tuple[str, int, int]:
+    """The Ruby loop as written, one mutant scored at a time by ``score``: (best script, solutions, iterations)."""
+    level, rng = find_level(level_name), random.Random(seed)
+    base, suffixes = token_pool(level, semantics)
+    limit = climber.STEP_LIMIT
+    wild = [climber._random_token(rng, base, suffixes) for _ in range(climber.WILD_TYPE_LENGTH)]
+    wild_score = climber.score(level, " ".join(wild), semantics, limit)
+    seen, solutions, iteration = {" ".join(wild)}, [], 0
+    while iteration < iterations and len(solutions) < 3:
+        iteration += 1
+        mutant = mutate(wild, rng, base, suffixes)
+        text = " ".join(mutant)
+        if text in seen:
+            continue
+        seen.add(text)
+        mutant_score = climber.score(level, text, semantics, limit)
+        if mutant_score == (0, 0, 0):
+            solutions.append(text)
+        if all(m <= w for m, w in zip(mutant_score, wild_score, strict=True)):
+            wild, wild_score = mutant, mutant_score
+    return (solutions[0] if solutions else " ".join(wild)), len(solutions), iteration
+
+
+@pytest.mark.parametrize(
+    ("name", "seed", "semantics"),
+    [("Transporter", 1, "game"), ("Go Left", 2, "game"), ("Mirror", 3, "vaguery"), ("Cargo 101", 4, "vaguery")],
+)
+def test_the_batched_climb_is_the_one_at_a_time_climb(name: str, seed: int, semantics: str) -> None:
+    """Mutants drawn ahead and dropped after an accepted one leave the climb as the plain loop makes it."""
+    result = climb(find_level(name), seed=seed, semantics=semantics, max_iterations=1500, stop_after=3)
+    assert (result.script, result.solutions, result.iterations) == one_at_a_time_climb(name, seed, semantics, 1500)
