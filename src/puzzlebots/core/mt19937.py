@@ -23,11 +23,6 @@ def state(rng: random.Random) -> np.ndarray:
     return np.array(rng.getstate()[1], np.int64)
 
 
-def restore(rng: random.Random, words: np.ndarray) -> None:
-    """Put a kernel's state back into ``rng`` (version 3 state, no cached Gaussian)."""
-    rng.setstate((3, tuple(int(w) for w in words), None))
-
-
 @njit(cache=True)
 def _twist(mt):
     for k in range(WORDS):
