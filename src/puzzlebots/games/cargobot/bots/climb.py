@@ -5,13 +5,16 @@ while longer than 10, delete each token with probability 1/len; while shorter th
 token before each position with probability 0.04, walking the list as it changes) and scores the
 mutant as (rebuild distance to the goal, crashes, topples). The mutant replaces the wild type when it
 is no worse in all three and its script has not been seen before. Generalized to any level and to the
-game semantics (where the tokens are registers and a script that breaks the level's limits is never
-accepted).
+game semantics (where the tokens are registers and a script that breaks the level's limits scores
+10^9 in all three, so it replaces only a wild type as bad).
 
-The mutants are scored in batches through the batch kernel (``Scores``): a batch holds the next mutants of the
-current wild type, drawn ahead, and when one of them is accepted the rest are dropped and the random generator is
-put back to just after it. The climb is the one the one-at-a-time loop (``score``, the readable oracle) makes,
-iteration for iteration, at a tenth of its cost.
+In the game semantics (what ``bench-gp`` runs) the whole loop runs in the climb kernel (``kernels/climb.py``,
+``kernel_climb``): tokens as integer ids, the seen set a hash table of token sequences, each mutant run by the game
+interpreter, and CPython's random stream continued draw for draw (``core/mt19937.py``), so the climb is the same
+and an iteration costs no Python (30-50x the iterations per CPU second, ``benchmarks/bench_cargobot_gp.py``). The
+vaguery semantics stays in Python (``batched_climb``): the mutants are scored in batches through the batch kernel
+(``Scores``), drawn ahead, the rest dropped after an accepted one and the generator put back to just after it.
+Both are the one-at-a-time loop (``score``, the readable oracle), iteration for iteration.
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ UNSCORABLE = (10**9, 10**9, 10**9)
 #: mutants drawn ahead and scored in one kernel call: the first batch, and the most (the size doubles after a
 #: batch without an accepted mutant, and starts again after one)
 FIRST_BATCH, MOST_BATCH = 4, 64
-#: iterations per call of the climb kernel (a multiple of the 500 a progress step counts)
-CHUNK = 2000
+#: the most iterations, and the most ticks (iterations x step limit), of one call of the climb kernel: a call
+#: stays well under a second, so Ctrl-C and the progress bar keep up at any step limit
+CHUNK, CHUNK_TICKS = 2000, 2_000_000
 
 
 @dataclass(frozen=True)
@@ -281,7 +285,7 @@ def kernel_climb(
     step_limit: int = STEP_LIMIT,
     progress: Callable[[int], None] | None = None,
 ) -> ClimbResult:
-    """The game-semantics climb in the climb kernel, ``CHUNK`` iterations a call: the same climb as
+    """The game-semantics climb in the climb kernel, at most ``CHUNK`` iterations a call: the same climb as
     ``batched_climb``, draw for draw (the kernel continues the generator's stream)."""
     if semantics != "game":
         raise PuzzlebotsError("the climb kernel runs the game semantics only")
@@ -297,10 +301,10 @@ def kernel_climb(
     wild_score = np.array(start.wild_score, np.int64)
     seen = kernel.Seen()
     kernel.add_seen(wild, len(start.wild), *seen.arrays, counters)
-    mt = state(start.rng)
+    mt, chunk = state(start.rng), max(1, min(CHUNK, CHUNK_TICKS // step_limit))
     while counters[kernel.ITERATION] < max_iterations and counters[kernel.SOLUTIONS] < stop_after:
         before = int(counters[kernel.ITERATION])
-        until = min(max_iterations, before + CHUNK)
+        until = min(max_iterations, before + chunk)
         seen.make_room(int(counters[kernel.SEEN]), until - before)
         kernel.climb_chunk(mt, wild, wild_score, first, counters, seen.arrays, *tokens.arrays, until)
         for _ in range(int(counters[kernel.ITERATION]) // 500 - before // 500):
