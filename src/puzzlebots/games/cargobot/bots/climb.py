@@ -11,7 +11,7 @@ game semantics (where the tokens are registers and a script that breaks the leve
 In the game semantics (what ``bench-gp`` runs) the whole loop runs in the climb kernel (``kernels/climb.py``,
 ``kernel_climb``): tokens as integer ids, the seen set a hash table of token sequences, each mutant run by the game
 interpreter, and CPython's random stream continued draw for draw (``core/mt19937.py``), so the climb is the same
-and an iteration costs no Python (30-50x the iterations per CPU second, ``benchmarks/bench_cargobot_gp.py``). The
+and an iteration costs no Python (about 30-90x the iterations per CPU second, ``bench_cargobot_gp.py``). The
 vaguery semantics stays in Python (``batched_climb``): the mutants are scored in batches through the batch kernel
 (``Scores``), drawn ahead, the rest dropped after an accepted one and the generator put back to just after it.
 Both are the one-at-a-time loop (``score``, the readable oracle), iteration for iteration.
