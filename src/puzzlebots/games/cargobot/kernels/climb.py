@@ -1,6 +1,7 @@
 """The hill climber of ``bots/climb.py`` in game semantics as one numba loop: mutation, the seen set, the legality
-and genes of a script and its run, so an iteration costs no Python. ``bots.climb`` builds the inputs and checks
-that this loop is its plain loop, draw for draw (``core.mt19937`` continues Python's random stream).
+and genes of a script and its run, so an iteration costs no Python. ``bots.climb.kernel_climb`` builds the inputs;
+the tests check this loop against the plain Python loop, draw for draw (``core.mt19937`` continues Python's random
+stream).
 
 Tokens are integer ids: ``base * (suffixes + 1) + s``, ``s = 0`` without a condition suffix, else the suffix
 ``s - 1``. Per id, ``token_function`` is the function a ``prog_N`` directive selects (else -1) and ``token_gene``
@@ -25,6 +26,7 @@ ITERATION, WILD_LENGTH, SOLUTIONS, SEEN, FIRST_LENGTH, STOP_AFTER = range(6)
 COUNTERS = 6
 #: the longest token list a mutation makes (``bots.climb.MAX_LENGTH``) and room for the list being built
 MOST_TOKENS = 33
+#: each figure of a script the game refuses (``bots.climb.UNSCORABLE``)
 UNSCORABLE = 10**9
 EMPTY = -1
 
@@ -196,7 +198,7 @@ class Seen:
     places (at most half full), grown and the table rebuilt before a call that could fill them."""
 
     def __init__(self, capacity: int = 4096) -> None:
-        self.entries = np.zeros((capacity, MOST_TOKENS), np.int16)
+        self.entries = np.zeros((capacity, MOST_TOKENS), np.int32)
         self.lengths = np.zeros(capacity, np.int64)
         self.hashes = np.zeros(capacity, np.int64)
         self.table = np.full(2 * capacity, EMPTY, np.int64)
@@ -208,7 +210,7 @@ class Seen:
             return
         while capacity < count + more:
             capacity *= 2
-        entries = np.zeros((capacity, MOST_TOKENS), np.int16)
+        entries = np.zeros((capacity, MOST_TOKENS), np.int32)
         entries[:count] = self.entries[:count]
         self.entries = entries
         self.lengths = np.concatenate([self.lengths[:count], np.zeros(capacity - count, np.int64)])
