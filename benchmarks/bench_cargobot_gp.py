@@ -6,6 +6,11 @@ is that over 130,000. One core; each figure the best of the passes. Programs per
 stand beside the wall-clock rate: on a shared machine the wall clock counts other processes' turns, the CPU
 clock only this one's.
 
+A second table: the Cargo-Bot hill climber in game semantics (what ``bench-gp`` runs), iterations per CPU second of
+the climb kernel (``bots.climb.kernel_climb``, what ``climb`` runs) against the batched Python climb
+(``batched_climb``) in the same run, on levels where neither solves within ``CLIMB_ITERATIONS``; the two must end
+with the same result, and the ratio is the figure (each rate the best of the passes).
+
 Run: python benchmarks/bench_cargobot_gp.py [--quick] [--level NAME]   (or `puzzlebots bench cargobot_gp`)
 """
 
@@ -19,12 +24,15 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebots.games.cargobot.gp.evaluator import Evaluator
+from puzzlebots.games.cargobot.bots.climb import batched_climb, kernel_climb
+from puzzlebots.games.cargobot.gp.evaluator import SEARCH_STEP_LIMIT, Evaluator
 from puzzlebots.games.cargobot.gp.search import GPOptions, gp, random_genes
 from puzzlebots.games.cargobot.levels import find_level
 
 RUBY_STEPS_PER_SECOND = 130_000
 POPULATION = 1_000
+CLIMB_LEVELS = ("Mirror", "Double Flip", "Equalizer", "Multi Sort")
+CLIMB_ITERATIONS = 20_000
 
 
 class Counting(Evaluator):
@@ -87,6 +95,46 @@ def measure(level_name: str, passes: int, generations: int) -> list[tuple[str, i
     return rows
 
 
+def measure_climb(levels: tuple[str, ...], iterations: int, passes: int) -> list[tuple[str, float, float]]:
+    """(level, kernel iterations per CPU second, batched Python's) per level, seed 0, the best of the passes, at
+    ``bench-gp``'s step limit."""
+    limit = SEARCH_STEP_LIMIT["game"]
+    kernel_climb(find_level("Cargo 101"), 0, "game", 50, 1, limit)  # compiled or loaded before the clock starts
+    rows = []
+    for name in levels:
+        level = find_level(name)
+        rates, results = [], []
+        for run in (kernel_climb, batched_climb):
+            best = 0.0
+            for _ in range(passes):
+                start = time.process_time()
+                result = run(level, 0, "game", iterations, 1, limit)
+                best = max(best, result.iterations / max(time.process_time() - start, 1e-9))
+            rates.append(best)
+            results.append(result)
+        if results[0] != results[1]:
+            raise SystemExit(f"{name}: the kernel climb ended otherwise than the batched climb")
+        if results[0].solved or results[0].iterations != iterations:
+            raise SystemExit(f"{name}: the climb solved it; pick a level it does not solve")
+        rows.append((name, rates[0], rates[1]))
+    return rows
+
+
+def climb_table(quick: bool) -> Table:
+    iterations, passes = (CLIMB_ITERATIONS // 10, 1) if quick else (CLIMB_ITERATIONS, 3)
+    limit = SEARCH_STEP_LIMIT["game"]
+    title = (
+        f"Cargo-Bot hill climber, game semantics, step limit {limit:,}, seed 0, {iterations:,} iterations, "
+        "one core (best of the passes)"
+    )
+    table = Table(title=title)
+    for col in ("level", "kernel iterations per CPU s", "batched Python per CPU s", "ratio"):
+        table.add_column(col)
+    for name, kernel, python in measure_climb(CLIMB_LEVELS, iterations, passes):
+        table.add_row(name, f"{kernel:,.0f}", f"{python:,.0f}", f"{kernel / python:,.1f}x")
+    return table
+
+
 def main(quick: bool = False, level: str = "Mirror") -> None:
     passes, generations = (1, 3) if quick else (3, 10)
     table = Table(
@@ -115,6 +163,7 @@ def main(quick: bool = False, level: str = "Mirror") -> None:
             f"{rate * steps / RUBY_STEPS_PER_SECOND:,.1f} / {cpu_rate * steps / RUBY_STEPS_PER_SECOND:,.1f}",
         )
     Console().print(table)
+    Console().print(climb_table(quick))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ CARGOBOT = [
     ["solve", "--level", "Cargo 101", "--jobs", "1"],
     ["run", "--level", "Cargo 101", "--program", "claw R claw L"],
     ["climb", "--level", "Cargo 101", "--max-iterations", "50"],
+    ["climb", "--level", "Cargo 101", "--semantics", "game", "--max-iterations", "50"],
     ["evolve", "--level", "Cargo 101", "--evaluations", "40", "--population", "10"],
     ["sketch", "--level", "Cargo 101", "--time-limit", "1", "--jobs", "1"],
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -14,7 +15,7 @@ from puzzlebots.games.cargobot.bots import climb as climber
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import MAX_LENGTH, MIN_LENGTH, climb, mutate, token_pool
 from puzzlebots.games.cargobot.engine import Rules, run_level
-from puzzlebots.games.cargobot.levels import find_level, load_levels
+from puzzlebots.games.cargobot.levels import Level, find_level, load_levels
 
 SMALL = [
     "Cargo 101",
@@ -131,9 +132,10 @@ def test_batched_scores_equal_the_one_at_a_time_score(index: int, semantics: str
     ]
 
 
-def one_at_a_time_climb(level_name: str, seed: int, semantics: str, iterations: int) -> tuple[str, int, int]:
+def one_at_a_time_climb(level_name: str | Level, seed: int, semantics: str, iterations: int) -> tuple[str, int, int]:
     """The Ruby loop as written, one mutant scored at a time by ``score``: (best script, solutions, iterations)."""
-    level, rng = find_level(level_name), random.Random(seed)
+    level = find_level(level_name) if isinstance(level_name, str) else level_name
+    rng = random.Random(seed)
     base, suffixes = token_pool(level, semantics)
     limit = climber.STEP_LIMIT
     wild = [climber._random_token(rng, base, suffixes) for _ in range(climber.WILD_TYPE_LENGTH)]
@@ -162,3 +164,39 @@ def test_the_batched_climb_is_the_one_at_a_time_climb(name: str, seed: int, sema
     """Mutants drawn ahead and dropped after an accepted one leave the climb as the plain loop makes it."""
     result = climb(find_level(name), seed=seed, semantics=semantics, max_iterations=1500, stop_after=3)
     assert (result.script, result.solutions, result.iterations) == one_at_a_time_climb(name, seed, semantics, 1500)
+
+
+def variant(name: str, functions: tuple[int, ...], calls: tuple[str, ...]) -> Level:
+    """A level with other function slots and other callable functions: scripts that call a function the toolbox
+    lacks, select a function beyond the level's or fill one over its slots are unscorable."""
+    level = find_level(name)
+    return dataclasses.replace(level, functions=functions, commands=("right", "pickup", "left", *calls))
+
+
+GAME_CASES = [
+    (variant("Cargo 101", (8, 5), ("f1", "f2")), 11),  # 2 functions: call3, call4, prog_3, prog_4 refused
+    (variant("From Beneath", (6, 6, 4), ("f1", "f2")), 12),  # F3 checked, never run (nothing calls it)
+    (variant("Go Left 2", (8, 8, 8, 5), ("f2", "f3")), 13),  # call1 and call4 refused, F4 never run
+    (variant("Transporter", (3, 3), ("f1", "f2")), 14),  # 6 slots: every script unscorable, every one accepted
+    (variant("Transporter", (5, 5, 4), ("f1", "f2", "f3")), 18),  # small slots: many scripts overfill one
+    (find_level("Double Flip"), 15),  # six conditions
+    (find_level("Equalizer"), 16),  # five functions, prog_5 never drawn
+    (find_level("Cargo 101"), 17),  # solved: the climb stops at its third solution
+]
+
+
+@pytest.mark.parametrize(("level", "seed"), GAME_CASES, ids=[f"{lv.name}-{s}" for lv, s in GAME_CASES])
+def test_the_kernel_climb_is_the_one_at_a_time_climb(level: Level, seed: int) -> None:
+    """The game climb in the climb kernel (``climb``) and in batched Python (``batched_climb``) against the plain
+    loop: the same best script, solutions and iterations, draw for draw."""
+    expected = one_at_a_time_climb(level, seed, "game", 800)
+    for run in (climb, climber.batched_climb):
+        result = run(level, seed, "game", 800, 3)
+        assert (result.script, result.solutions, result.iterations) == expected
+        assert result.score == (0, 0, 0) if result.solutions else climber.score(level, result.script, "game", 200)
+
+
+def test_the_kernel_climb_reports_progress_per_500_iterations() -> None:
+    steps: list[int] = []
+    climb(find_level("Mirror"), 0, "game", max_iterations=4_700, progress=steps.append)
+    assert steps == [500] * 9

@@ -5,13 +5,16 @@ while longer than 10, delete each token with probability 1/len; while shorter th
 token before each position with probability 0.04, walking the list as it changes) and scores the
 mutant as (rebuild distance to the goal, crashes, topples). The mutant replaces the wild type when it
 is no worse in all three and its script has not been seen before. Generalized to any level and to the
-game semantics (where the tokens are registers and a script that breaks the level's limits is never
-accepted).
+game semantics (where the tokens are registers and a script that breaks the level's limits scores
+10^9 in all three, so it replaces only a wild type as bad).
 
-The mutants are scored in batches through the batch kernel (``Scores``): a batch holds the next mutants of the
-current wild type, drawn ahead, and when one of them is accepted the rest are dropped and the random generator is
-put back to just after it. The climb is the one the one-at-a-time loop (``score``, the readable oracle) makes,
-iteration for iteration, at a tenth of its cost.
+In the game semantics (what ``bench-gp`` runs) the whole loop runs in the climb kernel (``kernels/climb.py``,
+``kernel_climb``): tokens as integer ids, the seen set a hash table of token sequences, each mutant run by the game
+interpreter, and CPython's random stream continued draw for draw (``core/mt19937.py``), so the climb is the same
+and an iteration costs no Python (about 30-90x the iterations per CPU second, ``bench_cargobot_gp.py``). The
+vaguery semantics stays in Python (``batched_climb``): the mutants are scored in batches through the batch kernel
+(``Scores``), drawn ahead, the rest dropped after an accepted one and the generator put back to just after it.
+Both are the one-at-a-time loop (``score``, the readable oracle), iteration for iteration.
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from typing import Any
 import numpy as np
 
 from puzzlebots.core.errors import PuzzlebotsError
+from puzzlebots.core.mt19937 import state
 
 from ..engine import PreparedBoard, Rules, run_level
 from ..evaluate import Batch
 from ..gp.evaluator import Evaluator
-from ..kernels.interpreter import OUT_CRASHES, OUT_TOPPLES
+from ..kernels import climb as kernel
+from ..kernels.interpreter import OUT_CRASHES, OUT_SIZE, OUT_TOPPLES
 from ..language import _script_token, parse_registers, parse_script
 from ..levels import Level
 from ..metrics import rebuild_distance
@@ -42,6 +47,9 @@ UNSCORABLE = (10**9, 10**9, 10**9)
 #: mutants drawn ahead and scored in one kernel call: the first batch, and the most (the size doubles after a
 #: batch without an accepted mutant, and starts again after one)
 FIRST_BATCH, MOST_BATCH = 4, 64
+#: the most iterations, and the most ticks (iterations x step limit), of one call of the climb kernel: a call
+#: stays well under a second, so Ctrl-C and the progress bar keep up at any step limit
+CHUNK, CHUNK_TICKS = 2000, 2_000_000
 
 
 @dataclass(frozen=True)
@@ -185,12 +193,55 @@ def climb(
     step_limit: int = STEP_LIMIT,
     progress: Callable[[int], None] | None = None,
 ) -> ClimbResult:
-    """Run the climber; it stops once ``stop_after`` distinct solving scripts were seen (Ruby: > 20)."""
-    rng = random.Random(seed)
-    base, suffixes = token_pool(level, semantics)
-    wild = [_random_token(rng, base, suffixes) for _ in range(WILD_TYPE_LENGTH)]
-    scores = Scores(level, semantics, step_limit)
-    wild_score = scores([" ".join(wild)])[0]
+    """Run the climber; it stops once ``stop_after`` distinct solving scripts were seen (Ruby: > 20). The game
+    semantics runs in the climb kernel (``kernel_climb``), the vaguery one in Python (``batched_climb``)."""
+    run = kernel_climb if semantics == "game" else batched_climb
+    return run(level, seed, semantics, max_iterations, stop_after, step_limit, progress)
+
+
+@dataclass
+class _Start:
+    """A climb's first steps, shared by both loops: the generator, the token pool, the wild type and its score."""
+
+    level: Level
+    seed: int
+    semantics: str
+    rng: random.Random
+    base: list[str]
+    suffixes: list[str]
+    scores: Scores
+    wild: list[str]
+    wild_score: tuple[int, int, int]
+
+    @classmethod
+    def of(cls, level: Level, seed: int, semantics: str, step_limit: int) -> _Start:
+        rng = random.Random(seed)
+        base, suffixes = token_pool(level, semantics)
+        wild = [_random_token(rng, base, suffixes) for _ in range(WILD_TYPE_LENGTH)]
+        scores = Scores(level, semantics, step_limit)
+        return cls(level, seed, semantics, rng, base, suffixes, scores, wild, scores([" ".join(wild)])[0])
+
+    def result(self, best: str, solutions: int, iterations: int) -> ClimbResult:
+        """The ``ClimbResult`` of a climb that ended with ``best``, ``solutions`` seen after ``iterations``."""
+        score = (0, 0, 0) if solutions else self.wild_score
+        found = bool(solutions)
+        level, seed, semantics = self.level.name, self.seed, self.semantics
+        return ClimbResult(level, seed, found, best, score, semantics, iterations=iterations, solutions=solutions)
+
+
+def batched_climb(
+    level: Level,
+    seed: int,
+    semantics: str,
+    max_iterations: int,
+    stop_after: int,
+    step_limit: int = STEP_LIMIT,
+    progress: Callable[[int], None] | None = None,
+) -> ClimbResult:
+    """The climb in Python, its mutants scored in batches by ``Scores`` (either semantics)."""
+    start = _Start.of(level, seed, semantics, step_limit)
+    rng, base, suffixes, scores = start.rng, start.base, start.suffixes, start.scores
+    wild, wild_score = start.wild, start.wild_score
     seen = {" ".join(wild)}
     solutions = [" ".join(wild)] if wild_score == (0, 0, 0) else []
     iteration, ahead = 0, FIRST_BATCH
@@ -203,7 +254,7 @@ def climb(
         fresh = list(dict.fromkeys(t for t in texts if t not in seen))
         scored = dict(zip(fresh, scores(fresh), strict=True)) if fresh else {}
         ahead = min(2 * ahead, MOST_BATCH)
-        for (mutant, state), text in zip(drawn, texts, strict=True):
+        for (mutant, after), text in zip(drawn, texts, strict=True):
             iteration += 1
             if progress and iteration % 500 == 0:
                 progress(500)
@@ -217,17 +268,104 @@ def climb(
                     break
             if all(m <= w for m, w in zip(mutant_score, wild_score, strict=True)):
                 wild, wild_score = mutant, mutant_score
-                rng.setstate(state)
+                rng.setstate(after)
                 ahead = FIRST_BATCH
                 break
+    start.wild_score = wild_score
     best = solutions[0] if solutions else " ".join(wild)
-    return ClimbResult(
-        level.name,
-        seed,
-        bool(solutions),
-        best,
-        (0, 0, 0) if solutions else wild_score,
-        semantics=semantics,
-        iterations=iteration,
-        solutions=len(solutions),
-    )
+    return start.result(best, len(solutions), iteration)
+
+
+def kernel_climb(
+    level: Level,
+    seed: int,
+    semantics: str,
+    max_iterations: int,
+    stop_after: int,
+    step_limit: int = STEP_LIMIT,
+    progress: Callable[[int], None] | None = None,
+) -> ClimbResult:
+    """The game-semantics climb in the climb kernel, at most ``CHUNK`` iterations a call: the same climb as
+    ``batched_climb``, draw for draw (the kernel continues the generator's stream)."""
+    if semantics != "game":
+        raise PuzzlebotsError("the climb kernel runs the game semantics only")
+    start = _Start.of(level, seed, semantics, step_limit)
+    tokens = _KernelTokens(start)
+    wild = np.zeros(kernel.MOST_TOKENS, np.int64)
+    wild[: len(start.wild)] = [tokens.ids[t] for t in start.wild]
+    first = wild.copy()
+    counters = np.zeros(kernel.COUNTERS, np.int64)
+    solved = start.wild_score == (0, 0, 0)
+    counters[kernel.WILD_LENGTH] = counters[kernel.FIRST_LENGTH] = len(start.wild)
+    counters[kernel.SOLUTIONS], counters[kernel.STOP_AFTER] = int(solved), stop_after
+    wild_score = np.array(start.wild_score, np.int64)
+    seen = kernel.Seen()
+    kernel.add_seen(wild, len(start.wild), *seen.arrays, counters)
+    mt, chunk = state(start.rng), max(1, min(CHUNK, CHUNK_TICKS // step_limit))
+    while counters[kernel.ITERATION] < max_iterations and counters[kernel.SOLUTIONS] < stop_after:
+        before = int(counters[kernel.ITERATION])
+        until = min(max_iterations, before + chunk)
+        seen.make_room(int(counters[kernel.SEEN]), until - before)
+        kernel.climb_chunk(mt, wild, wild_score, first, counters, seen.arrays, *tokens.arrays, until)
+        for _ in range(int(counters[kernel.ITERATION]) // 500 - before // 500):
+            if progress:
+                progress(500)
+    start.wild_score = (int(wild_score[0]), int(wild_score[1]), int(wild_score[2]))
+    solutions = int(counters[kernel.SOLUTIONS])
+    best = first[: counters[kernel.FIRST_LENGTH]] if solutions else wild[: counters[kernel.WILD_LENGTH]]
+    text = " ".join(tokens.texts[t] for t in best.tolist())
+    return start.result(text, solutions, int(counters[kernel.ITERATION]))
+
+
+class _KernelTokens:
+    """The climb kernel's view of a level: token ids and what each is in the game (``Scores._token``), the
+    mutation's pool and rates, the genes' registers, and the first board with the scratch arrays a run writes."""
+
+    def __init__(self, start: _Start) -> None:
+        names, suffixes = list(dict.fromkeys(start.base)), start.suffixes
+        endings = ["", *(f"_{c}" for c in suffixes)]
+        self.texts = [name + ending for name in names for ending in endings]
+        self.ids = {text: k for k, text in enumerate(self.texts)}
+        function, gene = np.full(len(self.texts), -1, np.int64), np.full(len(self.texts), -1, np.int64)
+        for k, text in enumerate(self.texts):
+            if text.startswith("prog_") and "_" in text[5:]:
+                continue  # never drawn: a directive takes no suffix
+            read = start.scores._token(text)
+            if isinstance(read, int):
+                function[k] = read
+            elif read:
+                gene[k] = read[0]
+        pool = (
+            np.array([names.index(b) for b in start.base], np.int64),
+            np.array([b.startswith("prog_") for b in start.base], np.bool_),
+            len(suffixes),
+        )
+        rates = (MIN_LENGTH, MAX_LENGTH, INSERT_PROBABILITY, SUFFIX_PROBABILITY)
+        evaluator = start.scores.evaluator
+        level, batch = evaluator.level, evaluator.batch
+        flen = np.array(evaluator.genome.functions, np.int32)
+        program = (function, gene, np.array(level.functions, np.int64), evaluator.gene_op, evaluator.gene_cond, flen)
+        b = int(evaluator.board_index[0])
+        n = int(batch.npiles[b])
+        piles, heights = np.ascontiguousarray(batch.piles[b, :n]), np.ascontiguousarray(batch.heights[b, :n])
+        board = (
+            piles,
+            heights,
+            np.ascontiguousarray(batch.goal[b, :n]),
+            np.ascontiguousarray(batch.goal_heights[b, :n]),
+            bool(batch.has_goal[b]),
+            int(batch.claws[b]),
+            int(batch.limit),
+        )
+        scratch = (
+            np.zeros(len(flen) * evaluator.width, np.int8),
+            np.zeros(len(flen) * evaluator.width, np.int32),
+            np.zeros(len(level.functions), np.int64),
+            np.empty_like(piles),
+            np.empty_like(heights),
+            np.empty_like(piles),
+            np.empty_like(heights),
+            np.zeros(OUT_SIZE, np.int64),
+            np.empty((64, 3), np.int64),
+        )
+        self.arrays = (pool, rates, program, board, scratch)
