@@ -430,6 +430,9 @@ _json = st.recursive(
     ),
     max_leaves=15,
 )
+#: random configs per game (drawing nested JSON is most of the cost; each game's every key is also drawn near its
+#: domain by ``_near_domains``)
+EXAMPLES = 160
 #: per game, how many random configs validated and how many were refused
 _outcomes: dict[str, Counter[str]] = {name: Counter() for name in GAMES}
 
@@ -441,7 +444,7 @@ def test_random_raw_configs_validate_or_raise_one_line(name: str) -> None:
     raws = _near_domains(name) if DEFAULTS[name] else st.just({})
     raws |= st.dictionaries(keys, _json, max_size=5)
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=EXAMPLES, deadline=None)
     @given(raw=raws, web=st.booleans())
     def run(raw: dict[Any, Any], web: bool) -> None:
         try:
@@ -458,7 +461,7 @@ def test_random_raw_configs_validate_or_raise_one_line(name: str) -> None:
 
     run()
     print(name, dict(_outcomes[name]))
-    assert sum(_outcomes[name].values()) >= 400 and _outcomes[name]["valid"] and _outcomes[name]["refused"]
+    assert sum(_outcomes[name].values()) >= EXAMPLES and _outcomes[name]["valid"] and _outcomes[name]["refused"]
 
 
 def test_a_config_read_from_a_file_may_not_name_another_file() -> None:
