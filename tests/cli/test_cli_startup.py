@@ -1,6 +1,6 @@
 """A fast first run: ``puzzlebots --help`` and ``puzzlebots list`` load no numba kernels (numba's
-import alone takes about a second), no numpy and no process pool (``core.batch``), checked by the modules a real
-process has loaded, not by a clock."""
+import alone takes about a second), no numpy, no process pool (``core.batch``) and no ``importlib.metadata`` (the
+registry reads the entry points itself), checked by the modules a real process has loaded, not by a clock."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ try:
     runpy.run_module("puzzlebots", run_name="__main__")
 except SystemExit as exc:
     assert exc.code in (0, None), exc.code
-heavy = ["numba", "numpy", "concurrent.futures.process", "puzzlebots.core.batch"]
+heavy = ["numba", "numpy", "concurrent.futures.process", "puzzlebots.core.batch", "importlib.metadata"]
 print(sorted(m for m in sys.modules if m in heavy or m.startswith("puzzlebots.games.") and ".kernels" in m),
       file=sys.stderr)
 """

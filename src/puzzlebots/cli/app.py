@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from ..command_parts.terminal import print_fitted
 from ..core.errors import PuzzlebotsError
@@ -125,6 +124,8 @@ def cli() -> None:
 @cli.command("list")
 def list_cmd() -> None:
     """Games and their bots ("from the article": the bot the game's source article describes)."""
+    from rich.table import Table  # only here: --help need not import rich's tables
+
     table = Table(title="puzzlebots games")
     table.add_column("game")
     table.add_column("bot")

@@ -16,7 +16,6 @@ hold a link, a FIFO, a folder or another user's file. Nothing here follows or op
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import IO
@@ -168,7 +167,7 @@ def _create_beside(path: Path) -> tuple[int, str]:
     """A new, empty temporary file in ``path``'s folder: exclusive, no link followed, a random name."""
     folder = path.parent
     for _ in range(100):
-        tmp = os.path.join(folder, f"{path.name[:_TMP_PREFIX]}.{secrets.token_hex(6)}.tmp")
+        tmp = os.path.join(folder, f"{path.name[:_TMP_PREFIX]}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o666), tmp
         except FileExistsError:
