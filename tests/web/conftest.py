@@ -108,10 +108,24 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             context.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Each phase's report kept on its test (``call_failed``)."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def call_failed(request: pytest.FixtureRequest) -> bool:
+    """Whether the test that holds the fixture failed (read at the fixture's teardown, after the call)."""
+    report = getattr(request.node, "report_call", None)
+    return report is None or report.failed
+
+
 @pytest.fixture
 def page(browser_context: Any, live_server: LiveServer, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page on the live server."""
-    with open_page(browser_context, live_server.url, request.node.name) as page:
+    with open_page(browser_context, live_server.url, request.node.name, failed=lambda: call_failed(request)) as page:
         yield page
 
 
@@ -126,5 +140,5 @@ def toy_server() -> Iterator[ServerProcess]:
 @pytest.fixture
 def toy_page(browser_context: Any, toy_server: ServerProcess, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page on the server that knows the toy game."""
-    with open_page(browser_context, toy_server.url, request.node.name) as page:
+    with open_page(browser_context, toy_server.url, request.node.name, failed=lambda: call_failed(request)) as page:
         yield page

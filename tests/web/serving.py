@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -130,19 +130,32 @@ class ServerProcess:
 ARTIFACTS = HERE / "artifacts"
 
 
+def _keep_screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
 @contextmanager
-def open_page(browser_context: Any, url: str, name: str, tab: str = "watch") -> Iterator[Any]:
+def open_page(
+    browser_context: Any, url: str, name: str, tab: str = "watch", failed: Callable[[], bool] = lambda: False
+) -> Iterator[Any]:
     """The page at ``url`` on the tab ``tab`` (the watch form unless told; "" is the start page with its live
-    boards), once ready; its screenshot is saved as tests/web/artifacts/<name>.png afterwards, and any
-    JavaScript error or console error on it fails the test."""
+    boards), once ready; any JavaScript error or console error on it fails the test. A test that failed (an
+    exception out of the ``with``, or ``failed()`` after it: a fixture's test) leaves its screenshot in
+    tests/web/artifacts/<name>.png; a full-page screenshot of every passing test cost about a second each."""
     page = browser_context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(url + "/" + (f"#{tab}" if tab else ""))
     page.wait_for_selector("body[data-ready='1']", timeout=PAGE_GUARD)
-    yield page
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    try:
+        yield page
+    except BaseException:
+        _keep_screenshot(page, name)
+        page.close()
+        raise
+    if failed() or errors:
+        _keep_screenshot(page, name)
     page.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
