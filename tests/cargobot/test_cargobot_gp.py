@@ -17,8 +17,16 @@ from puzzlebots.games.cargobot.gp.evaluator import SEARCH_STEP_LIMIT, Evaluator
 from puzzlebots.games.cargobot.gp.families import FAMILIES, split
 from puzzlebots.games.cargobot.gp.genome import Genome
 from puzzlebots.games.cargobot.gp.lexicase import AUTOMATIC, EPSILON, PLAIN, select
-from puzzlebots.games.cargobot.gp.search import GPOptions, Individual, gp, random_search
-from puzzlebots.games.cargobot.levels import find_level
+from puzzlebots.games.cargobot.gp.search import (
+    GPOptions,
+    Individual,
+    gp,
+    random_genes,
+    random_genomes,
+    random_search,
+    seeded,
+)
+from puzzlebots.games.cargobot.levels import find_level, load_levels
 from puzzlebots.games.cargobot.metrics import METRICS, stack_cleanup_error
 from puzzlebots.games.cargobot.rules import OUTCOMES
 
@@ -221,3 +229,23 @@ def test_a_rule_program_wins_its_whole_family() -> None:
     level = find_level("Re-Curses")
     train, test = split(level, 0)
     assert Evaluator(level, train + test).evaluate(["claw R claw L call1"]).solved.all()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**40),
+    st.sampled_from([lv.name for lv in load_levels() if not lv.subproblem]),
+    st.floats(0.0, 1.0),
+    st.integers(1, 60),
+)
+def test_random_genomes_are_random_genes_drawn_one_after_another(
+    seed: int, name: str, empty: float, count: int
+) -> None:
+    """The numba draw against the Python one: the same genomes, and Python's ``random`` left in the same state."""
+    genome = Genome.of(find_level(name))
+    with seeded(seed):
+        expected = [random_genes(genome, empty) for _ in range(count)]
+        after, follows = random.getstate(), random.random()
+    with seeded(seed):
+        drawn = random_genomes(genome, empty, count)
+        assert drawn.tolist() == expected and random.getstate() == after and random.random() == follows

@@ -1,10 +1,22 @@
-"""The per-pile error the lexicase cases are made of, in numba beside the batch kernels it reads from."""
+"""The GP's numba kernels: the per-pile error the lexicase cases are made of (beside the batch kernels it reads
+from), and random genomes drawn as Python's ``random`` draws them."""
 
 from __future__ import annotations
 
 from numba import njit
 
+from puzzlebots.core.mt19937 import randbelow, random_float
+
 from ..kernels.batch import _crate_cleanup
+
+
+@njit(cache=True)
+def draw_genes(mt, empty, symbols, out):
+    """Each gene of ``out`` (genomes x genes) as ``search.random_genes`` draws it from the generator state ``mt``
+    (``core.mt19937``): empty when ``random() < empty``, else ``randrange(1, symbols)``."""
+    for i in range(out.shape[0]):
+        for g in range(out.shape[1]):
+            out[i, g] = 0 if random_float(mt) < empty else 1 + randbelow(mt, symbols - 1)
 
 
 @njit(cache=True)
