@@ -4,8 +4,9 @@ worker, telling the page how it goes and ending early when the page says stop (`
 The campaign tells what it searches through its listeners (a new size, a new phase) and reads the time from
 ``Plan.clock`` (seconds) at every task and deadline check. :class:`Watch` is that clock: at most every
 ``REPORT_EVERY`` seconds, and at each new size, it reports the size searched, the nodes so far (the book's
-records) and the best program found so far; once the page says stop, it jumps past every deadline, so the
-campaign ends as it ends when its time is up, keeping what it found. The seconds the page sees are real ones.
+records) and the best program found so far; once the page says stop, each reading is ``STOP_JUMP`` seconds
+past the one before, so every deadline has passed (one set after the stop too) and the campaign ends as it ends
+when its time is up, keeping what it found. The seconds the page sees are real ones.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .progress import ProgressFile
 
 #: seconds between two progress reports of a running solve (a new size is reported at once)
 REPORT_EVERY = 0.25
-#: seconds the clock jumps forward when the page says stop: past any deadline a search can have
+#: seconds the clock jumps forward at each reading once the page said stop: past any deadline a search can have
 STOP_JUMP = 1e9
 
 
@@ -53,8 +54,8 @@ class Watch:
 
     def __call__(self) -> float:
         now = self.real()
-        if not self.jump and self.stopped():
-            self.jump = STOP_JUMP
+        if self.jump or self.stopped():  # each reading later still: past a deadline set even after the stop
+            self.jump += STOP_JUMP
         if now - self.last >= REPORT_EVERY:
             self.send(now)
         return now + self.jump

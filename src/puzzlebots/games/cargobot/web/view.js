@@ -317,6 +317,7 @@ function mountEditor(shell, section) {
     } finally {
       $("cargo-solve").disabled = false;
       $("cargo-stop").disabled = true;
+      $("cargo-progress").textContent = $("cargo-progress").textContent.replace(" - stopping…", "");
     }
     $("cargo-status").textContent = found.message;
     $("cargo-status").dataset.outcome = found.solved ? "found" : found.stopped ? "stopped" : "not-found";
