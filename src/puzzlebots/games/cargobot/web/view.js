@@ -297,6 +297,7 @@ function mountEditor(shell, section) {
   $("cargo-stop").addEventListener("click", () => {
     $("cargo-stop").disabled = true;
     $("cargo-status").textContent = "stopping…";
+    $("cargo-status").dataset.outcome = "stopping";
     shell.ask({ op: "stop" }).catch(() => {}); // a stop that came after the answer is refused (and shown)
   });
   $("cargo-solve").addEventListener("click", async () => {
