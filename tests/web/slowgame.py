@@ -1,11 +1,13 @@
 """A game whose one bot never finishes a decision, for the server tests: a request that runs until it is
-stopped, on any machine (a real bot's slowness depends on the machine and on numba's cache).
+stopped, on any machine (a real bot's slowness depends on the machine and on numba's cache). Its one page call,
+``ponder``, reports its progress once and then works forever, deaf to a stop.
 
 The web tests' server processes load it through ``PUZZLEBOTS_GAMES=slowgame:GAME``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.text import Text
@@ -49,6 +51,20 @@ class Ponder:
         return "move"
 
 
+class DeafCall:
+    """Page controls whose call reports once, then thinks forever without ever asking whether it should stop."""
+
+    def __init__(self) -> None:
+        self.report: Callable[[dict[str, Any]], None] = lambda update: None
+
+    def web_reporting(self, report: Callable[[dict[str, Any]], None], stopped: Callable[[], bool]) -> None:
+        self.report = report
+
+    def handle(self, op: str, msg: Mapping[str, Any]) -> dict[str, Any]:
+        self.report({"thinking": "forever"})
+        return {"move": Ponder().act(EndlessState())}
+
+
 class SlowGame(EpisodicBase):
     name = "slow"
     title = "Slow"
@@ -72,6 +88,12 @@ class SlowGame(EpisodicBase):
 
     def render(self, state: EndlessState, bot: Any = None) -> Text:
         return Text(f"{state.moves} moves")
+
+    def web_ops(self) -> list[str]:
+        return ["ponder"]
+
+    def web_session(self) -> DeafCall:
+        return DeafCall()
 
 
 GAME = SlowGame()

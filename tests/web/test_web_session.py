@@ -86,10 +86,12 @@ def test_cargo_runs() -> None:
     start = {k: v for k, v in run["frames"][0].items() if k not in ("tick", "register")}
     assert level["view"] == start and "Cargo 101" in level["info"]
     assert (level["functions"], level["commands"][:3]) == ([8, 8, 8, 5], ["right", "pickup", "left"])
-    found = game_call(session, "cargobot", "solve", level="Cargo 101", seconds=5)
-    assert found["solved"] and found["program"] == "claw R claw" and found["stars"] == 3
-    for seconds in (0, 13, "5"):
+    found = game_call(session, "cargobot", "solve", level="Cargo 101")
+    assert found["solved"] and found["program"] == "claw R claw" and found["stars"] == 3 and not found["stopped"]
+    for seconds in (0, 61, "5"):
         assert game_call(session, "cargobot", "solve", level="Cargo 101", seconds=seconds)["type"] == "error"
+    refused = game_call(session, "cargobot", "solve", level="Cargo 101", second=5)  # a misspelt field
+    assert refused == {"type": "error", "message": "unknown field 'second' (fields: call, game, level, op, seconds)"}
 
 
 def test_a_person_plays_puyo_against_an_ai() -> None:

@@ -38,3 +38,10 @@ def int_field(msg: Mapping[str, Any], key: str, low: int, high: int, default: in
 def seed_field(msg: Mapping[str, Any]) -> int:
     """The ``seed`` a page asks for (0 if absent)."""
     return int_field(msg, "seed", 0, MAX_SEED, 0)
+
+
+def only_fields(msg: Mapping[str, Any], known: set[str] | frozenset[str]) -> None:
+    """Refuse a message with a field not in ``known`` (a misspelt field is an error, not a silent default)."""
+    unknown = sorted(set(msg) - known)
+    if unknown:
+        raise InputError(f"unknown field {unknown[0]!r} (fields: {', '.join(sorted(known))})")

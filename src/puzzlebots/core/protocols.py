@@ -10,6 +10,7 @@ implements only where it has it, and the edges ask for the capability, never for
 :class:`WebView`       the board as plain JSON for the page, and the game's own page files
 :class:`WebControls`   page controls of the game's own (an editor, a person playing), one session each
 :class:`WebEngines`    page controls that can play external engines the operator named (``serve --engine``)
+:class:`WebReporting`  page controls whose long calls report as they go and end early when the page says stop
 :class:`GymGame`       a Gymnasium adapter: action numbering, mask, observation, picture
 :class:`Commands`      click commands of its own, mounted under ``puzzlebots <game>``
 =====================  ==================================================================================
@@ -20,7 +21,7 @@ likes internally; they cross process and file boundaries only through ``encode_a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -212,6 +213,17 @@ class WebControls(Protocol):
 
     def web_session(self) -> WebSession:
         """A fresh session for one page connection."""
+        ...
+
+
+@runtime_checkable
+class WebReporting(Protocol):
+    """A page session whose long calls (a search of many seconds) tell the page how they go and end early when the
+    page says stop: the page sees the work, and need not wait it out."""
+
+    def web_reporting(self, report: Callable[[dict[str, JSON]], None], stopped: Callable[[], bool]) -> None:
+        """From now on a long call sends ``report(update)`` as it goes (plain JSON, a few a second at most) and, once
+        ``stopped()`` is true, ends within a second or two with what it has (its answer says it was stopped)."""
         ...
 
 

@@ -30,7 +30,7 @@ from ..core.protocols import EngineTable
 from .files import safe_file
 from .games import list_games, page_folders
 from .session import error_reply
-from .worker import LENGTH_BYTES, frame
+from .worker import ANSWER, LENGTH_BYTES, PROGRESS, STOP_SIGNAL, frame
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 256 * 1024
@@ -45,6 +45,8 @@ HOST_HEADER = re.compile(r"(?:\[(?P<address>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-
 HEADER_TIMEOUT = 5.0
 #: seconds the page workers get to end on SIGTERM when the server stops, before they are killed
 STOP_GRACE = 0.2
+#: seconds a call the page stopped gets to answer before its worker is killed (the page is promised two)
+STOP_WAIT = 1.5
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,15 @@ ENGINES_KEY = web.AppKey("engines", dict)
 log = logging.getLogger(__name__)
 
 
+@dataclass
+class Call:
+    """A message the worker is answering: whether it has reported progress (then the page may stop it), and
+    whether the page did."""
+
+    reported: bool = False
+    stopped: bool = False
+
+
 class Worker:
     """One page's session in a ``python -m puzzlebots.web.worker`` process, started when the page connects
     and again after it was stopped (a stopped game is gone: the page starts it anew)."""
@@ -76,6 +87,8 @@ class Worker:
         self.replays_dir = replays_dir
         self.engines = dict(engines or {})
         self.process: asyncio.subprocess.Process | None = None
+        #: the message being answered, if any
+        self.call: Call | None = None
 
     async def start(self) -> asyncio.subprocess.Process:
         """The running process (it imports the games while the page is still loading)."""
@@ -90,14 +103,33 @@ class Worker:
             )
         return self.process
 
-    async def ask(self, text: str) -> str:
-        """The session's JSON answer to the message ``text``."""
+    async def send(self, text: str) -> None:
+        """Hand the message ``text`` to the session."""
         process = await self.start()
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None
         process.stdin.write(frame(text.encode("utf-8")))
         await process.stdin.drain()
-        size = int.from_bytes(await process.stdout.readexactly(LENGTH_BYTES), "big")
-        return (await process.stdout.readexactly(size)).decode("utf-8")
+
+    async def receive(self) -> tuple[bytes, str]:
+        """The next frame of the session: its kind (``PROGRESS`` or ``ANSWER``) and its JSON text."""
+        assert self.process is not None and self.process.stdout is not None
+        size = int.from_bytes(await self.process.stdout.readexactly(LENGTH_BYTES), "big")
+        data = await self.process.stdout.readexactly(size)
+        return data[:1], data[1:].decode("utf-8")
+
+    def stop_call(self) -> None:
+        """The page said stop: pass it on to the call running, and kill the worker if the call has not answered
+        within ``STOP_WAIT`` (its answer then says so)."""
+        call = self.call
+        if call is None or call.stopped:
+            return
+        call.stopped = True
+        self.signal(STOP_SIGNAL)
+        asyncio.get_running_loop().call_later(STOP_WAIT, self.kill_late, call)
+
+    def kill_late(self, call: Call) -> None:
+        if self.call is call:
+            self.signal(signal.SIGKILL)
 
     def signal(self, sig: signal.Signals) -> None:
         """Send ``sig`` to the process, if it runs (without waiting for it)."""
@@ -227,29 +259,77 @@ def allowance(text: str, budget: float) -> float:
     return max(budget, WATCH_ALLOWANCE) if isinstance(msg, dict) and msg.get("op") in WARMING_OPS else budget
 
 
+async def answer_of(ws: web.WebSocketResponse, worker: Worker, text: str, limit: float, call: Call) -> str:
+    """The worker's answer to ``text``, each of its progress reports passed on to the page as it comes; ``limit``
+    seconds for the answer, or for each report and after it (a call that reports its progress goes on as long as
+    it does, and the page can stop it). ``call`` is the worker's ``call`` meanwhile."""
+    worker.call = call
+    try:
+        await worker.send(text)
+        while True:
+            kind, reply = await asyncio.wait_for(worker.receive(), limit)
+            if kind == ANSWER:
+                return reply
+            if kind != PROGRESS:
+                raise OSError(f"a frame of unknown kind {kind!r}")
+            call.reported = True
+            await ws.send_str(reply)
+    finally:
+        worker.call = None
+
+
 async def answer_in_order(
-    ws: web.WebSocketResponse, worker: Worker, waiting: asyncio.Queue[str | None], budget: float
+    ws: web.WebSocketResponse, worker: Worker, waiting: asyncio.Queue[str | dict[str, Any] | None], budget: float
 ) -> None:
-    """Send each waiting message to the worker and its answer to the page, one at a time, in order."""
+    """Send each waiting message to the worker and its answer to the page, one at a time, in order (an answer
+    the server made already, a stop's, is sent in its turn)."""
     while True:
         text = await waiting.get()
         if text is None:
             answer = error_reply("a message must be JSON text")
+        elif isinstance(text, dict):
+            answer = text
         else:
             limit = allowance(text, budget)
+            call = Call()
             try:
-                reply = await asyncio.wait_for(worker.ask(text), limit)
+                reply = await answer_of(ws, worker, text, limit, call)
             except TimeoutError:
                 await worker.stop()
                 answer = error_reply(f"that took longer than {limit:g} s; the game was stopped")
             except (OSError, asyncio.IncompleteReadError) as exc:
-                log.warning("a session worker failed: %r", exc)
+                if not call.stopped:
+                    log.warning("a session worker failed: %r", exc)
                 await worker.stop()
-                answer = error_reply("the game stopped unexpectedly; start it again")
+                answer = error_reply(
+                    f"stopped: the call did not end within {STOP_WAIT:g} s, so its game was ended; start it again"
+                    if call.stopped
+                    else "the game stopped unexpectedly; start it again"
+                )
             else:
                 await ws.send_str(reply)
                 continue
         await ws.send_json(answer)
+
+
+def stop_answer(text: str, worker: Worker) -> dict[str, Any] | None:
+    """The answer to a page's ``{"op": "stop"}`` (read here, not in the worker, which is busy with the call to
+    stop), after passing the stop on; None if ``text`` is not a stop. Refused: a stop with other fields, and a
+    stop when no call that reports its progress (``WebReporting``) is running."""
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):  # the worker answers a malformed message with its error
+        return None
+    if not isinstance(msg, dict) or msg.get("op") != "stop":
+        return None
+    if set(msg) != {"op"}:
+        unknown = sorted(set(msg) - {"op"})[0]
+        return error_reply(f"unknown field {unknown!r}: a stop has no field but op")
+    call = worker.call
+    if call is None or not call.reported:
+        return error_reply("nothing to stop: no call that reports its progress is running")
+    worker.stop_call()
+    return {"type": "stop", "message": "the call running was asked to stop"}
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
@@ -267,7 +347,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         return ws
     worker = Worker(request.app.get(REPLAYS_KEY), request.app[ENGINES_KEY])
     pages[ws] = worker
-    waiting: asyncio.Queue[str | None] = asyncio.Queue()
+    waiting: asyncio.Queue[str | dict[str, Any] | None] = asyncio.Queue()
     answering = asyncio.create_task(answer_in_order(ws, worker, waiting, limits.time_budget))
     try:
         await worker.start()
@@ -276,7 +356,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many messages waiting")
                 break
             if msg.type == WSMsgType.TEXT:
-                waiting.put_nowait(msg.data)
+                waiting.put_nowait(stop_answer(msg.data, worker) or msg.data)
             elif msg.type == WSMsgType.BINARY:
                 waiting.put_nowait(None)
             elif msg.type == WSMsgType.ERROR:

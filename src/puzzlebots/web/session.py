@@ -8,9 +8,11 @@ it asks for steps. A page sets only the config keys its game lets a page set (``
 The session knows no game: ``watch``, ``step`` and ``replay`` play any ``Episodic`` game and draw it with its
 ``WebView`` (or the text of its ``TerminalView``); ``{"op": "game", "game": G, "call": OP, ...}`` goes to the
 ``WebControls`` session of game G (one per connection and game, made on first use), made with the operator's
-engine table where the game plays external engines (``WebEngines``). ``preview`` plays the small games of the
-start page, one per game beside the watched one; a frame carries the bot's ``thinking()`` where the bot has it
-(docs/architecture.md).
+engine table where the game plays external engines (``WebEngines``); a session whose long calls report as they
+go (``WebReporting``) sends ``{"type": "progress", "game": G, ...}`` messages before its answer, and ends early
+when the page says stop (``{"op": "stop"}``, which the server reads: ``server.stop_answer``). ``preview`` plays
+the small games of the start page, one per game beside the watched one; a frame carries the bot's ``thinking()``
+where the bot has it (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from ..core.protocols import (
     TerminalView,
     WebControls,
     WebEngines,
+    WebReporting,
     WebSession,
     WebView,
     capability,
@@ -210,8 +213,18 @@ class Play:
 class Session:
     """The state of one browser connection: what it is watching or playing."""
 
-    def __init__(self, replays_dir: Path | None = None, engines: EngineTable | None = None) -> None:
+    def __init__(
+        self,
+        replays_dir: Path | None = None,
+        engines: EngineTable | None = None,
+        report: Callable[[dict[str, Any]], None] | None = None,
+        stopped: Callable[[], bool] | None = None,
+    ) -> None:
         self.replays_dir = replays_dir
+        #: sends the page a progress message of the call running (the worker's frames; None: no page listens)
+        self.report = report
+        #: whether the page said stop to the call running (the worker's flag; None: it never does)
+        self.stopped = stopped or (lambda: False)
         #: the operator's external engines (``serve --engine``): a game's page controls may play them by name
         self.engines = dict(engines or {})
         self.play: Play | None = None
@@ -332,7 +345,15 @@ class Session:
                 if self.engines and isinstance(controls, WebEngines)
                 else controls.web_session()
             )
+            if self.report is not None and isinstance(session, WebReporting):
+                session.web_reporting(self.progress_of(name), self.stopped)
         return {**session.handle(call, msg), "type": "game", "game": name, "call": call}
+
+    def progress_of(self, name: str) -> Callable[[dict[str, Any]], None]:
+        """What game ``name``'s long calls report through: a ``progress`` message to the page, marked with the game."""
+        report = self.report
+        assert report is not None
+        return lambda update: report({**update, "type": "progress", "game": name})
 
     def replay_names(self) -> list[str]:
         if self.replays_dir is None or not self.replays_dir.is_dir():

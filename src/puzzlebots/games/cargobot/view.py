@@ -5,32 +5,41 @@ the program earns.
 Cargo-Bot has no seeded episodes, so what the page draws is a :class:`Snapshot`: a level's board at one tick.
 The engine (numba) reports only the end of a run, so the frames, each with the register that tick executes,
 come from the readable oracle (``oracle.run_game``, tested tick for tick against the engine); the outcome,
-ticks and stars the page shows are the engine's. ``solve`` runs the solve campaign with a time limit.
+ticks and stars the page shows are the engine's. ``solve`` runs the solve campaign with a time limit
+(``page_solve``: it reports its progress, and the page can stop it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from puzzlebots.core.jsonio import read_json
-from puzzlebots.core.messages import field_of, int_field
+from puzzlebots.core.messages import field_of, int_field, only_fields
 from puzzlebots.core.protocols import JSON
 
 from . import oracle
 from .engine import run_level
-from .language import format_registers, parse_registers, register_count
+from .language import parse_registers, register_count
 from .levels import Level, find_level, load_levels, thresholds_text
 
 #: runs longer than this many ticks are shown as their first frames and the end
 MAX_TRACE_TICKS = 1500
-#: the Solve button's time limit in seconds: its default and the most a page may ask (the page's time budget
-#: is 20 s)
-SOLVE_SECONDS, SOLVE_MAX_SECONDS = 5, 12
+#: the Solve button's time limit in seconds: its default and the most a page may ask (the page's time budget of
+#: 20 s starts anew at each progress report, and the page can stop a solve)
+SOLVE_SECONDS, SOLVE_MAX_SECONDS = 10, 60
 #: a program per level that wins it, found by ``puzzlebots cargobot solve --all`` (docs/web.md)
 EXAMPLES = Path(__file__).with_name("web") / "examples.json"
+#: the fields of each page call besides the shell's routing ones
+ROUTING = frozenset({"op", "game", "call"})
+CALL_FIELDS = {
+    "levels": frozenset(),
+    "level": frozenset({"level"}),
+    "run": frozenset({"level", "program"}),
+    "solve": frozenset({"level", "seconds"}),
+}
 COLOURS = {"red": "#d33", "green": "#3a3", "blue": "#36d", "yellow": "#eb2", "orange": "#f80", "purple": "#93c"}
 
 
@@ -134,50 +143,27 @@ def run(name: str, program_text: str) -> dict[str, Any]:
     }
 
 
-def solve_level(name: str, seconds: int) -> dict[str, Any]:
-    """The solve campaign (``campaign``, as ``cargobot solve --level``) on level ``name`` for at most
-    ``seconds`` in this process: the program it finds, if any."""
-    from .campaign import Plan, solve_levels
-
-    level = find_level(name)
-    found = solve_levels([level], Plan(time_limit=seconds, jobs=1))[level.name].result
-    search = {
-        "title": "the solver's search",
-        "figures": [
-            ["programs tried", found.nodes],
-            ["every program tried up to", f"{found.searched_to} registers"],
-            ["seconds", round(found.seconds, 1)],
-            ["how it was found", found.method if found.solved else "not found"],
-        ],
-    }
-    if not found.solved or found.program is None:
-        return {
-            "solved": False,
-            "program": "",
-            "thinking": search,
-            "message": f"no program found in {seconds} s "
-            f"(every program of up to {found.searched_to} registers was tried)",
-        }
-    return {
-        "solved": True,
-        "program": format_registers(found.program),
-        "size": found.size,
-        "stars": found.stars,
-        "thinking": search,
-        "message": f"found a program with {level.rating(found.program)} in {found.seconds:.1f} s",
-    }
-
-
 class CargoPage:
     """One page's Cargo-Bot editor: ``levels``, ``level`` (its board and toolbox), ``run`` (a program on a
-    level) and ``solve`` (the synthesizer, with a time limit)."""
+    level) and ``solve`` (the synthesizer, with a time limit, reporting its progress and stopped by the page:
+    ``WebReporting``)."""
+
+    def __init__(self) -> None:
+        #: where a solve reports and how it learns the page said stop (``web_reporting``; none: it only answers)
+        self.reporting: dict[str, Any] = {}
+
+    def web_reporting(self, report: Callable[[dict[str, JSON]], None], stopped: Callable[[], bool]) -> None:
+        self.reporting = {"report": report, "stopped": stopped}
 
     def handle(self, op: str, msg: Mapping[str, JSON]) -> dict[str, JSON]:
+        only_fields(msg, ROUTING | CALL_FIELDS[op])
         if op == "levels":
             return level_list()
         if op == "level":
             return level_frame(field_of(msg, "level", str))
         if op == "solve":
             seconds = int_field(msg, "seconds", 1, SOLVE_MAX_SECONDS, SOLVE_SECONDS)
-            return solve_level(field_of(msg, "level", str), seconds)
+            from .page_solve import solve_level  # the campaign, imported when first asked for
+
+            return solve_level(field_of(msg, "level", str), seconds, **self.reporting)
         return run(field_of(msg, "level", str), field_of(msg, "program", str))

@@ -20,6 +20,10 @@ function connect() {
   });
   socket.addEventListener("message", (event) => {
     const answer = JSON.parse(event.data);
+    if (answer.type === "progress") { // a report of the call being answered (the first waiting), before its answer
+      if (pending.length && pending[0].onProgress) pending[0].onProgress(answer);
+      return;
+    }
     const waiter = pending.shift();
     if (waiter) waiter.resolve(answer);
     else if (answer.type === "error") showError(answer.message); // e.g. the server has too many pages open
@@ -31,10 +35,11 @@ function setConn(text, bad) {
   $("conn").classList.toggle("bad", bad);
 }
 
-async function ask(msg) {
+// msg's answer; onProgress(report) gets each progress report of a long call before it (a Stop: ask({op: "stop"}))
+async function ask(msg, onProgress) {
   await ready;
   return new Promise((resolve, reject) => {
-    pending.push({ resolve, reject });
+    pending.push({ resolve, reject, onProgress });
     socket.send(JSON.stringify(msg));
   }).then((answer) => {
     if (answer.type === "error") {

@@ -2,16 +2,19 @@
 // editor shaped like the game's: functions F1-F4 with the level's slot counts, the level's commands and
 // condition colours as a toolbox, an example program per level, Run / Pause / Step with the executing register
 // highlighted and the ticks counted as the result reports them, the stars, and Solve (the synthesizer with a
-// time limit, filling the editor). The page calls are `levels`, `level`, `run` and `solve`.
+// time limit, filling the editor; its progress shows live on a line of its own, and Stop ends it). The page calls
+// are `levels`, `level`, `run` and `solve`, and the shell's `stop`.
 
 const TAB = `
   <div class="controls">
     <label>Level <select id="cargo-level"></select></label>
     <button id="cargo-example" title="the level's example program">Example</button>
     <button id="cargo-solve" title="search for a smallest program (the synthesizer)">Solve</button>
-    <label>within <select id="cargo-solve-seconds"><option>2</option><option selected>5</option>
-      <option>10</option></select> s</label>
+    <button id="cargo-stop" title="stop the search, keeping what it found" disabled>Stop</button>
+    <label>within <select id="cargo-solve-seconds"><option>5</option><option selected>10</option>
+      <option>30</option><option>60</option></select> s</label>
   </div>
+  <div id="cargo-progress" class="hint cargo-progress"></div>
   <div id="cargo-info" class="hint"></div>
   <div class="cargo-layout">
     <div>
@@ -36,6 +39,12 @@ const TAB = `
     </div>
     <div id="cargo-board" class="board"></div>
   </div>`;
+
+// a node count as people read it: 950, 12.3 k, 1.2 M
+function nodesText(n) {
+  if (n < 10000) return String(n);
+  return n < 1e6 ? `${(n / 1e3).toFixed(1)} k` : `${(n / 1e6).toFixed(1)} M`;
+}
 
 const TOKENS = { pickup: "claw", right: "R", left: "L" };
 const ICONS = { pickup: "⇅", right: "→", left: "←" };
@@ -117,7 +126,8 @@ function fromText(text, slots) {
 function mountEditor(shell, section) {
   section.innerHTML = TAB;
   const $ = (id) => section.querySelector(`#${id}`);
-  const call = (name, fields) => shell.ask({ op: "game", game: shell.game.name, call: name, ...fields });
+  const call = (name, fields, onProgress) =>
+    shell.ask({ op: "game", game: shell.game.name, call: name, ...fields }, onProgress);
   const colors = {};
   let levels = null;
   let level = null; // the level's answer: view, info, example, functions (slot counts), commands, conditions
@@ -275,14 +285,43 @@ function mountEditor(shell, section) {
     if (!result) await startRun();
     else advance();
   });
+  // the solver's progress as it reports it: "searching size 9 - 1.2 M nodes - 3.4 s", and its best program yet
+  const showProgress = (report) => {
+    const line = $("cargo-progress");
+    line.textContent = `searching ${report.searching} - ${nodesText(report.nodes)} nodes - ${report.seconds.toFixed(1)} s` +
+      (report.best ? ` - best so far: ${report.best}` : "") + (report.stopping ? " - stopping…" : "");
+    line.dataset.searching = report.searching;
+    line.dataset.nodes = report.nodes;
+    if (!report.stopping && $("cargo-status").dataset.outcome === "solving") $("cargo-stop").disabled = false;
+  };
+  $("cargo-stop").addEventListener("click", () => {
+    $("cargo-stop").disabled = true;
+    $("cargo-status").textContent = "stopping…";
+    $("cargo-status").dataset.outcome = "stopping";
+    shell.ask({ op: "stop" }).catch(() => {}); // a stop that came after the answer is refused (and shown)
+  });
   $("cargo-solve").addEventListener("click", async () => {
     stop();
     $("cargo-status").textContent = `solving… (at most ${$("cargo-solve-seconds").value} s)`;
     $("cargo-thinking").classList.add("hidden");
     $("cargo-status").dataset.outcome = "solving";
-    const found = await call("solve", { level: $("cargo-level").value, seconds: Number($("cargo-solve-seconds").value) });
+    $("cargo-progress").textContent = "";
+    $("cargo-solve").disabled = true;
+    let found;
+    try {
+      found = await call("solve", { level: $("cargo-level").value, seconds: Number($("cargo-solve-seconds").value) },
+        showProgress);
+    } catch (e) { // shown by ask(): a solve whose worker had to be ended, or a lost connection
+      $("cargo-status").textContent = e.message;
+      $("cargo-status").dataset.outcome = e.message.startsWith("stopped") ? "stopped" : "failed";
+      return;
+    } finally {
+      $("cargo-solve").disabled = false;
+      $("cargo-stop").disabled = true;
+      $("cargo-progress").textContent = $("cargo-progress").textContent.replace(" - stopping…", "");
+    }
     $("cargo-status").textContent = found.message;
-    $("cargo-status").dataset.outcome = found.solved ? "found" : "not-found";
+    $("cargo-status").dataset.outcome = found.solved ? "found" : found.stopped ? "stopped" : "not-found";
     $("cargo-thinking").replaceChildren(shell.thinkingPanel(found.thinking));
     $("cargo-thinking").classList.remove("hidden");
     if (found.solved) {
