@@ -137,6 +137,14 @@ def test_resume_takes_the_pairs_of_the_partial_file_and_refuses_a_bad_one(tmp_pa
     again = json.loads((tmp_path / "m.json").read_text())
     assert again["pairs"][1]["games"][0]["turns"] == -7  # resumed from the partial file
     assert again["pairs"][0] == doc["pairs"][0]  # the pair of seed 5 was played again
+    # the run's record names only the keys its two bots read: another bot's setting leaves it the same run
+    assert "builder_width" not in head["config"] and "k3_legality" in head["config"]
+    (tmp_path / "m.json.partial").write_text(json.dumps(head, sort_keys=True) + "\n" + json.dumps(marked) + "\n")
+    code, out = match(
+        tmp_path, *QUICK, "--games", "4", "--seed", "5", "--jobs", "1", "--json", "m.json", "--builder-width", "7"
+    )
+    assert code == 0, out
+    assert json.loads((tmp_path / "m.json").read_text())["pairs"][1]["games"][0]["turns"] == -7
     # a malformed pair is refused before any game, and the file kept as it is
     junk = json.dumps({"seed": 5, "games": [{"winner": 3}, {"winner": 0}]})
     (tmp_path / "m.json.partial").write_text(json.dumps(head, sort_keys=True) + "\n" + junk + "\n")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -194,6 +194,12 @@ def defaults(schema: type[Schema]) -> dict[str, Any]:
 def bot_keys(schema: type[Schema], bot: str) -> tuple[str, ...]:
     """The keys only some bots read that ``bot`` is one of (a game's ``BotInfo.config_keys``)."""
     return tuple(k for k, s in settings(schema).items() if bot in s.bots)
+
+
+def keys_read_by(schema: type[Schema], bots: Sequence[str]) -> tuple[str, ...]:
+    """The keys any of ``bots`` reads: the ones every bot reads and those given to one of them (a match's record
+    names only these, so that another bot's setting does not make its run look like another run)."""
+    return tuple(k for k, s in settings(schema).items() if not s.bots or set(s.bots) & set(bots))
 
 
 def unread_keys(schema: type[Schema], bot: str) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from puzzlebots.command_parts.options import SEED, choice_option, defaulted_opti
 from puzzlebots.command_parts.output import OutputPath, write_json_atomic
 from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.batch import run_tasks
+from puzzlebots.core.config import keys_read_by
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.jsonio import show
 from puzzlebots.core.protocols import Episodic
@@ -303,7 +304,11 @@ def match(
         functools.partial(versus_game, game),
         (names[0], names[1]),
         (config, max_turns),
-        {"game": game.name, "config": config, "max_turns": max_turns},
+        {
+            "game": game.name,
+            "config": {k: config[k] for k in keys_read_by(game.config_schema, names)},
+            "max_turns": max_turns,
+        },
         games=games,
         seed=seed,
         sprt=test,
