@@ -77,7 +77,7 @@ def bench_placements(quick: bool) -> tuple[float, float]:
     return n_bits / t_bits, n_grid / t_grid
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _resolve_bits(b: np.ndarray, n: int) -> int:
     work = np.empty_like(b)
     stats = np.zeros(3, dtype=np.int64)
@@ -88,7 +88,7 @@ def _resolve_bits(b: np.ndarray, n: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _resolve_grid(cells: np.ndarray, heights: np.ndarray, n: int) -> int:
     work = np.empty_like(cells)
     h = np.empty_like(heights)
