@@ -66,7 +66,7 @@ def _full_field_times(decisions: int) -> list[float]:
 
 
 def searcher_table(quick: bool) -> Table:
-    n = 200 if quick else 3000
+    n = 50 if quick else 3000
     Searcher(Rules({}), default_weights()).act(HatrisState(0, {}))  # compile outside the timing
     table = Table(title=f"Hatris searcher: decisions per second, one core ({n:,} decisions per row)")
     for col in ("pool searched", "decisions with a helper", "median ms", "p90 ms", "median decisions/s"):
@@ -106,7 +106,7 @@ def expectimax_table(quick: bool) -> Table:
     """expectimax against the searcher (the reference) on the same positions: every 7th position of the
     searcher's own games from seed 0 (so later levels, with all six hat types, are in), each position also
     searched with a pool of two Alexeys."""
-    n = 40 if quick else 400
+    n = 10 if quick else 400
     rules = Rules({})
     searcher = Searcher(rules, default_weights())
     states: list[HatrisState] = []
@@ -146,7 +146,7 @@ def expectimax_table(quick: bool) -> Table:
 
 
 def engine_table(quick: bool) -> Table:
-    games = 20 if quick else 400
+    games = 5 if quick else 400
     table = Table(title=f"Hatris engine without search: random bot, {games} games, one core")
     for col in ("pairs", "spawns", "seconds", "spawns/s"):
         table.add_column(col, justify="right")

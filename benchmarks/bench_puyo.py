@@ -66,7 +66,7 @@ def best_of(runs: int, fn: object, *args: object) -> tuple[object, float]:
 
 def bench_placements(quick: bool) -> tuple[float, float]:
     """Placements fully resolved per second: (bitboard, grid), on the same fields and pairs."""
-    fields, pairs = mid_game_fields(500 if quick else 5000)
+    fields, pairs = mid_game_fields(100 if quick else 5000)
     bits = np.zeros((len(fields), bitboard.NWORDS), dtype=np.uint64)
     for i, cells in enumerate(fields):
         bitboard.encode(cells, bits[i])
@@ -107,7 +107,7 @@ def bench_chain19(quick: bool) -> tuple[float, float]:
     field = Field.from_rows(rows)
     b = bitboard.new_field()
     bitboard.encode(field.cells, b)
-    n = 2000 if quick else 50_000
+    n = 500 if quick else 50_000
     runs = 1 if quick else 5
     total_bits, t_bits = best_of(runs, _resolve_bits, b, n)
     total_grid, t_grid = best_of(runs, _resolve_grid, field.cells, field.heights, n)
@@ -162,12 +162,12 @@ def main(quick: bool = False) -> None:
     bots.add_column("s / decision", justify="right")
     bots.add_column("target", justify="right")
     for name in ("krieg", "krieg3", "beam"):
-        moves = 5 if quick and name == "beam" else (20 if quick else 50)
+        moves = 2 if quick and name == "beam" else (5 if quick else 50)
         bots.add_row(name, str(moves), f"{bench_bot(name, moves):.4f}", "<= 0.5" if name == "beam" else "")
     console.print(bots)
-    console.print(builder_table(5 if quick else 50))
-    console.print(watch_table(5 if quick else 50))
-    console.print(clock_table(2 if quick else 20))
+    console.print(builder_table(2 if quick else 50))
+    console.print(watch_table(2 if quick else 50))
+    console.print(clock_table(1 if quick else 20))
 
 
 def clock_table(games: int) -> Table:

@@ -29,6 +29,8 @@ from puzzlebots.games.puyo.rules import PLACEMENTS
 from puzzlebots.games.puyo.versus import VERSUS_FIRE_LINKS
 
 FIRST_SEED = 100_000
+#: turns of the one game ``--quick`` plays (the smoke test's run, which checks that the script runs, not the figure)
+QUICK_TURNS = 6
 
 
 class Timed:
@@ -59,13 +61,14 @@ def percentile(values: list[float], q: float) -> float:
 
 def main(quick: bool = False) -> None:
     games = 1 if quick else 4
+    turns = QUICK_TURNS if quick else 500  # quick: the table still prints, from the first moves of one game
     config = GAME.check_config({"visible": 2, "beam_fire_links": VERSUS_FIRE_LINKS})
     timed = Timed(GAME.make_bot("duelist", config, None, bot_seed(FIRST_SEED, 0)))
     warm = GAME.make_bot("duelist", config, None, 0)
     play_frames([warm, GAME.make_bot("krieg3", config, None, 1)], FIRST_SEED, config, 2)  # compile/load kernels
     for seed in range(FIRST_SEED, FIRST_SEED + games):
         timed.bot = GAME.make_bot("duelist", config, None, bot_seed(seed, 0))
-        play_frames([timed, GAME.make_bot("krieg3", config, None, bot_seed(seed, 1))], seed, config)
+        play_frames([timed, GAME.make_bot("krieg3", config, None, bot_seed(seed, 1))], seed, config, turns)
     ms_per_frame = 1000 / FPS
     table = Table(
         title=f"duelist think time per move, frame clock ({games} games vs krieg3 from seed {FIRST_SEED}, "

@@ -112,7 +112,7 @@ def rerun(path: Path) -> tuple[float, float, float, str]:
 
 
 def main(quick: bool = False) -> None:
-    actions = 2_000 if quick else MAX_ACTIONS
+    actions = 200 if quick else MAX_ACTIONS
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         small, large = root / "small.jsonl", root / "largest.jsonl"

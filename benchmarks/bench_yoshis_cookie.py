@@ -78,7 +78,7 @@ def _look_rows(table: Table, states: list[YoshiState], times: list[float]) -> No
 
 def main(quick: bool = False) -> None:
     console = Console()
-    config = {"speed": "high", "max_stages": 10 if quick else 100}
+    config = {"speed": "high", "max_stages": 3 if quick else 100}
     seeds = range(1 if quick else 4)
     cfg = GAME.check_config(config)
 

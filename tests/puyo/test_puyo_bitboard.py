@@ -69,7 +69,7 @@ def test_garbage_in_row_13_is_not_cleared() -> None:
     assert decoded(b)[0][0].tolist()[:9] == [2, 3] * 4 + [GARBAGE]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(fields)
 def test_resolve_matches_the_grid_kernel(cols: list[list[int]]) -> None:
     cells, heights = grid(cols)
@@ -133,14 +133,14 @@ def _stable(cols: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return cells, heights
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(fields, st.integers(1, 5), st.integers(1, 5), st.integers(0, N_PLACEMENTS - 1))
 def test_play_pair_matches_the_grid_kernel(cols: list[list[int]], axis: int, child: int, p: int) -> None:
     # every placement, reachable or not: the drop rules (row 14, the axis never resting there) are the kernel's
     _play_pair_agrees(*_stable(cols), p, axis, child)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(fields, st.lists(st.integers(0, 6), min_size=WIDTH, max_size=WIDTH))
 def test_garbage_lands_as_on_the_grid(cols: list[list[int]], per_column: list[int]) -> None:
     cells, heights = _stable(cols)
@@ -167,7 +167,7 @@ def test_bench_placements_agree(cols: list[list[int]], axis: int, child: int) ->
     )
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(fields)
 def test_connections_count_touching_pairs_as_on_the_grid(cols: list[list[int]]) -> None:
     cells, heights = grid(cols)

