@@ -3,7 +3,9 @@
 while a user waits (a first Puyo `builder` decision compiles for about 20 s; it then loads in about a second).
 
 It plays two decisions of every bot of every game with seeded episodes, a few versus turns of Puyo, and the
-Cargo-Bot searches on a Tutorial level, through the command line. Run: python scripts/warm_kernels.py
+Cargo-Bot searches on a Tutorial level, through the command line; then it calls once the Puyo field kernels that
+Python calls directly (the opponent reading of ``duelist``, garbage on the grid, and the differential tests, which
+compare the bitboard kernel with the grid kernel call by call). Run: python scripts/warm_kernels.py
 """
 
 from __future__ import annotations
@@ -57,11 +59,43 @@ def warm_commands() -> None:
         print(f"  {' '.join(args[:2])}: {time.monotonic() - start:.1f} s", flush=True)
 
 
+def warm_puyo_field_kernels() -> None:
+    """One call of each Puyo field kernel Python calls directly, on a small field (a chain and garbage)."""
+    import numpy as np
+
+    from puzzlebots.games.puyo.kernels import bitboard, field, placements
+    from puzzlebots.games.puyo.rules import ROWS, VISIBLE_ROWS, WIDTH
+
+    start = time.monotonic()
+    cells, heights = np.zeros((WIDTH, ROWS), np.uint8), np.zeros(WIDTH, np.int64)
+    cells[0, :3], cells[1, :2], heights[:2] = 1, 2, (3, 2)
+    board = bitboard.new_field()
+    bitboard.encode(cells, board)
+    bitboard.decode(board, cells.copy(), heights.copy())
+    stats, pos = np.zeros(3, np.int64), np.zeros(4, np.int64)
+    bitboard.count(*bitboard.occupied(board))
+    bitboard.height(board, 0), bitboard.cell(board, 0, 0), bitboard.group_size(board, 0, 0)
+    field.group_size(cells, 0, 0)
+    bitboard.play_pair(board.copy(), 0, 1, 1, pos, stats)
+    placements.play_pair(cells.copy(), heights.copy(), 0, 1, 1, pos, stats)
+    placements.drop_pair(cells.copy(), heights.copy(), 0, 1, 1, pos)
+    bitboard.drop_pair(board.copy(), 0, 1, 1, pos)
+    bitboard.resolve(board.copy(), stats), field.resolve(cells.copy(), heights.copy(), stats)
+    garbage = np.ones(WIDTH, np.int64)
+    bitboard.drop_garbage(board.copy(), garbage)
+    bitboard.drop_garbage_grid(cells.copy(), heights.copy(), garbage)
+    pairs = np.array([[1, 2]], np.int64)
+    bitboard.bench_placements(board[None].copy(), pairs, VISIBLE_ROWS - 1)
+    placements.bench_placements(cells[None].copy(), pairs, VISIBLE_ROWS - 1)
+    print(f"  puyo field kernels: {time.monotonic() - start:.1f} s", flush=True)
+
+
 def main() -> None:
     start = time.monotonic()
     print("compiling the numba kernels once (cached for every later run)", flush=True)
     warm_episodes()
     warm_commands()
+    warm_puyo_field_kernels()
     print(f"kernels compiled and cached in {time.monotonic() - start:.0f} s", flush=True)
 
 
