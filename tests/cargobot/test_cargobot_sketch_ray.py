@@ -41,9 +41,9 @@ def test_ray_finds_and_verifies_what_one_process_finds(ray_cluster: RayExecutor)
 
 def test_cancelled_restarts_free_their_workers(ray_cluster: RayExecutor) -> None:
     """What the search's stop on Ray rests on: both CPUs busy with Vertical Sort restarts of 10^9 programs (an
-    hour each by their own limit), both cancelled as after a win: a new call gets a worker (a running restart is
-    interrupted between two kernel calls, not left to its hour; the wait for it is a hang guard far below that
-    hour) and the cancelled futures say so."""
+    hour each by their own limit), both cancelled as after a win: a new call gets a worker, the cancelled futures
+    say so, and the workers that ran the restarts end (killed, not left to their hour; the waits are hang guards
+    far below that hour)."""
     prep = sketch_module.prepare(find_level("Vertical Sort"))
     totals = sketch_module._totals(prep, None)
     busy = [ray_cluster.submit(sketch_module._pooled_restart, prep, 0, 400, 10**9, 3600.0, k, totals) for k in (0, 1)]
@@ -51,10 +51,14 @@ def test_cancelled_restarts_free_their_workers(ray_cluster: RayExecutor) -> None
     while sum("ray::_call" in _name(p) for p in _tree(os.getpid())) < 2:  # both are running
         assert time.monotonic() - start < STARTUP
         time.sleep(0.1)
+    running = [p for p in _tree(os.getpid()) if "ray::_call" in _name(p)]
     for future in busy:
         ray_cluster.cancel(future)
     assert ray_cluster.submit(abs, -3).result(timeout=STARTUP / 2) == 3
     assert all(future.cancelled() for future in busy)
+    while any(_alive(p) for p in running):  # the restarts' workers end: they do not run on to their hour
+        assert time.monotonic() - start < STARTUP
+        time.sleep(0.1)
 
 
 def test_a_round_of_repairs_on_ray_takes_what_one_process_takes(ray_cluster: RayExecutor) -> None:

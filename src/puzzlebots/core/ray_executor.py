@@ -84,19 +84,20 @@ class RayExecutor(Executor):
 
     def cancel(self, future: Future[Any]) -> None:
         """Cancel a submitted call: its future is cancelled at once, and the Ray task is dropped if it has not
-        started, or interrupted (``KeyboardInterrupt`` in its worker, which lives on) at its next Python line."""
+        started, or its worker killed (Ray starts another when a task needs one). Ray's gentler cancel, a
+        ``KeyboardInterrupt`` in the worker, was seen lost in a worker that had just started a call, which then
+        ran to its own time limit on a CPU the cluster counted as free."""
         ref = self._pending.get(future)
         if ref is not None and future.cancel():
-            self._ray.cancel(ref)
+            self._ray.cancel(ref, force=True)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         if self._closed:
             return
         self._closed = True
         if cancel_futures:
-            for future, ref in list(self._pending.items()):
-                if future.cancel():
-                    self._ray.cancel(ref)
+            for future in list(self._pending):
+                self.cancel(future)
         if wait:
             wait_for(list(self._pending))
         if self._owns_ray:
