@@ -165,11 +165,26 @@ def test_the_page_works_from_420_px_wide(page: Any, shots: Path) -> None:
 
 
 def test_a_puyo_chain_pops_link_by_link_with_the_link_count(page: Any, shots: Path) -> None:
-    set_range(page, "play-speed", 1, "input")  # slow: the views within a move share a second
+    set_range(page, "play-speed", 10, "input")  # the first pairs at ten a second, then slowed before pair 13
     page.select_option("#watch-game", "puyo")
     page.select_option("#watch-bot", "krieg3")
     page.fill("#watch-seed", "4")  # KRIEG3 fires its 3-chain with pair 13
     page.click("#watch-start")
+    # slow: the views within a move share a second. Set from inside the page as pair 10 shows, so the slower
+    # pace holds two pairs before the chain's (the player reads the speed as each decision begins)
+    slowed_at = page.wait_for_function(
+        """() => {
+          const step = Number(document.getElementById("play-step-count").dataset.step);
+          if (!(step >= 10)) return false; // (no step shown yet reads as NaN)
+          const s = document.getElementById("play-speed");
+          s.value = 1;
+          s.dispatchEvent(new Event("input"));
+          return step;
+        }""",
+        polling=10,
+        timeout=TIMEOUT,
+    ).json_value()
+    assert 10 <= slowed_at <= 12, slowed_at  # pair 13, the chain's, had not begun: it is played at the slow pace
     # one look in the page, taken the moment the second link shows (separate calls could straddle the third)
     seen = page.wait_for_function(
         """() => {
