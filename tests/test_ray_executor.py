@@ -18,8 +18,9 @@ import pytest
 from puzzlebots.core.ray_executor import RayExecutor
 
 #: (game, extra stats options): short Puyo games, capped so that each run takes seconds (every seed is still
-#: compared between the executors). One game: ``stats`` hands every game to the executor alike, and each case
-#: starts a Ray of its own, the most of its cost.
+#: compared between the executors). One game: ``stats`` hands every game to the executor alike. The command joins
+#: the module's Ray by its address (starting a Ray of its own was most of the case's cost; the command's own start
+#: of a local Ray is run by tests/cargobot/test_cargobot_sketch_ray.py).
 STATS_CASES = [("puyo", ["--pairs", "20"])]
 GAMES = 4  # two per worker: every seed compared, each executor hands out more than one task
 
@@ -45,8 +46,9 @@ def test_ray_submit_after_shutdown_is_refused() -> None:
 
 
 def stats_json(tmp_path: Path, game: str, executor: str, extra: list[str]) -> dict[str, Any]:
+    """``stats --json`` in a process of its own; ``extra`` may name the Ray cluster to join (``--address``)."""
     out = tmp_path / f"{game}-{executor}.json"
-    cmd = [sys.executable, "-m", "puzzlebots", "stats", game, "--games", str(GAMES), "--jobs", "2", "--quiet"]
+    cmd = [sys.executable, "-m", "puzzlebots", "stats", game, "--games", str(GAMES), "--quiet"]
     cmd += ["--executor", executor, "--json", str(out), *extra]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -56,9 +58,13 @@ def stats_json(tmp_path: Path, game: str, executor: str, extra: list[str]) -> di
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("game", "extra"), STATS_CASES)
-def test_stats_on_ray_equals_the_process_pool_per_seed(tmp_path: Path, game: str, extra: list[str]) -> None:
-    ray_run = stats_json(tmp_path, game, "ray", extra)
-    pool_run = stats_json(tmp_path, game, "process", extra)
+def test_stats_on_ray_equals_the_process_pool_per_seed(
+    ray_cluster: RayExecutor, tmp_path: Path, game: str, extra: list[str]
+) -> None:
+    import ray
+
+    ray_run = stats_json(tmp_path, game, "ray", [*extra, "--address", ray.get_runtime_context().gcs_address])
+    pool_run = stats_json(tmp_path, game, "process", [*extra, "--jobs", "2"])
     assert [g["seed"] for g in ray_run["games"]] == list(range(GAMES))
     assert ray_run["games"] == pool_run["games"]
     assert ray_run["summary"] == pool_run["summary"]

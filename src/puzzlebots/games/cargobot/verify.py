@@ -8,7 +8,7 @@ not, as no game level has them.
 
 from __future__ import annotations
 
-from .engine import GAME_TICK_LIMIT, run_level
+from .engine import GAME_TICK_LIMIT, Rules, run_level
 from .language import RegisterProgram
 from .levels import Level
 from .oracle import run_game
@@ -19,7 +19,7 @@ def play_out(level: Level, program: RegisterProgram, tick_limit: int = GAME_TICK
     """The run of ``program`` on ``level``: solved only if it wins every board, within ``tick_limit`` ticks in all
     (a sub-problem's boards share them, as in the solver). The report is the last board's, its ticks summed."""
     if not level.subproblem:
-        return run_level(level, program)
+        return run_level(level, program, Rules(step_limit=tick_limit))
     level.check_program(program)
     ticks, report = 0, None
     for claw, stacks, goal in level.boards():
