@@ -216,7 +216,7 @@ DEFAULTS = {
         "duelist_defend": 6,
         "duelist_depth": 16,
         "duelist_fire_links": 8,
-        "duelist_futures": 6,
+        "duelist_futures": 4,
         "duelist_harass": 0,
         "duelist_harass_links": 3,
         "duelist_width": 120,

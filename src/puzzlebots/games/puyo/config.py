@@ -153,7 +153,7 @@ class PuyoConfig(Schema):
         16, "duelist: pairs searched ahead when it builds", range=(1, 50), web=True, web_max=16, bots=("duelist",)
     )
     duelist_futures: int = setting(
-        6,
+        4,
         "duelist: sampled futures searched in parallel when it builds",
         range=(1, 256),
         web=True,

@@ -213,6 +213,22 @@ def shape_terms(heights: np.ndarray) -> tuple[int, int, int]:
     return shape, well, bump
 
 
+@njit(cache=True, inline="always")
+def _touching_colours(b: np.ndarray, heights: np.ndarray, x: int) -> int:
+    """A bit per colour of the cells that 1-3 puyos dropped on column x would touch (below them, and beside
+    them in their visible rows): a trigger colour must be among them to fire."""
+    top0 = heights[x]
+    near = 0
+    if top0 > 0:
+        near |= 1 << cell(b, x, top0 - 1)
+    for y in range(top0, min(top0 + 3, VISIBLE_ROWS)):
+        if x > 0:
+            near |= 1 << cell(b, x - 1, y)
+        if x < WIDTH - 1:
+            near |= 1 << cell(b, x + 1, y)
+    return near
+
+
 @njit(cache=True)
 def quiet(
     b: np.ndarray,
@@ -238,7 +254,10 @@ def quiet(
         if blocked:
             continue
         top0 = heights[x]
+        near = _touching_colours(b, heights, x)
         for c in range(1, n_colours + 1):
+            if not (near >> c) & 1:
+                continue  # three puyos of c touching no other c make a group of three: nothing fires
             work[:] = b
             top = top0
             fired = False
