@@ -85,9 +85,10 @@ CHROMIUM_FLAGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright, started once per test process (about two seconds each time).
+    """Debian's Chromium driven by Playwright, for one test module: a browser kept for the whole session would
+    keep Playwright's event loop running in the test process, and the other modules' ``asyncio.run`` would fail.
     Missing Chromium is a failure, not a skip."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"browser tests need Debian's chromium at {CHROMIUM}: `make chromium` installs it")
@@ -103,8 +104,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def browser_context(browser: Any) -> Iterator[Any]:
-    """A context (its own cookies, storage and cache) of the shared browser for each test module, in which each
-    test opens its own page; a context per test would cost each page test about a tenth of a second more."""
+    """A context (its own cookies, storage and cache) of the module's browser, in which each test opens its own
+    page; a context per test would cost each page test about a tenth of a second more."""
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     context.set_default_timeout(PAGE_GUARD)  # a click on a page that redraws waits for it, not for 30 s
     try:
