@@ -86,26 +86,32 @@ CHROMIUM_FLAGS = [
 
 
 @pytest.fixture(scope="module")
-def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright (a fresh profile). Missing Chromium is a failure, not a skip."""
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, for one test module: a browser kept for the whole session would
+    keep Playwright's event loop running in the test process, and the other modules' ``asyncio.run`` would fail.
+    Missing Chromium is a failure, not a skip."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"browser tests need Debian's chromium at {CHROMIUM}: `make chromium` installs it")
     from playwright.sync_api import sync_playwright
 
-    profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_FLAGS,
-            viewport={"width": 1100, "height": 800},
-        )
-        context.set_default_timeout(PAGE_GUARD)  # a click on a page that redraws waits for it, not for 30 s
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
-            yield context
+            yield browser
         finally:
-            context.close()
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser_context(browser: Any) -> Iterator[Any]:
+    """A context (its own cookies, storage and cache) of the module's browser, in which each test opens its own
+    page; a context per test would cost each page test about a tenth of a second more."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.set_default_timeout(PAGE_GUARD)  # a click on a page that redraws waits for it, not for 30 s
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 @pytest.hookimpl(wrapper=True)

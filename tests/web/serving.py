@@ -128,6 +128,22 @@ class ServerProcess:
 
 #: where each page's screenshot goes after its test (untracked)
 ARTIFACTS = HERE / "artifacts"
+#: the folder `make screenshots` writes the docs' screenshots to (docs/img); unset (a test run), none is taken
+SHOTS = "PUZZLEBOTS_SCREENSHOTS"
+
+
+def screenshot(target: Any, name: str) -> None:
+    """Save a screenshot of ``target`` (a page, all of it, or a locator) as ``name`` in the folder ``SHOTS``
+    names. A test run takes none: each costs a fraction of a second to a second, and only the docs use them."""
+    folder = os.environ.get(SHOTS)
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    path = str(Path(folder) / name)
+    if hasattr(target, "goto"):
+        target.screenshot(path=path, full_page=True)
+    else:
+        target.screenshot(path=path)
 
 
 def _keep_screenshot(page: Any, name: str) -> None:

@@ -2,7 +2,7 @@
 ``pip install`` into a folder of its own, found only through its ``puzzlebots.games`` entry point, then every
 edge of the tool uses it: ``list``, ``stats``, ``watch``, ``replay``, the Gym env's ``check_env`` and the page.
 
-It lives beside the browser tests for their Chromium fixture. Screenshots go to a temporary folder.
+It lives beside the browser tests for their Chromium fixture. Screenshots only for `make screenshots`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PAGE_GUARD, SRC, ServerProcess
+from serving import PAGE_GUARD, SRC, ServerProcess, screenshot
 
 EXAMPLE = SRC.parent / "examples" / "lightsout"
 TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
@@ -127,7 +127,7 @@ def server(site: Path) -> Iterator[ServerProcess]:
     proc.stop()
 
 
-def test_the_page_watches_it(browser_context: Any, server: ServerProcess, tmp_path: Path) -> None:
+def test_the_page_watches_it(browser_context: Any, server: ServerProcess) -> None:
     page = browser_context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -144,6 +144,6 @@ def test_the_page_watches_it(browser_context: Any, server: ServerProcess, tmp_pa
     lit = board.locator("svg [data-role='cell'][data-value='1']")
     dark = board.locator("svg [data-role='cell'][data-value='2']")
     assert lit.count() == 0 and dark.count() == 16  # solved: every light of the 4 x 4 board off
-    page.screenshot(path=str(tmp_path / "lightsout.png"), full_page=True)
+    screenshot(page, "lightsout.png")
     page.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

@@ -1,7 +1,7 @@
 """A long page call reports as it goes and the page can stop it (``WebReporting``), through the real server and its
 worker processes: Cargo-Bot's Solve sends its progress in order and then its answer, a stop ends it and leaves no
 process, a call deaf to the stop has its worker killed, and a stop with nothing to stop is one refusal; on the page
-(Chromium), the progress line updates while Solve runs, and Stop ends it. Screenshots go to a temporary folder.
+(Chromium), the progress line updates while Solve runs, and Stop ends it. Screenshots only for `make screenshots`.
 
 Searches are counted by sizes and nodes, never timed.
 """
@@ -12,12 +12,11 @@ import asyncio
 import json
 from collections.abc import Iterator
 from itertools import groupby
-from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import ClientSession, ClientWebSocketResponse, WSMsgType
-from serving import HANG_GUARD, PAGE_GUARD, ServerProcess, is_alive, live_children
+from serving import HANG_GUARD, PAGE_GUARD, ServerProcess, is_alive, live_children, screenshot
 
 #: the server's seconds per answer: a guard against a hang, far beyond any answer here
 PATIENT = 3600
@@ -149,7 +148,7 @@ def open_level(page: Any, level: str) -> None:
     )
 
 
-def test_the_page_shows_the_solvers_progress_live_then_its_answer(page: Any, tmp_path: Path) -> None:
+def test_the_page_shows_the_solvers_progress_live_then_its_answer(page: Any) -> None:
     open_level(page, STEPPED)
     page.evaluate(WATCH_PROGRESS)
     page.click("#cargo-solve")
@@ -161,10 +160,10 @@ def test_the_page_shows_the_solvers_progress_live_then_its_answer(page: Any, tmp
     assert page.locator("#cargo-progress").get_attribute("data-searching") == "size 10"
     assert page.locator("#cargo-editor .register[data-cmd]").count() == 10  # the program found, in the editor
     assert page.locator("#cargo-stop").is_disabled() and page.locator("#cargo-solve").is_enabled()
-    page.locator("#tab-cargobot").screenshot(path=str(tmp_path / "cargo-solve-progress.png"))
+    screenshot(page.locator("#tab-cargobot"), "cargo-solve-progress.png")
 
 
-def test_stop_ends_a_solve_on_the_page_and_a_new_solve_answers(page: Any, tmp_path: Path) -> None:
+def test_stop_ends_a_solve_on_the_page_and_a_new_solve_answers(page: Any) -> None:
     open_level(page, ENDLESS)
     page.select_option("#cargo-solve-seconds", "60")
     page.click("#cargo-solve")
@@ -175,7 +174,7 @@ def test_stop_ends_a_solve_on_the_page_and_a_new_solve_answers(page: Any, tmp_pa
     page.wait_for_selector("#cargo-status[data-outcome='stopped']", timeout=PAGE_GUARD)
     assert page.locator("#cargo-status").inner_text().startswith("stopped after")
     assert page.locator("#cargo-thinking table.figures").count() == 1  # what the search did before the stop
-    page.locator("#tab-cargobot").screenshot(path=str(tmp_path / "cargo-solve-stopped.png"))
+    screenshot(page.locator("#tab-cargobot"), "cargo-solve-stopped.png")
     open_level(page, "Cargo 101")
     page.click("#cargo-solve")
     page.wait_for_selector("#cargo-status[data-outcome='found']", timeout=PAGE_GUARD)

@@ -1,29 +1,21 @@
 """The Play Puyo tab on the frame clock in Chromium: a person's game against the AI where the person's chain
 animates link by link at the documented pace (read from the frame counters the page shows, not the wall
 clock), the garbage it sends waits in the AI's tray and then falls on the AI's field, and margin time shows
-the target points. Screenshots go to a temporary folder, or to the folder ``PUZZLEBOTS_SCREENSHOTS`` names
-(``make screenshots`` sets docs/img)."""
+the target points. Screenshots go to the folder ``PUZZLEBOTS_SCREENSHOTS`` names (``make screenshots`` sets
+docs/img); a test run takes none."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PAGE_GUARD
+from serving import PAGE_GUARD, screenshot
 
 from puzzlebots.core.registry import get_game
 from puzzlebots.core.seeds import bot_seed
 
 TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
 AI = "krieg3"
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = os.environ.get("PUZZLEBOTS_SCREENSHOTS")
-    return Path(folder) if folder else tmp_path
 
 
 def quiet(seed: int, pairs: int) -> bool:
@@ -43,8 +35,13 @@ def quiet(seed: int, pairs: int) -> bool:
     return True
 
 
+#: the person's placements: a short beam search told to fire as soon as a chain of the asked links is in reach, so
+#: that the chain comes after a few pairs (KRIEG3 builds for longer; every pair costs its frames on the page)
+BRAIN = ("beam", {"beam_depth": 3, "beam_samples": 1})
+
+
 def keys_to_a_chain(links: int) -> tuple[int, list[list[str]], list[int]]:
-    """A seed and the keys (per pair: rotations, moves, Space) with which a person, placing as KRIEG3 would,
+    """A seed and the keys (per pair: rotations, moves, Space) with which a person, placing as ``BRAIN`` would,
     fires a chain of ``links`` or more on the frame clock while the AI stays quiet; the chain's per-link
     largest falls (for its documented frames)."""
     from puzzlebots.games.puyo.engine import placement_of
@@ -53,9 +50,11 @@ def keys_to_a_chain(links: int) -> tuple[int, list[list[str]], list[int]]:
 
     game = get_game("puyo")
     config = game.check_config({})
+    bot, keys_of_bot = BRAIN
+    brain_config = game.check_config({**keys_of_bot, "beam_fire_links": links})
     for seed in range(1, 40):
         person = FrameVersus(seed, config).players[0]
-        brain = game.make_bot("krieg3", config, None, 7)
+        brain = game.make_bot(bot, brain_config, None, 7)
         keys: list[list[str]] = []
         while len(keys) < 30 and not person.field.is_dead():
             x, r = brain.act(person)
@@ -84,7 +83,7 @@ def keys_to_a_chain(links: int) -> tuple[int, list[list[str]], list[int]]:
 
 
 @pytest.mark.slow
-def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(page: Any, shots: Path) -> None:
+def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(page: Any) -> None:
     from puzzlebots.games.puyo.frames import link_frames
 
     seed, keys, falls = keys_to_a_chain(2)
@@ -102,7 +101,7 @@ def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(pag
         for key in pair_keys:
             page.keyboard.press(key)
     samples = frame_samples(page, until_link=2)
-    page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-chain.png"))
+    screenshot(page.locator("#tab-puyo"), "puyo-frames-chain.png")
     rest = frame_samples(page, until_link=0)
     samples += rest
     starts = {link: (start, frames) for _, link, start, frames, _ in samples if link}
@@ -118,11 +117,11 @@ def test_a_persons_chain_runs_at_the_frame_clocks_pace_and_its_garbage_falls(pag
     assert any(link == 0 and frame >= end for frame, link, *_ in rest)
     # the garbage: announced in the AI's tray during the chain, then it falls on the AI's field
     assert max(tray for *_, tray in samples) > 0
-    page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-tray.png"))
+    screenshot(page.locator("#tab-puyo"), "puyo-frames-tray.png")
     page.wait_for_function(
         "Number(document.getElementById('versus-tray-ai').dataset.received) > 0", polling=50, timeout=TIMEOUT
     )
-    page.locator("#tab-puyo").screenshot(path=str(shots / "puyo-frames-garbage.png"))
+    screenshot(page.locator("#tab-puyo"), "puyo-frames-garbage.png")
     assert page.locator("#versus-margin").get_attribute("data-target") == "70"  # before 96 s
     ai_cells = page.locator("#versus-board svg").nth(1).locator("[data-role='cell']")
     assert ai_cells.count() > 0
