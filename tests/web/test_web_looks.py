@@ -15,6 +15,8 @@ from puzzlebots.core.replay import write_replay
 from puzzlebots.core.runner import play_episode
 
 TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
+
+
 def watch(page: Any, game: str, bot: str, seed: int, steps: int) -> None:
     """Start a bot's game, let it reach ``steps`` decisions, and pause."""
     page.select_option("#watch-game", game)
@@ -95,9 +97,7 @@ def test_puyo_field_shades_row_13_marks_the_death_cell_and_counts_chains(page: A
     shoot(page, "#player", "watch-puyo.png")
 
 
-def test_yoshis_cookie_lines_clear_with_an_animation_in_a_watch_and_a_replay(
-    page: Any, replays_dir: Path
-) -> None:
+def test_yoshis_cookie_lines_clear_with_an_animation_in_a_watch_and_a_replay(page: Any, replays_dir: Path) -> None:
     clearing = "#play-board svg g.cookie.clearing"
     set_range(page, "play-speed", 1, "input")  # slow: the views within a plan share a second
     page.select_option("#watch-game", "yoshis_cookie")
