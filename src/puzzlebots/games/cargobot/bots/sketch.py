@@ -573,7 +573,7 @@ def _pooled_restart(
 ) -> tuple[Candidate | None, tuple[int, ...] | None, int]:
     """Restart ``index`` in a worker for at most ``seconds`` (a Ray node's clock is not the parent's), stopped
     between two kernel calls once the mark falls below it."""
-    search = _Search(prep, seed, tick_cap, iterations, time.monotonic() + seconds)
+    search = _Search(_writable(prep), seed, tick_cap, iterations, time.monotonic() + seconds)
     search.stopped = lambda: index > _STOP_ABOVE.value
     found, shape = search.restart(index, totals)
     return found, shape, search.evaluations
@@ -584,10 +584,18 @@ def _pooled_repair(
 ) -> tuple[Candidate | None, int]:
     """Repair ``ticket`` of a round in a worker for at most ``seconds``, stopped between two kernel calls once
     the mark falls below it."""
-    search = _Search(prep, seed, tick_cap, 1, time.monotonic() + seconds)
+    search = _Search(_writable(prep), seed, tick_cap, 1, time.monotonic() + seconds)
     search.stopped = lambda: ticket > _STOP_ABOVE.value
-    program, free, functions, start, runs = task  # Ray hands arrays over read-only: the search changes a copy
-    return search.improve(program.copy(), free, functions, start, runs), search.evaluations
+    program, free, functions, start, runs = task  # Ray hands arrays over read-only (see ``_writable``)
+    return search.improve(program.copy(), np.array(free), functions, start, runs), search.evaluations
+
+
+def _writable(prep: Prepared) -> Prepared:
+    """``prep`` on writable copies of its arrays. Ray hands arrays over read-only, and numba compiles a kernel
+    apart for read-only arrays (on a fresh install, for most of a minute in every Ray worker): on the copies a
+    worker runs the kernels ``make install`` compiled and cached."""
+    board = EncodedBoard(*(np.array(x) if isinstance(x, np.ndarray) else x for x in prep.board))
+    return prep._replace(board=board, conds=np.array(prep.conds), slots=np.array(prep.slots))
 
 
 def _repairs_on_pool(
@@ -612,7 +620,7 @@ def _repairs_on_pool(
             repaired, runs = future.result()
             search.evaluations += runs
             if k <= stop_above.value and repaired is not None and repaired.size() < program.size():
-                found[k] = repaired
+                found[k] = repaired.copy()  # writable, as ``_writable`` says why
                 stop_above.value = min(stop_above.value, k)
         _drop_stopped(pool, running, stop_above)
     stop_above.value = NO_STOP
@@ -678,7 +686,7 @@ def _on_pool(
                 search.restarts += 1
                 counted.append(k)
                 if found is not None and shape is not None:
-                    wins.append((k, found, shape))
+                    wins.append((k, found.copy(), shape))  # writable, as ``_writable`` says why
                     stop_above.value = min(stop_above.value, k)
             _drop_stopped(pool, running, stop_above)
     finally:
