@@ -594,7 +594,8 @@ def _writable(prep: Prepared) -> Prepared:
     """``prep`` on writable copies of its arrays. Ray hands arrays over read-only, and numba compiles a kernel
     apart for read-only arrays (on a fresh install, for most of a minute in every Ray worker): on the copies a
     worker runs the kernels ``make install`` compiled and cached."""
-    board = EncodedBoard(*(np.array(x) if isinstance(x, np.ndarray) else x for x in prep.board))
+    b = prep.board
+    board = EncodedBoard(np.array(b.piles), np.array(b.heights), np.array(b.goal), np.array(b.goal_heights), b.has_goal)
     return prep._replace(board=board, conds=np.array(prep.conds), slots=np.array(prep.slots))
 
 
