@@ -2,7 +2,7 @@
 ``pip install`` into a folder of its own, found only through its ``puzzlebots.games`` entry point, then every
 edge of the tool uses it: ``list``, ``stats``, ``watch``, ``replay``, the Gym env's ``check_env`` and the page.
 
-It lives beside the browser tests for their Chromium fixture. Screenshots only for `make screenshots`.
+It lives beside the browser tests for their Chromium fixture.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PAGE_GUARD, SRC, ServerProcess, screenshot
+from serving import PAGE_GUARD, SRC, ServerProcess
 
 EXAMPLE = SRC.parent / "examples" / "lightsout"
 TIMEOUT = PAGE_GUARD  # a hang guard: every wait ends at its event
@@ -144,6 +144,5 @@ def test_the_page_watches_it(browser_context: Any, server: ServerProcess) -> Non
     lit = board.locator("svg [data-role='cell'][data-value='1']")
     dark = board.locator("svg [data-role='cell'][data-value='2']")
     assert lit.count() == 0 and dark.count() == 16  # solved: every light of the 4 x 4 board off
-    screenshot(page, "lightsout.png")
     page.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

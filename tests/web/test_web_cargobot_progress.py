@@ -1,7 +1,7 @@
 """A long page call reports as it goes and the page can stop it (``WebReporting``), through the real server and its
 worker processes: Cargo-Bot's Solve sends its progress in order and then its answer, a stop ends it and leaves no
 process, a call deaf to the stop has its worker killed, and a stop with nothing to stop is one refusal; on the page
-(Chromium), the progress line updates while Solve runs, and Stop ends it. Screenshots only for `make screenshots`.
+(Chromium), the progress line updates while Solve runs, and Stop ends it.
 
 Searches are counted by sizes and nodes, never timed.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from aiohttp import ClientSession, ClientWebSocketResponse, WSMsgType
-from serving import HANG_GUARD, PAGE_GUARD, ServerProcess, is_alive, live_children, screenshot
+from serving import HANG_GUARD, PAGE_GUARD, ServerProcess, is_alive, live_children
 
 #: the server's seconds per answer: a guard against a hang, far beyond any answer here
 PATIENT = 3600
@@ -160,7 +160,6 @@ def test_the_page_shows_the_solvers_progress_live_then_its_answer(page: Any) -> 
     assert page.locator("#cargo-progress").get_attribute("data-searching") == "size 10"
     assert page.locator("#cargo-editor .register[data-cmd]").count() == 10  # the program found, in the editor
     assert page.locator("#cargo-stop").is_disabled() and page.locator("#cargo-solve").is_enabled()
-    screenshot(page.locator("#tab-cargobot"), "cargo-solve-progress.png")
 
 
 def test_stop_ends_a_solve_on_the_page_and_a_new_solve_answers(page: Any) -> None:
@@ -174,7 +173,6 @@ def test_stop_ends_a_solve_on_the_page_and_a_new_solve_answers(page: Any) -> Non
     page.wait_for_selector("#cargo-status[data-outcome='stopped']", timeout=PAGE_GUARD)
     assert page.locator("#cargo-status").inner_text().startswith("stopped after")
     assert page.locator("#cargo-thinking table.figures").count() == 1  # what the search did before the stop
-    screenshot(page.locator("#tab-cargobot"), "cargo-solve-stopped.png")
     open_level(page, "Cargo 101")
     page.click("#cargo-solve")
     page.wait_for_selector("#cargo-status[data-outcome='found']", timeout=PAGE_GUARD)
