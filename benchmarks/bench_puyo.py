@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import njit
 from rich.console import Console
 from rich.table import Table
 
@@ -29,7 +28,6 @@ from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.game import GAME
 from puzzlebots.games.puyo.kernels import bitboard, placements
-from puzzlebots.games.puyo.kernels import field as grid
 from puzzlebots.web.session import Session
 
 CHAIN19 = Path(__file__).parents[1] / "tests" / "data" / "puyo" / "chain19.txt"
@@ -77,30 +75,6 @@ def bench_placements(quick: bool) -> tuple[float, float]:
     return n_bits / t_bits, n_grid / t_grid
 
 
-@njit(cache=False)
-def _resolve_bits(b: np.ndarray, n: int) -> int:
-    work = np.empty_like(b)
-    stats = np.zeros(3, dtype=np.int64)
-    total = 0
-    for _ in range(n):
-        work[:] = b
-        total += bitboard.resolve(work, stats)
-    return total
-
-
-@njit(cache=False)
-def _resolve_grid(cells: np.ndarray, heights: np.ndarray, n: int) -> int:
-    work = np.empty_like(cells)
-    h = np.empty_like(heights)
-    stats = np.zeros(3, dtype=np.int64)
-    total = 0
-    for _ in range(n):
-        work[:] = cells
-        h[:] = heights
-        total += grid.resolve(work, h, stats)
-    return total
-
-
 def bench_chain19(quick: bool) -> tuple[float, float]:
     """Seconds per resolve of the 19-link chain (copy included): (bitboard, grid)."""
     rows = [line for line in CHAIN19.read_text().splitlines() if line and not line.startswith("#")]
@@ -109,8 +83,8 @@ def bench_chain19(quick: bool) -> tuple[float, float]:
     bitboard.encode(field.cells, b)
     n = 500 if quick else 50_000
     runs = 1 if quick else 5
-    total_bits, t_bits = best_of(runs, _resolve_bits, b, n)
-    total_grid, t_grid = best_of(runs, _resolve_grid, field.cells, field.heights, n)
+    total_bits, t_bits = best_of(runs, bitboard.bench_resolve, b, n)
+    total_grid, t_grid = best_of(runs, placements.bench_resolve, field.cells, field.heights, n)
     assert total_bits == total_grid == 175_080 * n
     return t_bits / n, t_grid / n
 

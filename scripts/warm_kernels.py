@@ -87,6 +87,7 @@ def warm_puyo_field_kernels() -> None:
     pairs = np.array([[1, 2]], np.int64)
     bitboard.bench_placements(board[None].copy(), pairs, VISIBLE_ROWS - 1)
     placements.bench_placements(cells[None].copy(), pairs, VISIBLE_ROWS - 1)
+    bitboard.bench_resolve(board, 1), placements.bench_resolve(cells, heights, 1)
     print(f"  puyo field kernels: {time.monotonic() - start:.1f} s", flush=True)
 
 

@@ -28,6 +28,9 @@ from puzzlebots.games.cargobot.language import parse_registers
 from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.progress import ProgressFile
 
+#: CPU a Ray worker spends past taking its task before it counts as inside the restart (clock ticks: a third of a
+#: second at Linux's 100 a second; counted work, so a busy machine waits longer, never interrupts sooner)
+WORKING = os.sysconf("SC_CLK_TCK") // 3
 STARTUP = 600.0  # seconds to wait for the command's Ray tasks to start (a fresh copy compiles the kernels first)
 
 
@@ -149,6 +152,15 @@ def _name(pid: int) -> str:
         return ""
 
 
+def _cpu_ticks(pid: int) -> int:
+    """The CPU time ``pid`` has used, user and system, in clock ticks (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
 def _alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -182,11 +194,14 @@ def test_an_interrupted_sketch_on_ray_leaves_no_process(how: str) -> None:
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         start = time.monotonic()
-        while sum("ray::_call" in _name(p) for p in _tree(proc.pid)) < 2:
+        while len(workers := [p for p in _tree(proc.pid) if "ray::_call" in _name(p)]) < 2:
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() - start < STARTUP
             time.sleep(0.1)
-        time.sleep(2.0)  # the tasks are inside their first restarts
+        taken = {p: _cpu_ticks(p) for p in workers}
+        while any(_cpu_ticks(p) < ticks + WORKING for p, ticks in taken.items()):  # inside their first restarts
+            assert proc.poll() is None and all(map(_alive, workers)), proc.communicate()
+            time.sleep(0.05)
         started = _tree(proc.pid)
         if how == "ctrl-c-group":
             os.killpg(proc.pid, signal.SIGINT)

@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from puzzlebots.cli import cli
 from puzzlebots.core.errors import InputError
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.cli import versus_bot, versus_config, versus_game
@@ -27,6 +29,8 @@ PATIENT = versus_config(PUYO, 2, upi_ms=100, upi_grace_ms=600_000)
 HANG_GUARD = 120.0
 #: placements of both sides the builder's game through UPI is compared for (ten of the builder's)
 BUILDER_MOVES = 20
+#: the builder's search, small (about a tenth of a second a move where the default takes a second)
+SMALL_BUILDER = {"builder_width": 20, "builder_depth": 6, "builder_futures": 2}
 
 #: a fake engine: the handshake, then per ``go`` what ``ANSWER`` does; it starts a sleeping child first (so the
 #: test sees the process group killed) and writes both process ids to the file named in argv[1]
@@ -75,10 +79,10 @@ def test_pfen_and_queues_read_back() -> None:
             field_of_pfen(bad)
 
 
-def engine_spec(bot: str, seed: int) -> str:
+def engine_spec(bot: str, seed: int, *options: str) -> str:
     """``upi:COMMAND`` for our own engine playing ``bot`` with the bot seed ``versus_game`` gives side 0."""
     command = [sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", bot, "--seed", str(bot_seed(seed, 0))]
-    return "upi:" + shlex.join(command)
+    return "upi:" + shlex.join([*command, *options])
 
 
 @pytest.mark.parametrize("clock", ["frames", "turns"])
@@ -112,14 +116,22 @@ def first_moves(spec: str, seed: int, config: dict, moves: int) -> tuple[list[tu
 
 @pytest.mark.slow
 def test_our_builder_through_the_host_makes_the_in_process_builders_moves() -> None:
-    """The builder (about a second a move) for its first moves, which already tell a lost seed or a field that
-    reads back differently through the protocol; the cheap bot above plays whole games."""
+    """The builder for its first moves, which already tell a lost seed or a field that reads back differently
+    through the protocol; the cheap bot above plays whole games. Its search is made small on both sides (the
+    engine's by its options): two futures of random pairs past the visible ones still draw on its seed."""
     seed = 3
-    config = {**CONFIG, "versus_clock": "frames", "upi_ms": 1000, "upi_grace_ms": 600_000}
-    through_upi = first_moves(engine_spec("builder", seed), seed, config, BUILDER_MOVES)
+    config = {**CONFIG, "versus_clock": "frames", "upi_ms": 1000, "upi_grace_ms": 600_000, **SMALL_BUILDER}
+    options = [f"--{key.replace('_', '-')}={value}" for key, value in SMALL_BUILDER.items()]
+    through_upi = first_moves(engine_spec("builder", seed, *options), seed, config, BUILDER_MOVES)
     in_process = first_moves("builder", seed, config, BUILDER_MOVES)
     assert through_upi == in_process
     assert len(through_upi[0]) == BUILDER_MOVES
+
+
+@pytest.mark.parametrize("option", ["--builder-width=0", "--builder-depth=51", "--builder-futures=x"])
+def test_a_search_size_out_of_range_is_one_error_line(option: str) -> None:
+    result = CliRunner().invoke(cli, ["puyo", "upi", option], input="upi\n")
+    assert result.exit_code == 2 and result.output.count("error:") == 1 and "upiok" not in result.output, result.output
 
 
 @pytest.mark.parametrize("fault", sorted(ANSWERS))

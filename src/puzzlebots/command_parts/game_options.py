@@ -4,7 +4,7 @@ checked config."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import click
@@ -13,10 +13,13 @@ from ..core.config import ConfigOption
 from .options import GameOption
 
 
-def game_option_decorators(game: Any) -> list[Callable[[Any], Any]]:
-    """click options for the game's own config keys; their values land in ``kwargs['config_<key>']``."""
+def game_option_decorators(game: Any, keys: Collection[str] | None = None) -> list[Callable[[Any], Any]]:
+    """click options for the game's own config keys (or those of them in ``keys``); their values land in
+    ``kwargs['config_<key>']``."""
     out = []
     for opt in game.config_options():
+        if keys is not None and opt.key not in keys:
+            continue
         dest = "config__" + opt.key
         # default None: a key the user leaves out keeps the game's default, which the help shows (GameOption)
         shown = "; ".join(filter(None, [f"default: {_default_words(opt)}", opt.domain]))

@@ -140,7 +140,7 @@ def commands(game: Episodic) -> tuple[click.Command, ...]:
         command("versus", versus_command, game, VERSUS_OPTIONS),
         command("match", match, game, [*MATCH_OPTIONS, *game_option_decorators(game)]),
         command("play", play_command, game, PLAY_OPTIONS),
-        command("upi", upi_command, game, UPI_OPTIONS),
+        command("upi", upi_command, game, [*UPI_OPTIONS, *game_option_decorators(game, UPI_SEARCH_KEYS)]),
     )
 
 
@@ -257,10 +257,15 @@ UPI_OPTIONS = [
 ]
 
 
-def upi_command(game: Episodic, bot_name: str, seed: int, reach: str) -> None:
+#: the builder's search size, which ``upi`` takes as ``versus`` and ``match`` do (a host playing a smaller builder)
+UPI_SEARCH_KEYS = ("builder_width", "builder_depth", "builder_futures")
+
+
+def upi_command(game: Episodic, bot_name: str, seed: int, reach: str, **kwargs: Any) -> None:
     """Speak UPI (nova's engine protocol) on stdin/stdout, so that other hosts can play our bots."""
     game.bot_info(bot_name)
-    config = game.check_config({"beam_fire_links": VERSUS_FIRE_LINKS, "reach": reach})
+    chosen = {k[len("config__") :]: v for k, v in kwargs.items() if v is not None}
+    config = game.check_config({"beam_fire_links": VERSUS_FIRE_LINKS, "reach": reach, **chosen})
     serve(lambda: game.make_bot(bot_name, config, None, seed), reach, bot_name, sys.stdin, sys.stdout, sys.stderr)
 
 
