@@ -188,6 +188,12 @@ class PuyoConfig(Schema):
         range=(1, 1000),
         bots=("duelist",),
     )
+    duelist_read_ahead: int = setting(
+        12,
+        "duelist: most placements of the opponent's it searches for his answer before it fires a kill (0: off)",
+        range=(0, 50),
+        bots=("duelist",),
+    )
     versus_clock: str = setting(
         "frames",
         "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",
