@@ -7,12 +7,14 @@ and incoming from the opponent's chain in progress, whose rest is estimated from
 the largest chain the opponent can fire within his visible pairs. Then, in this order:
 
 - **kill**: a chain whose garbage, after offsetting ours and the opponent's best answer, fills his spawn column
-  (or reaches ``duelist_crush``) is fired;
+  (or reaches ``duelist_crush``) is fired; his answer includes what he builds and fires while our chain runs
+  (``_threat``: the builder's search on his field over the placements he makes meanwhile);
 - **counter / defend**: when at least ``duelist_defend`` garbage lands before our next placement, the chain
   that offsets all of it is fired, or the largest one when the rest would bury us by ``duelist_bury_rows`` rows;
 - **harass**: with nothing on its way, a chain of at most ``duelist_harass_links`` links sending at least
   ``duelist_harass`` garbage that the opponent cannot offset within his visible pairs is fired;
-- **fire**: a chain of ``duelist_fire_links`` links or more is fired;
+- **fire**: a chain of ``duelist_fire_links`` links or more is fired, unless he could outdo it while it runs
+  and the field still has room to build it bigger;
 - **build**: otherwise the ``builder`` search (``kernels.builder``, its weights, futures in parallel) picks the
   placement, with the garbage that will land assumed to fall after it (so it digs when it must); while the
   opponent's chain still runs, only chains fired before its garbage lands count (a counter in time).
