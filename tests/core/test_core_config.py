@@ -219,7 +219,7 @@ DEFAULTS = {
         "duelist_futures": 4,
         "duelist_harass": 0,
         "duelist_harass_links": 3,
-        "duelist_read_ahead": 12,
+        "duelist_read_ahead": 0,
         "duelist_width": 120,
         "early_stop": 0,
         "k3_abandon_after": 8,

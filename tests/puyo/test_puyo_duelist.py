@@ -184,7 +184,8 @@ HIS_GROWING = ["G.....", "B.....", "G.....", "GG....", "BBY...", "BYYG..", "GGRY
 @pytest.mark.parametrize("read_ahead", [0, 12])
 def test_a_kill_he_can_outbuild_while_it_runs_is_held_back(read_ahead: int) -> None:
     """Against an empty field the 9-link chain kills; against a field that grows a bigger answer while it
-    runs it is held back and the bot builds, unless ``duelist_read_ahead`` 0 turns the reading off."""
+    runs it is held back and the bot builds with ``duelist_read_ahead`` 12; 0 (the default) reads no further
+    than the chain he holds."""
     for his, expected in ((["......"], (9, "kill")), (HIS_GROWING, (9, "kill") if read_ahead == 0 else (0, "build"))):
         game = position(*NINE_LINKS, his=his)
         game.players[1].sequence = [(4, 3), (4, 4), (3, 2)] * 3

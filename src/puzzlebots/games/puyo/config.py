@@ -189,8 +189,8 @@ class PuyoConfig(Schema):
         bots=("duelist",),
     )
     duelist_read_ahead: int = setting(
-        12,
-        "duelist: most placements of the opponent's it searches for his answer before it fires a kill (0: off)",
+        0,
+        "duelist: most placements of the opponent's it searches for what he builds while its chain runs (0: off)",
         range=(0, 50),
         bots=("duelist",),
     )

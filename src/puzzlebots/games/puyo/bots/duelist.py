@@ -41,8 +41,8 @@ from .base import PuyoBot
 from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues
 from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_of, garbage_to_kill, held, reach, rows_of, shots
 
-#: the tallest column from which a big chain is fired even if the opponent could outdo it (a field this high
-#: has no room left to build it bigger)
+#: with ``duelist_read_ahead``, the tallest column from which a big chain is fired even if the opponent could
+#: outdo it (a field this high has no room left to build it bigger)
 CRAMPED_HEIGHT = 10
 
 #: the reasons a decision gives (``DuelistBot.reason``)
