@@ -192,6 +192,7 @@ class PuyoConfig(Schema):
         0,
         "duelist: most placements of the opponent's it searches for what he builds while its chain runs (0: off)",
         range=(0, 50),
+        flag="--duelist-read-ahead",
         bots=("duelist",),
     )
     versus_clock: str = setting(
