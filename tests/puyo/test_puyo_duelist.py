@@ -171,6 +171,31 @@ def test_a_kill_his_held_chain_would_answer_is_not_fired() -> None:
     assert held(Field.from_rows(rows), 4, 70, 0) == 32
 
 
+#: our 9-link chain (398 garbage, its current pair (2, 2) fires it), and an opponent's field whose held chain
+#: (154 garbage) it outsends by far, but which he builds into a 10-link chain within the placements our chain
+#: runs (from ``builder`` solo games, seeds 0 and 1)
+NINE_LINKS = (
+    ["B.....", "Y.....", "YBRR..", "RGBG..", "BGRG..", "GRRY..", "GYYGBY", "BBBGYY", "RRRBGG"],
+    [(2, 2), (2, 3), (3, 3)],
+)
+HIS_GROWING = ["G.....", "B.....", "G.....", "GG....", "BBY...", "BYYG..", "GGRY..", "GYYGYB", "BBYRYY", "GGRRBB"]
+
+
+@pytest.mark.parametrize("read_ahead", [0, 12])
+def test_a_kill_he_can_outbuild_while_it_runs_is_held_back(read_ahead: int) -> None:
+    """Against an empty field the 9-link chain kills; against a field that grows a bigger answer while it
+    runs it is held back and the bot builds with ``duelist_read_ahead`` 12; 0 (the default) reads no further
+    than the chain he holds."""
+    for his, expected in ((["......"], (9, "kill")), (HIS_GROWING, (9, "kill") if read_ahead == 0 else (0, "build"))):
+        game = position(*NINE_LINKS, his=his)
+        game.players[1].sequence = [(4, 3), (4, 4), (3, 2)] * 3
+        bot = DuelistBot(config(duelist_read_ahead=read_ahead), 1)
+        me = game.players[0]
+        action = bot.act(me)
+        assert (me.field.copy().play(me.current(), placement_of(action)).links, bot.reason) == expected
+    assert held(Field.from_rows(HIS_GROWING), 4, 70, 0) == 154
+
+
 def test_reading_a_shot() -> None:
     """A shot's garbage is its points over the target with the carry; its end counts placement and links."""
     rows, pairs = FIELDS["four_links_yy"]

@@ -188,6 +188,13 @@ class PuyoConfig(Schema):
         range=(1, 1000),
         bots=("duelist",),
     )
+    duelist_read_ahead: int = setting(
+        0,
+        "duelist: most placements of the opponent's it searches for what he builds while its chain runs (0: off)",
+        range=(0, 50),
+        flag="--duelist-read-ahead",
+        bots=("duelist",),
+    )
     versus_clock: str = setting(
         "frames",
         "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",

@@ -7,12 +7,14 @@ and incoming from the opponent's chain in progress, whose rest is estimated from
 the largest chain the opponent can fire within his visible pairs. Then, in this order:
 
 - **kill**: a chain whose garbage, after offsetting ours and the opponent's best answer, fills his spawn column
-  (or reaches ``duelist_crush``) is fired;
+  (or reaches ``duelist_crush``) is fired; his answer includes what he builds and fires while our chain runs
+  (``_threat``: the builder's search on his field over the placements he makes meanwhile);
 - **counter / defend**: when at least ``duelist_defend`` garbage lands before our next placement, the chain
   that offsets all of it is fired, or the largest one when the rest would bury us by ``duelist_bury_rows`` rows;
 - **harass**: with nothing on its way, a chain of at most ``duelist_harass_links`` links sending at least
   ``duelist_harass`` garbage that the opponent cannot offset within his visible pairs is fired;
-- **fire**: a chain of ``duelist_fire_links`` links or more is fired;
+- **fire**: a chain of ``duelist_fire_links`` links or more is fired, unless he could outdo it while it runs
+  and the field still has room to build it bigger;
 - **build**: otherwise the ``builder`` search (``kernels.builder``, its weights, futures in parallel) picks the
   placement, with the garbage that will land assumed to fall after it (so it digs when it must); while the
   opponent's chain still runs, only chains fired before its garbage lands count (a counter in time).
@@ -31,12 +33,17 @@ import numpy as np
 from ..config import typed_config
 from ..engine import SoloState, action_of
 from ..frames import link_frames
-from ..kernels.builder import P_GARBAGE, P_REMAINING
+from ..kernels import bitboard as BB
+from ..kernels.builder import P_DISCOUNT, P_GARBAGE, P_REMAINING, search_many
 from ..kernels.chain_eval import signed
-from ..rules import TARGET_POINTS
+from ..rules import N_PLACEMENTS, TARGET_POINTS
 from .base import PuyoBot
 from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues
-from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_to_kill, held, reach, rows_of, shots
+from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_of, garbage_to_kill, held, reach, rows_of, shots
+
+#: with ``duelist_read_ahead``, the tallest column from which a big chain is fired even if the opponent could
+#: outdo it (a field this high has no room left to build it bigger)
+CRAMPED_HEIGHT = 10
 
 #: the reasons a decision gives (``DuelistBot.reason``)
 REASONS = ("build", "kill", "counter", "defend", "harass", "fire")
@@ -58,6 +65,7 @@ class DuelistBot(PuyoBot):
         self.harass = settings.duelist_harass
         self.harass_links = settings.duelist_harass_links
         self.crush = settings.duelist_crush
+        self.read_ahead = settings.duelist_read_ahead
         self.source = str(config.get("versus_frames", "nova"))
         self.rng = np.random.default_rng(seed)
         self.reason = "build"  # why the last decision was taken (one of ``REASONS``)
@@ -79,7 +87,10 @@ class DuelistBot(PuyoBot):
         if observe is None:  # turn-based versus: no clock, no opponent to read
             mine = shots(state.field, state.current(), 0, TARGET_POINTS, 0, self.source)
             choice = self._answer(state, legal, mine, int(state.pending), True)
-            return choice if choice is not None else self._fire_or_build(state, legal, mine, int(state.pending))
+            if choice is not None:
+                return choice
+            big = [s for s in mine if s.links >= self.fire_links]
+            return self._fire_or_build(state, legal, big, int(state.pending))
         obs = observe()
         me, him = obs.me, obs.other
         mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)
@@ -91,7 +102,7 @@ class DuelistBot(PuyoBot):
             answer = reach(him.field, him.pairs, obs.frame, obs.target, him.carry)
             counter = held(him.field, self.n_colours, obs.target, him.carry)
             counter = max(counter, answer.garbage if answer is not None else 0)
-        kill = self._kill(mine, me.fixed + me.incoming, counter, him.field)
+        kill = self._kill(mine, me.fixed + me.incoming, counter, him, obs)
         if kill is not None:
             return self._fire(kill, "kill")
         urgent = me.fixed > 0 or (him.chain > 0 and him.busy_until <= obs.frame + TYPICAL_PLACEMENT_FRAMES)
@@ -109,7 +120,11 @@ class DuelistBot(PuyoBot):
             # his garbage falls after our first placement that lands once his chain ends: build for a chain
             # that fires by then (the search looks no further), so that there is a counter when it lands
             horizon = max(1, (him.busy_until - obs.frame) // TYPICAL_PLACEMENT_FRAMES + 1)
-        return self._fire_or_build(state, legal, mine, on_way if urgent else me.fixed, horizon)
+        big = [s for s in mine if s.links >= self.fire_links]
+        if big and self.read_ahead and not him.chain and int(state.field.heights.max()) < CRAMPED_HEIGHT:
+            # a chain he can outdo before ours ends is held back while there is room to build it bigger
+            big = [s for s in big if s.garbage - on_way > self._threat(him, obs, s.ends)]
+        return self._fire_or_build(state, legal, big, on_way if urgent else me.fixed, horizon)
 
     def _rest_of_chain(self, him: Any, incoming: int, now: int) -> int:
         """The garbage the opponent's chain in progress will still send, estimated: its links left (the frames
@@ -119,12 +134,35 @@ class DuelistBot(PuyoBot):
         links_left = max(0, him.busy_until - now) // link_frames(1, self.source)
         return links_left * max(1, incoming // him.chain)
 
-    def _kill(self, mine: list[Shot], on_way: int, counter: int, field: Any) -> Shot | None:
+    def _kill(self, mine: list[Shot], on_way: int, counter: int, him: Any, obs: Any) -> Shot | None:
         """The shot whose garbage, after offsetting ``on_way`` and the opponent's best answer, kills or
-        crushes him; the one sending most."""
-        need = min(garbage_to_kill(field), self.crush)
+        crushes him; the one sending most. His answer is also what he can build and fire while our chain
+        runs (``_threat``), asked only of the shots that pass the quick test."""
+        need = min(garbage_to_kill(him.field), self.crush)
         lethal = [s for s in mine if s.garbage - on_way - counter >= need]
+        if lethal and self.read_ahead and not him.chain:
+            lethal = [s for s in lethal if s.garbage - on_way - self._threat(him, obs, s.ends) >= need]
         return max(lethal, key=lambda s: (s.garbage, -s.ends)) if lethal else None
+
+    def _threat(self, him: Any, obs: Any, until: int) -> int:
+        """The garbage the opponent can fire by frame ``until``: his largest chain within the placements he
+        makes by then (typical frames each, at most ``duelist_read_ahead``), the builder's search on his field
+        with his visible pairs then sampled ones, no discount; the median over the futures."""
+        start = max(obs.frame, him.busy_until)
+        placements = min(self.read_ahead, max(1, (until - start) // TYPICAL_PLACEMENT_FRAMES))
+        params = self.params.copy()
+        params[P_REMAINING] = placements
+        params[P_GARBAGE] = 0
+        params[P_DISCOUNT] = 1000
+        known = np.array(him.pairs, dtype=np.int64)
+        queues = sampled_queues(self.rng, known, self.futures, placements, self.n_colours)
+        root = BB.new_field()
+        BB.encode(him.field.cells, root)
+        chains = np.zeros((len(queues), N_PLACEMENTS))
+        values = np.zeros((len(queues), N_PLACEMENTS))
+        search_many(root, queues, params, self.weights, chains, values)
+        score = int(np.median(chains.max(axis=1)))
+        return garbage_of(score, him.carry, obs.target) if score > 0 else 0
 
     def _answer(self, state: Any, legal: list[int], mine: list[Shot], on_way: int, urgent: bool) -> int | None:
         """Counter or defend when ``on_way`` garbage (at least ``defend``) lands before our next placement:
@@ -142,9 +180,9 @@ class DuelistBot(PuyoBot):
         return None
 
     def _fire_or_build(
-        self, state: Any, legal: list[int], mine: list[Shot], garbage: int, horizon: int | None = None
+        self, state: Any, legal: list[int], big: list[Shot], garbage: int, horizon: int | None = None
     ) -> int:
-        big = [s for s in mine if s.links >= self.fire_links]
+        """Fire the largest of the ``big`` shots, else build."""
         if big:
             return self._fire(max(big, key=lambda s: (s.garbage, -s.ends)), "fire")
         return self._build(state, legal, garbage, horizon)
