@@ -438,8 +438,8 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
     from ..core.tuning import MAX_SIGMA, METHODS, TRAINING_SEEDS
 
     tunable = [b.name for b in game.bots() if b.weight_names]
-    has_versus = callable(getattr(game, "versus_play", None))
-    versus = [b.name for b in game.bots() if has_versus and game.tuned_parameters(b.name)]
+    tuned = getattr(game, "tuned_parameters", None) if callable(getattr(game, "versus_play", None)) else None
+    versus = [b.name for b in game.bots() if tuned is not None and tuned(b.name)]
     return [
         click.option(
             "--bot",

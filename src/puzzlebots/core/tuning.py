@@ -106,10 +106,10 @@ class ParameterSpace:
         """The whole numbers of unit-cube point ``x``: rounded and clipped into every range."""
         return np.round(self.low + np.clip(np.asarray(x, dtype=float), 0.0, 1.0) * self.span)
 
-    def unit(self, values: Sequence[float]) -> np.ndarray:
+    def unit(self, values: Sequence[float] | np.ndarray) -> np.ndarray:
         return (np.asarray(values, dtype=float) - self.low) / np.where(self.span > 0, self.span, 1.0)
 
-    def overrides(self, values: Sequence[float]) -> dict[str, int]:
+    def overrides(self, values: Sequence[float] | np.ndarray) -> dict[str, int]:
         return {p.name: int(round(v)) for p, v in zip(self.parameters, values, strict=True)}
 
 
@@ -145,7 +145,13 @@ def rate_one(
 
 def parameter_space(settings: TrainSettings) -> ParameterSpace:
     """The parameters versus tuning searches for ``settings.bot``, as the game declares them."""
-    return ParameterSpace(get_game(settings.game).tuned_parameters(settings.bot))
+    return ParameterSpace(versus_capable(settings.game).tuned_parameters(settings.bot))
+
+
+def versus_capable(name: str) -> Any:
+    """The game ``name``, whose versus methods (``tuned_parameters``, ``versus_play``) are optional: a game without
+    versus play has none, which ``tuned_names`` checks before any work."""
+    return get_game(name)
 
 
 def decode(settings: TrainSettings, x: np.ndarray) -> np.ndarray:
@@ -180,7 +186,7 @@ def rate_many(
     """Mean fitness of each candidate over the same seeds (common random numbers); in versus tuning, its mean
     points per game in one game pair per seed against the opponent."""
     if settings.opponent is not None:
-        game = get_game(settings.game)
+        game = versus_capable(settings.game)
         play, config, extra = game.versus_play(settings.config, settings.max_actions)
         space = parameter_space(settings)
         pair_args = [
@@ -359,7 +365,7 @@ def initial_weights(settings: TrainSettings, n: int, defaults: Sequence[float] |
 def tuned_names(settings: TrainSettings) -> tuple[str, ...]:
     """The names of the vector ``settings`` tunes: the bot's weights, or with an opponent its parameters;
     ``ConfigError`` for a game without versus play, an unknown opponent, or a bot with nothing to tune."""
-    game = get_game(settings.game)
+    game = versus_capable(settings.game)
     game.bot_info(settings.bot)
     if settings.opponent is None:
         names = game.bot_info(settings.bot).weight_names
@@ -401,7 +407,7 @@ def train(
         )
     if settings.method not in METHODS:
         raise ConfigError(f"unknown method {settings.method!r} (choose from {', '.join(METHODS)})")
-    game = get_game(settings.game)
+    game = versus_capable(settings.game)
     names = tuned_names(settings)
     settings.config = game.check_config(settings.config)
     if settings.opponent is not None:
