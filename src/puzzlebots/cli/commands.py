@@ -501,7 +501,8 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             "--opponent",
             default=None,
             help="Tune against this bot instead: rate each candidate by its points in game pairs (one seed, sides "
-            "swapped, as `match` plays them) and tune the bot's parameters, not its weights"
+            "swapped, as `match` plays them) and tune the bot's parameters, not its weights; --games-per-eval "
+            "then counts pairs"
             + (f" (versus tuning: {', '.join(versus)})." if versus else "; this game has no versus play."),
         ),
         quiet_option,
