@@ -108,7 +108,7 @@ def test_resume_in_a_new_process_matches_an_uninterrupted_run(tmp_path: Path, me
     assert cli_train(tmp_path, "straight.json", method, 3).returncode == 0
     assert cli_train(tmp_path, "split.json", method, 2).returncode == 0
     ckpt = json.loads((tmp_path / "split.json.ckpt").read_text())  # a checkpoint is plain JSON
-    assert ckpt["format"] == 2 and ckpt["generation"] == 2
+    assert ckpt["format"] == 3 and ckpt["generation"] == 2
     res = cli_train(tmp_path, "split.json", method, 3, "--resume")
     assert res.returncode == 0, res.stderr
     straight = json.loads((tmp_path / "straight.json").read_text())

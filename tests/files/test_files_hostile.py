@@ -312,7 +312,7 @@ def _set(doc: dict, path: str, value: object) -> dict:
 
 
 ODD_CHECKPOINTS = [
-    ("format", 1, "has format 1, this puzzlebots reads 2"),
+    ("format", 1, "has format 1, this puzzlebots reads 3"),
     ("kind", "os.system", "is not a puzzlebots train checkpoint"),
     ("py/object", "os.system", "fields must be"),
     ("settings.__reduce__", ["os.system", "touch x"], "settings must be an object with"),

@@ -333,7 +333,7 @@ cli.add_command(PerGame("watch", factory=make_watch, help="Watch a bot play, liv
 
 
 def make_train(game: Episodic) -> click.Command:
-    from ..core.tuning import TrainSettings, train  # numpy and cma: loaded for train only
+    from ..core.tuning import TrainSettings, train, tuned_names  # numpy and cma: loaded for train only
 
     def run(
         bot: str,
@@ -353,15 +353,28 @@ def make_train(game: Episodic) -> click.Command:
         init: str,
         plot: Path | None,
         max_actions: int | None,
+        opponent: str | None,
         quiet: bool,
         force: bool,
         **kwargs: Any,
     ) -> None:
         check_train_options(method, games_per_eval, variants, popsize)
         config = split_config(game, kwargs)
-        info = game.bot_info(bot)
-        check_start(game, bot, config, None, seed)
-        defaults = game.default_weights(bot) if init == "default" else None
+        game.bot_info(bot)
+        if opponent is None:
+            check_start(game, bot, config, None, seed)
+            defaults = game.default_weights(bot) if init == "default" else None
+        else:
+            defaults = None
+            game.bot_info(opponent)
+            unread = set(config_mod.unread_keys(game.config_schema, bot)) & set(
+                config_mod.unread_keys(game.config_schema, opponent)
+            )
+            refuse_given(
+                click.get_current_context(),
+                ["config__" + k for k in sorted(unread)],
+                f"has no effect with --bot {bot} --opponent {opponent}",
+            )
         settings = TrainSettings(
             game.name,
             bot,
@@ -376,12 +389,18 @@ def make_train(game: Episodic) -> click.Command:
             init,
             config,
             max_actions,
+            opponent,
         )
         console = Console(stderr=True)
 
-        cap = fitness_cap(game, config)
+        cap = fitness_cap(game, config) if opponent is None else None
 
         def report(state: Any) -> None:
+            if opponent is not None:
+                console.print(
+                    f"generation {state.generation}/{generations}: {state.rating:.1%} of the points against {opponent}"
+                )
+                return
             capped = (
                 ""
                 if cap is None
@@ -404,10 +423,11 @@ def make_train(game: Episodic) -> click.Command:
             defaults=defaults,
             on_generation=report,
         )
-        table = {n: round(w, 5) for n, w in zip(info.weight_names, state.weights, strict=True)}
+        table = {n: round(w, 5) for n, w in zip(tuned_names(settings), state.weights, strict=True)}
         Console().print_json(json.dumps({"generations": state.generation, "rating": state.rating, "weights": table}))
         if plot is not None:
-            plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}", game.fitness_label)
+            label = game.fitness_label if opponent is None else f"points per game against {opponent}"
+            plot_learning_curve(plot, state.history, f"{game.title}: {bot}, {method}", label)
 
     options = train_options(game)
     return click.command(game.name, help=f"Tune a {game.title} bot's weights.")(with_options(options, run))
@@ -418,12 +438,15 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
     from ..core.tuning import MAX_SIGMA, METHODS, TRAINING_SEEDS
 
     tunable = [b.name for b in game.bots() if b.weight_names]
+    tuned = getattr(game, "tuned_parameters", None) if callable(getattr(game, "versus_play", None)) else None
+    versus = [b.name for b in game.bots() if tuned is not None and tuned(b.name)]
     return [
         click.option(
             "--bot",
             default=tunable[0] if tunable else None,
             show_default=True,
-            help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}.",
+            help=f"Bot whose weights to tune: {', '.join(tunable) or 'none'}"
+            + (f"; with --opponent: {', '.join(versus)}." if versus else "."),
         ),
         choice_option("--method", METHODS, "hill", "hill: the Hatris article's hill climber; cma: CMA-ES."),
         defaulted_option(
@@ -473,7 +496,15 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             "--init", ["random", "default"], "random", "Start from random weights (as the article) or the shipped ones."
         ),
         plot_option("Learning curve"),
-        max_actions_option("Cap each rating game at this many decisions."),
+        max_actions_option("Cap each rating game at this many decisions (a versus game: turns each, then a draw)."),
+        click.option(
+            "--opponent",
+            default=None,
+            help="Tune against this bot instead: rate each candidate by its points in game pairs (one seed, sides "
+            "swapped, as `match` plays them) and tune the bot's parameters, not its weights; --games-per-eval "
+            "then counts pairs"
+            + (f" (versus tuning: {', '.join(versus)})." if versus else "; this game has no versus play."),
+        ),
         quiet_option,
         *game_option_decorators(game),
     ]

@@ -19,6 +19,13 @@ start point ``x0`` and the fitness values told each generation. The strategy sam
 ``RandomState``, so asking and telling again from ``x0`` repeats every generation exactly; a resumed run gives the
 same weights as one that was never interrupted, and a rebuilt mean that differs from the stored weights (an
 edited file, another ``cma`` version) is refused.
+
+Versus tuning (``opponent`` set) rates a bot's *parameters* instead: named whole numbers with ranges and defaults
+that the game declares beside the bot (:class:`Parameter`, ``tuned_parameters``), played as config overrides of
+those keys. A candidate's rating is its mean points per game (0 loss, 1/2 draw, 1 win) in game pairs against the
+opponent (``core.match.play_pair``, one seed with the sides swapped, through the game's ``versus_play``: the games
+``match`` plays). Both methods search the unit cube, each parameter's range mapped onto 0..1, and round and clip a
+candidate into its ranges before it plays; the weights written are those whole numbers.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ import numpy as np
 from .batch import run_tasks
 from .errors import ConfigError, InputError
 from .jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
+from .match import PlayGame, game_points, play_pair
 from .registry import get_game
 from .runner import play_episode, resolve
 from .seeds import legacy_seed
@@ -42,7 +50,7 @@ from .seeds import legacy_seed
 METHODS = ("hill", "cma")
 #: the seeds training draws its games from (strength figures use seeds from 100,000 up)
 TRAINING_SEEDS = 10_000
-CHECKPOINT_FORMAT = 2
+CHECKPOINT_FORMAT = 3
 #: the keys of one learning-curve entry, per method
 HISTORY_KEYS = {
     "hill": {"generation", "rating", "accepted", "weights"},
@@ -73,6 +81,36 @@ class TrainSettings:
     init: str = "random"  # or "default": start from the shipped weights
     config: dict[str, Any] = field(default_factory=dict)
     max_actions: int | None = None
+    opponent: str | None = None  # versus tuning: the bot every candidate plays game pairs against
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A whole-number bot setting that versus tuning searches: its config key, range and shipped value."""
+
+    name: str
+    low: int
+    high: int
+    default: int
+
+
+class ParameterSpace:
+    """The unit cube onto which versus tuning maps its parameters (each range onto 0..1), and back."""
+
+    def __init__(self, parameters: Sequence[Parameter]) -> None:
+        self.parameters = tuple(parameters)
+        self.low = np.array([p.low for p in parameters], dtype=float)
+        self.span = np.array([p.high - p.low for p in parameters], dtype=float)
+
+    def values(self, x: np.ndarray) -> np.ndarray:
+        """The whole numbers of unit-cube point ``x``: rounded and clipped into every range."""
+        return np.round(self.low + np.clip(np.asarray(x, dtype=float), 0.0, 1.0) * self.span)
+
+    def unit(self, values: Sequence[float] | np.ndarray) -> np.ndarray:
+        return (np.asarray(values, dtype=float) - self.low) / np.where(self.span > 0, self.span, 1.0)
+
+    def overrides(self, values: Sequence[float] | np.ndarray) -> dict[str, int]:
+        return {p.name: int(round(v)) for p, v in zip(self.parameters, values, strict=True)}
 
 
 @dataclass
@@ -105,6 +143,29 @@ def rate_one(
     return float(g.fitness(play_episode(g, bot, seed, config, weights, max_actions=max_actions).result))
 
 
+def parameter_space(settings: TrainSettings) -> ParameterSpace:
+    """The parameters versus tuning searches for ``settings.bot``, as the game declares them."""
+    return ParameterSpace(versus_capable(settings.game).tuned_parameters(settings.bot))
+
+
+def versus_capable(name: str) -> Any:
+    """The game ``name``, whose versus methods (``tuned_parameters``, ``versus_play``) are optional: a game without
+    versus play has none, which ``tuned_names`` checks before any work."""
+    return get_game(name)
+
+
+def decode(settings: TrainSettings, x: np.ndarray) -> np.ndarray:
+    """The candidate a search point stands for: weights summing to 100, or whole numbers in their ranges."""
+    return normalise(x) if settings.opponent is None else parameter_space(settings).values(x)
+
+
+def rate_pair(
+    play: PlayGame, bot: str, opponent: str, seed: int, config: Mapping[str, Any], args: tuple[Any, ...]
+) -> float:
+    """``bot``'s points per game (0..1) in the pair of versus games on ``seed`` against ``opponent``."""
+    return sum(game_points(play_pair(play, bot, opponent, seed, config, *args))) / 4.0
+
+
 def generation_seeds(settings: TrainSettings, generation: int) -> list[int]:
     """The sequence S of one generation: K distinct seeds drawn afresh from the training range 0..9,999.
 
@@ -122,7 +183,20 @@ def rate_many(
     run: Callable[..., list[Any]],
     label: str,
 ) -> list[float]:
-    """Mean fitness of each candidate over the same seeds (common random numbers)."""
+    """Mean fitness of each candidate over the same seeds (common random numbers); in versus tuning, its mean
+    points per game in one game pair per seed against the opponent."""
+    if settings.opponent is not None:
+        game = versus_capable(settings.game)
+        play, config, extra = game.versus_play(settings.config, settings.max_actions)
+        space = parameter_space(settings)
+        pair_args = [
+            (play, settings.bot, settings.opponent, s, game.check_config({**config, **space.overrides(c)}), extra)
+            for c in candidates
+            for s in seeds
+        ]
+        flat = run(rate_pair, pair_args, description=label)
+        k = len(seeds)
+        return [float(np.mean(flat[i * k : (i + 1) * k])) for i in range(len(candidates))]
     args = [
         (settings.game, settings.bot, s, settings.config, [float(x) for x in c], settings.max_actions)
         for c in candidates
@@ -256,7 +330,7 @@ def _state_from(doc: dict[str, Any], settings: TrainSettings, n: int, name: str)
     state.cma_x0 = _numbers(cma["x0"], f"{name}: cma.x0", n)
     state.cma_told = [_numbers(values, f"{name}: cma.told[{g}]", size) for g, values in enumerate(told, start=1)]
     state.cma_es = rebuild_cma(settings, state.cma_x0, state.cma_told, name)
-    if not np.allclose(normalise(state.cma_es.mean), state.weights, rtol=1e-9, atol=1e-9):
+    if not np.allclose(decode(settings, state.cma_es.mean), state.weights, rtol=1e-9, atol=1e-9):
         raise InputError(f"{name}: its CMA-ES history does not lead to its weights (edited, or another cma version)")
     return state
 
@@ -275,12 +349,38 @@ def write_weights(path: Path, state: TrainState, names: Sequence[str]) -> None:
 
 
 def initial_weights(settings: TrainSettings, n: int, defaults: Sequence[float] | None) -> np.ndarray:
+    if settings.opponent is not None:
+        space = parameter_space(settings)
+        if settings.init == "default":
+            return np.array([float(p.default) for p in space.parameters])
+        return space.values(np.random.default_rng([settings.seed, 0xC0FFEE]).uniform(0.0, 1.0, n))
     if settings.init == "default":
         if defaults is None:
             raise ConfigError(f"{settings.game}/{settings.bot} has no shipped default weights")
         return normalise(np.asarray(defaults, dtype=float))
     rng = np.random.default_rng([settings.seed, 0xC0FFEE])
     return normalise(rng.uniform(0.0, 1.0, n))
+
+
+def tuned_names(settings: TrainSettings) -> tuple[str, ...]:
+    """The names of the vector ``settings`` tunes: the bot's weights, or with an opponent its parameters;
+    ``ConfigError`` for a game without versus play, an unknown opponent, or a bot with nothing to tune."""
+    game = versus_capable(settings.game)
+    game.bot_info(settings.bot)
+    if settings.opponent is None:
+        names = game.bot_info(settings.bot).weight_names
+        if not names:
+            raise ConfigError(f"{settings.game}/{settings.bot} has no weights to train")
+        return tuple(names)
+    if not callable(getattr(game, "versus_play", None)):
+        raise ConfigError(f"--opponent: {settings.game} has no versus play (its bots only play alone)")
+    game.bot_info(settings.opponent)
+    if settings.opponent == settings.bot:
+        raise ConfigError(f"--opponent {settings.opponent}: name another bot (the two would share the tuned values)")
+    names = tuple(p.name for p in game.tuned_parameters(settings.bot))
+    if not names:
+        raise ConfigError(f"{settings.game}/{settings.bot} has no parameters to tune against an opponent")
+    return names
 
 
 def train(
@@ -307,11 +407,11 @@ def train(
         )
     if settings.method not in METHODS:
         raise ConfigError(f"unknown method {settings.method!r} (choose from {', '.join(METHODS)})")
-    game = get_game(settings.game)
-    names = game.bot_info(settings.bot).weight_names
-    if not names:
-        raise ConfigError(f"{settings.game}/{settings.bot} has no weights to train")
+    game = versus_capable(settings.game)
+    names = tuned_names(settings)
     settings.config = game.check_config(settings.config)
+    if settings.opponent is not None:
+        _, settings.config, _ = game.versus_play(settings.config, settings.max_actions)
     ckpt = out.with_name(out.name + ".ckpt")
 
     def run(fn: Callable[..., Any], args: list[tuple[Any, ...]], description: str) -> list[Any]:
@@ -358,7 +458,7 @@ def hill_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
     (r,) = rate_many(s, [w], seeds, run, f"gen {g + 1}: rate W")
     accepted = 0
     for rnd in range(s.rounds):
-        variants = [normalise(w * np.exp(rng.normal(0.0, s.sigma, len(w)))) for _ in range(s.variants)]
+        variants = [vary(s, w, rng) for _ in range(s.variants)]
         ratings = rate_many(s, variants, seeds, run, f"gen {g + 1}: round {rnd + 1}/{s.rounds}")
         for v, t in zip(variants, ratings, strict=True):
             if t > r:
@@ -367,6 +467,15 @@ def hill_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
     state.weights = [float(x) for x in w]
     state.rating = r
     state.history.append({"generation": g + 1, "rating": r, "accepted": accepted, "weights": state.weights})
+
+
+def vary(settings: TrainSettings, w: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random variant: every weight times exp(N(0, sigma)), renormalised; or every parameter moved by
+    N(0, sigma) of its range, rounded and clipped."""
+    if settings.opponent is None:
+        return normalise(w * np.exp(rng.normal(0.0, settings.sigma, len(w))))
+    space = parameter_space(settings)
+    return space.values(space.unit(w) + rng.normal(0.0, settings.sigma, len(w)))
 
 
 def new_cma(settings: TrainSettings, x0_weights: Sequence[float]) -> Any:
@@ -378,6 +487,8 @@ def new_cma(settings: TrainSettings, x0_weights: Sequence[float]) -> Any:
     opts: dict[str, Any] = {"seed": math.nan, "randn": randn, "verbose": -9}
     if settings.popsize:
         opts["popsize"] = settings.popsize
+    if settings.opponent is not None:
+        return cma.CMAEvolutionStrategy(parameter_space(settings).unit(x0_weights), settings.sigma, opts)
     x0 = np.asarray(x0_weights) / 100.0
     return cma.CMAEvolutionStrategy(x0, settings.sigma * float(np.mean(x0)) * 3, opts)
 
@@ -386,7 +497,10 @@ def rebuild_cma(
     settings: TrainSettings, x0_weights: Sequence[float], told: Sequence[Sequence[float]], name: str
 ) -> Any:
     """The strategy after the generations of ``told``: ask and tell again, in order."""
-    if min(x0_weights) < 0 or not math.isclose(sum(x0_weights), 100.0, rel_tol=1e-9):
+    if settings.opponent is not None:
+        if list(x0_weights) != list(decode(settings, parameter_space(settings).unit(x0_weights))):
+            raise InputError(f"{name}: cma.x0 must be whole numbers within the parameters' ranges")
+    elif min(x0_weights) < 0 or not math.isclose(sum(x0_weights), 100.0, rel_tol=1e-9):
         raise InputError(f"{name}: cma.x0 must be non-negative weights summing to 100")
     es = new_cma(settings, x0_weights)
     for g, values in enumerate(told, start=1):
@@ -406,13 +520,13 @@ def cma_generation(state: TrainState, run: Callable[..., list[Any]]) -> None:
     es = state.cma_es
     seeds = generation_seeds(s, g)
     xs = es.ask()
-    candidates = [normalise(x) for x in xs]
+    candidates = [decode(s, x) for x in xs]
     ratings = rate_many(s, candidates, seeds, run, f"gen {g + 1}: {len(xs)} candidates")
     told = [-r for r in ratings]
     es.tell(xs, told)
     state.cma_told.append(told)
     best = int(np.argmax(ratings))
-    mean_w = normalise(es.mean)
+    mean_w = decode(s, es.mean)
     state.weights = [float(x) for x in mean_w]
     state.rating = float(np.mean(ratings))
     state.history.append(

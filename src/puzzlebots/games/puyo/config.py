@@ -145,17 +145,25 @@ class PuyoConfig(Schema):
         120,
         "duelist: fields kept per depth in each future's beam (the builder's search)",
         range=(1, 10_000),
+        flag="--duelist-width",
         web=True,
         web_max=120,
         bots=("duelist",),
     )
     duelist_depth: int = setting(
-        16, "duelist: pairs searched ahead when it builds", range=(1, 50), web=True, web_max=16, bots=("duelist",)
+        16,
+        "duelist: pairs searched ahead when it builds",
+        range=(1, 50),
+        flag="--duelist-depth",
+        web=True,
+        web_max=16,
+        bots=("duelist",),
     )
     duelist_futures: int = setting(
         4,
         "duelist: sampled futures searched in parallel when it builds",
         range=(1, 256),
+        flag="--duelist-futures",
         web=True,
         web_max=6,
         bots=("duelist",),

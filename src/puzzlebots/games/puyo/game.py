@@ -20,6 +20,9 @@ from .names import CHAIN_WEIGHT_NAMES as WEIGHT_NAMES
 from .names import KRIEG_WEIGHT_NAMES as KRIEG_WEIGHTS
 
 if TYPE_CHECKING:
+    from puzzlebots.core.match import PlayGame
+    from puzzlebots.core.tuning import Parameter
+
     from .env import PuyoAdapter
     from .versus_page import VersusPage
 
@@ -28,6 +31,17 @@ KRIEG3_KEYS = bot_keys(PuyoConfig, "krieg3")
 BEAM_KEYS = bot_keys(PuyoConfig, "beam")
 BUILDER_KEYS = bot_keys(PuyoConfig, "builder")
 DUELIST_KEYS = bot_keys(PuyoConfig, "duelist")
+#: what ``train --opponent`` tunes of ``duelist``: its thresholds, each searched over a range (inside the
+#: config's) around its shipped value: (config key, lowest, highest)
+DUELIST_TUNED = (
+    ("duelist_fire_links", 4, 14),
+    ("duelist_defend", 1, 30),
+    ("duelist_bury_rows", 1, 8),
+    ("duelist_crush", 6, 90),
+    ("duelist_harass", 0, 30),
+    ("duelist_harass_links", 1, 6),
+    ("duelist_read_ahead", 0, 16),
+)
 
 
 class PuyoGame(EpisodicBase):
@@ -104,6 +118,32 @@ class PuyoGame(EpisodicBase):
         from .bots.builder import default_weights as builder_weights  # the bots load numba: imported on use
 
         return builder_weights() if bot == "builder" else None
+
+    def tuned_parameters(self, bot: str) -> tuple[Parameter, ...]:
+        """The whole-number settings ``train --opponent`` searches for ``bot`` (``duelist``'s thresholds; the
+        others have none), with their shipped values as defaults."""
+        from puzzlebots.core.tuning import Parameter
+
+        self.bot_info(bot)
+        if bot != "duelist":
+            return ()
+        shipped = PuyoConfig()
+        return tuple(Parameter(key, low, high, getattr(shipped, key)) for key, low, high in DUELIST_TUNED)
+
+    def versus_play(
+        self, config: Mapping[str, Any], max_actions: int | None
+    ) -> tuple[PlayGame, dict[str, Any], tuple[Any, ...]]:
+        """What ``train --opponent`` plays a game pair with: the function ``puyo match`` plays one game with, the
+        versus config (``beam`` fires at the versus threshold unless ``beam_fire_links`` is set above the solo
+        rule's 0), and its remaining arguments (a draw after ``max_actions`` turns each, 500 unless given)."""
+        import functools
+
+        from .cli import versus_game
+        from .versus import VERSUS_FIRE_LINKS
+
+        fire = config.get("beam_fire_links") or VERSUS_FIRE_LINKS
+        versus = self.check_config({**config, "beam_fire_links": fire})
+        return functools.partial(versus_game, self), versus, (max_actions or 500,)
 
     def new_state(self, seed: int, config: Mapping[str, Any]) -> State:
         from .engine import SoloState

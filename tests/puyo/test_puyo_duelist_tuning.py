@@ -1,0 +1,112 @@
+"""Versus tuning: duelist's thresholds rated by game pairs against beam, the same for any number of workers and
+after a resume; candidates stay whole numbers in their ranges; bad input is refused with one line."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from puzzlebots.core.registry import get_game
+from puzzlebots.core.tuning import ParameterSpace, TrainSettings, train
+
+#: the smallest duelist, and games cut to a draw after 60 turns each: a pair takes a fraction of a second
+TINY = {"duelist_width": 1, "duelist_depth": 1, "duelist_futures": 1}
+PARAMETERS = get_game("puyo").tuned_parameters("duelist")
+
+
+def settings(method: str, generations: int) -> TrainSettings:
+    return TrainSettings(
+        "puyo",
+        "duelist",
+        method,
+        games_per_eval=1,
+        generations=generations,
+        seed=3,
+        variants=1,
+        rounds=1,
+        popsize=2,
+        init="default",
+        config=dict(TINY),
+        max_actions=60,
+        opponent="beam",
+    )
+
+
+def test_duelist_declares_its_thresholds_with_the_shipped_values():
+    config = get_game("puyo").check_config({})
+    assert [p.name for p in PARAMETERS] == [
+        "duelist_fire_links",
+        "duelist_defend",
+        "duelist_bury_rows",
+        "duelist_crush",
+        "duelist_harass",
+        "duelist_harass_links",
+    ]
+    assert all(p.low <= config[p.name] == p.default <= p.high for p in PARAMETERS)
+
+
+@given(st.lists(st.floats(-5, 5, allow_nan=False), min_size=len(PARAMETERS), max_size=len(PARAMETERS)))
+def test_a_candidate_is_rounded_and_clipped_into_its_ranges(x):
+    values = ParameterSpace(PARAMETERS).values(np.array(x))
+    assert all(v == int(v) and p.low <= v <= p.high for p, v in zip(PARAMETERS, values, strict=True))
+    get_game("puyo").check_config(ParameterSpace(PARAMETERS).overrides(values))
+
+
+@pytest.mark.parametrize("method", ["hill", "cma"])
+def test_versus_tuning_is_the_same_with_two_workers_and_after_a_resume(tmp_path: Path, method: str):
+    # two workers through the command (a process pool forks, which a process whose numba used OpenMP may not)
+    options = ["--popsize", "2"] if method == "cma" else ["--variants", "1", "--rounds", "1"]
+    tiny = [f"--{key.replace('_', '-')}={value}" for key, value in TINY.items()]
+    flags = ["--bot", "duelist", "--opponent", "beam", "--method", method, "--init", "default", "--seed", "3"]
+    more = ["--games-per-eval", "1", "--generations", "2", "--max-actions", "60", "--jobs", "2", "--quiet"]
+    done = run("puyo", *flags, *options, *tiny, *more, "--out", str(tmp_path / "two.json"))
+    assert done.returncode == 0, done.stderr
+    two = json.loads((tmp_path / "two.json").read_text())
+    one = train(settings(method, 2), tmp_path / "one.json", jobs=1, progress=False)
+    train(settings(method, 1), tmp_path / "resumed.json", jobs=1, progress=False)
+    resumed = train(settings(method, 2), tmp_path / "resumed.json", resume=True, jobs=1, progress=False)
+    assert one.generation == resumed.generation == two["trained_with"]["generations_done"] == 2
+    assert one.weights == resumed.weights == two["weights"]
+    assert one.history == resumed.history == two["history"]
+    space = ParameterSpace(PARAMETERS)
+    assert list(space.values(space.unit(one.weights))) == one.weights  # whole numbers in range
+    for entry in one.history:
+        assert 0.0 <= entry["rating"] <= 1.0  # points per game against beam
+    written = json.loads((tmp_path / "one.json").read_text())
+    assert written["names"] == [p.name for p in PARAMETERS]
+    assert written["trained_with"]["opponent"] == "beam"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlebots", "train", *args],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["puyo", "--bot", "duelist", "--opponent", "nobody"], "unknown bot"),
+        (["puyo", "--bot", "beam", "--opponent", "duelist"], "no parameters to tune"),
+        (["puyo", "--bot", "duelist", "--opponent", "duelist"], "another bot"),
+        (["hatris", "--opponent", "random"], "no versus play"),
+        (["puyo", "--bot", "duelist", "--opponent", "beam", "--templates", "x.txt"], "has no effect"),
+    ],
+)
+def test_bad_versus_tuning_is_refused_with_one_line_before_any_game(tmp_path: Path, args: list[str], says: str):
+    out = tmp_path / "w.json"
+    done = run(*args, "--out", str(out))
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and says in lines[0], done.stderr
+    assert not out.exists() and not out.with_name("w.json.ckpt").exists()
