@@ -119,17 +119,26 @@ def sampled_queues(rng: np.random.Generator, known: np.ndarray, futures: int, de
     return queues
 
 
+def searched_futures(
+    cells: np.ndarray, queues: np.ndarray, params: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``kernels.builder.search_many`` from the field ``cells`` over the futures ``queues``: per future and first
+    placement, the largest chain found and the best value (``duelist`` also reads the opponent's field so)."""
+    root = BB.new_field()
+    BB.encode(cells, root)
+    chains = np.zeros((len(queues), N_PLACEMENTS))
+    values = np.zeros((len(queues), N_PLACEMENTS))
+    search_many(root, queues, params, weights, chains, values)
+    return chains, values
+
+
 def ranked_by_futures(
     cells: np.ndarray, queues: np.ndarray, params: np.ndarray, weights: np.ndarray, legal: list[int]
 ) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The ``legal`` placements on the field ``cells``, best first by their chains summed over the futures
     ``queues`` (``kernels.builder.search_many``), ties by the futures survived, then by mean value; with the
     summed chains and survivals per placement. Shared with ``duelist``, which builds the same way."""
-    root = BB.new_field()
-    BB.encode(cells, root)
-    chains = np.zeros((len(queues), N_PLACEMENTS))
-    values = np.zeros((len(queues), N_PLACEMENTS))
-    search_many(root, queues, params, weights, chains, values)
+    chains, values = searched_futures(cells, queues, params, weights)
     total = np.maximum(chains, 0).sum(axis=0)
     alive = (values > -1.0e17).sum(axis=0)
     mean_value = np.where(values > -1.0e17, values, 0.0).sum(axis=0) / np.maximum(alive, 1)

@@ -33,12 +33,11 @@ import numpy as np
 from ..config import typed_config
 from ..engine import SoloState, action_of
 from ..frames import link_frames
-from ..kernels import bitboard as BB
-from ..kernels.builder import P_DISCOUNT, P_GARBAGE, P_REMAINING, search_many
+from ..kernels.builder import P_DISCOUNT, P_GARBAGE, P_REMAINING
 from ..kernels.chain_eval import signed
-from ..rules import N_PLACEMENTS, TARGET_POINTS
+from ..rules import TARGET_POINTS
 from .base import PuyoBot
-from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues
+from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues, searched_futures
 from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_of, garbage_to_kill, held, reach, rows_of, shots
 
 #: with ``duelist_read_ahead``, the tallest column from which a big chain is fired even if the opponent could
@@ -89,7 +88,7 @@ class DuelistBot(PuyoBot):
             choice = self._answer(state, legal, mine, int(state.pending), True)
             if choice is not None:
                 return choice
-            big = [s for s in mine if s.links >= self.fire_links]
+            big = self._big(mine)
             return self._fire_or_build(state, legal, big, int(state.pending))
         obs = observe()
         me, him = obs.me, obs.other
@@ -120,11 +119,15 @@ class DuelistBot(PuyoBot):
             # his garbage falls after our first placement that lands once his chain ends: build for a chain
             # that fires by then (the search looks no further), so that there is a counter when it lands
             horizon = max(1, (him.busy_until - obs.frame) // TYPICAL_PLACEMENT_FRAMES + 1)
-        big = [s for s in mine if s.links >= self.fire_links]
+        big = self._big(mine)
         if big and self.read_ahead and not him.chain and int(state.field.heights.max()) < CRAMPED_HEIGHT:
             # a chain he can outdo before ours ends is held back while there is room to build it bigger
             big = [s for s in big if s.garbage - on_way > self._threat(him, obs, s.ends)]
         return self._fire_or_build(state, legal, big, on_way if urgent else me.fixed, horizon)
+
+    def _big(self, mine: list[Shot]) -> list[Shot]:
+        """The shots of ``duelist_fire_links`` links or more."""
+        return [s for s in mine if s.links >= self.fire_links]
 
     def _rest_of_chain(self, him: Any, incoming: int, now: int) -> int:
         """The garbage the opponent's chain in progress will still send, estimated: its links left (the frames
@@ -156,11 +159,7 @@ class DuelistBot(PuyoBot):
         params[P_DISCOUNT] = 1000
         known = np.array(him.pairs, dtype=np.int64)
         queues = sampled_queues(self.rng, known, self.futures, placements, self.n_colours)
-        root = BB.new_field()
-        BB.encode(him.field.cells, root)
-        chains = np.zeros((len(queues), N_PLACEMENTS))
-        values = np.zeros((len(queues), N_PLACEMENTS))
-        search_many(root, queues, params, self.weights, chains, values)
+        chains, _ = searched_futures(him.field.cells, queues, params, self.weights)
         score = int(np.median(chains.max(axis=1)))
         return garbage_of(score, him.carry, obs.target) if score > 0 else 0
 
