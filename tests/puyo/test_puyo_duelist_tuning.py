@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from puzzlebots.core.parameters import ParameterSpace
 from puzzlebots.core.registry import get_game
-from puzzlebots.core.tuning import ParameterSpace, TrainSettings, train
+from puzzlebots.core.tuning import TrainSettings, train
 
 #: the smallest duelist, and games cut to a draw after 20 turns each: a pair takes a fraction of a second
 TINY = {"duelist_width": 1, "duelist_depth": 1, "duelist_futures": 1}

@@ -37,7 +37,7 @@ from ..command_parts.terminal import live_view, print_fitted
 from ..core import config as config_mod
 from ..core.errors import ConfigError, InputError
 from ..core.files import beside, short_name
-from ..core.protocols import Commands, Episodic, Game, TerminalView, capability
+from ..core.protocols import Commands, Episodic, Game, TerminalView, Versus, capability
 from ..core.registry import get_game, loadable_games
 from ..core.replay import MAX_ACTIONS as MAX_REPLAY_ACTIONS
 from ..core.replay import check_replay, read_replay, write_replay
@@ -438,8 +438,7 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
     from ..core.tuning import MAX_SIGMA, METHODS, TRAINING_SEEDS
 
     tunable = [b.name for b in game.bots() if b.weight_names]
-    tuned = getattr(game, "tuned_parameters", None) if callable(getattr(game, "versus_play", None)) else None
-    versus = [b.name for b in game.bots() if tuned is not None and tuned(b.name)]
+    versus = [b.name for b in game.bots() if isinstance(game, Versus) and game.tuned_parameters(b.name)]
     return [
         click.option(
             "--bot",

@@ -13,6 +13,7 @@ implements only where it has it, and the edges ask for the capability, never for
 :class:`WebReporting`  page controls whose long calls report as they go and end early when the page says stop
 :class:`GymGame`       a Gymnasium adapter: action numbering, mask, observation, picture
 :class:`Commands`      click commands of its own, mounted under ``puzzlebots <game>``
+:class:`Versus`        bots that play each other: the settings ``train --opponent`` tunes and one versus game
 =====================  ==================================================================================
 
 :func:`capability` gets one with a one-line ``ConfigError`` where a game lacks it. Actions are whatever the game
@@ -24,12 +25,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from rich.console import RenderableType
 
 from .config import ConfigOption, Schema
 from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .parameters import Parameter
 
 Action = Any
 JSON = Any
@@ -302,6 +306,22 @@ class Commands(Protocol):
     def extra_commands(self) -> Sequence[Any]: ...
 
 
+@runtime_checkable
+class Versus(Episodic, Protocol):
+    """A game whose bots also play each other: ``train --opponent`` rates a bot's settings in game pairs."""
+
+    def tuned_parameters(self, bot: str) -> Sequence[Parameter]:
+        """The whole-number settings versus tuning searches for ``bot`` (none for a bot with nothing to tune)."""
+        ...
+
+    def versus_play(
+        self, config: Mapping[str, Any], max_actions: int | None
+    ) -> tuple[Callable[..., dict[str, Any]], dict[str, Any], tuple[Any, ...]]:
+        """The function that plays one versus game (a ``core.match.PlayGame``), the versus config, and that
+        function's other arguments."""
+        ...
+
+
 C = TypeVar("C")
 
 #: how each capability is named in the one-line error for a game that lacks it
@@ -313,6 +333,7 @@ _WHAT: dict[type, str] = {
     WebEngines: "external engines on the page",
     GymGame: "Gymnasium environment",
     Commands: "commands of its own",
+    Versus: "versus play",
 }
 
 

@@ -43,6 +43,8 @@ from .batch import run_tasks
 from .errors import ConfigError, InputError
 from .jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 from .match import PlayGame, game_points, play_pair
+from .parameters import ParameterSpace
+from .protocols import Versus
 from .registry import get_game
 from .runner import play_episode, resolve
 from .seeds import legacy_seed
@@ -84,35 +86,6 @@ class TrainSettings:
     opponent: str | None = None  # versus tuning: the bot every candidate plays game pairs against
 
 
-@dataclass(frozen=True)
-class Parameter:
-    """A whole-number bot setting that versus tuning searches: its config key, range and shipped value."""
-
-    name: str
-    low: int
-    high: int
-    default: int
-
-
-class ParameterSpace:
-    """The unit cube onto which versus tuning maps its parameters (each range onto 0..1), and back."""
-
-    def __init__(self, parameters: Sequence[Parameter]) -> None:
-        self.parameters = tuple(parameters)
-        self.low = np.array([p.low for p in parameters], dtype=float)
-        self.span = np.array([p.high - p.low for p in parameters], dtype=float)
-
-    def values(self, x: np.ndarray) -> np.ndarray:
-        """The whole numbers of unit-cube point ``x``: rounded and clipped into every range."""
-        return np.round(self.low + np.clip(np.asarray(x, dtype=float), 0.0, 1.0) * self.span)
-
-    def unit(self, values: Sequence[float] | np.ndarray) -> np.ndarray:
-        return (np.asarray(values, dtype=float) - self.low) / np.where(self.span > 0, self.span, 1.0)
-
-    def overrides(self, values: Sequence[float] | np.ndarray) -> dict[str, int]:
-        return {p.name: int(round(v)) for p, v in zip(self.parameters, values, strict=True)}
-
-
 @dataclass
 class TrainState:
     """Everything needed to continue: finished generations, current weights and the learning curve."""
@@ -145,13 +118,15 @@ def rate_one(
 
 def parameter_space(settings: TrainSettings) -> ParameterSpace:
     """The parameters versus tuning searches for ``settings.bot``, as the game declares them."""
-    return ParameterSpace(versus_capable(settings.game).tuned_parameters(settings.bot))
+    return ParameterSpace(versus_game_of(settings.game).tuned_parameters(settings.bot))
 
 
-def versus_capable(name: str) -> Any:
-    """The game ``name``, whose versus methods (``tuned_parameters``, ``versus_play``) are optional: a game without
-    versus play has none, which ``tuned_names`` checks before any work."""
-    return get_game(name)
+def versus_game_of(name: str) -> Versus:
+    """The game ``name`` as a game with versus play, or the one-line ``ConfigError`` that it has none."""
+    game = get_game(name)
+    if not isinstance(game, Versus):
+        raise ConfigError(f"--opponent: {name} has no versus play (its bots only play alone)")
+    return game
 
 
 def decode(settings: TrainSettings, x: np.ndarray) -> np.ndarray:
@@ -186,7 +161,7 @@ def rate_many(
     """Mean fitness of each candidate over the same seeds (common random numbers); in versus tuning, its mean
     points per game in one game pair per seed against the opponent."""
     if settings.opponent is not None:
-        game = versus_capable(settings.game)
+        game = versus_game_of(settings.game)
         play, config, extra = game.versus_play(settings.config, settings.max_actions)
         space = parameter_space(settings)
         pair_args = [
@@ -365,15 +340,13 @@ def initial_weights(settings: TrainSettings, n: int, defaults: Sequence[float] |
 def tuned_names(settings: TrainSettings) -> tuple[str, ...]:
     """The names of the vector ``settings`` tunes: the bot's weights, or with an opponent its parameters;
     ``ConfigError`` for a game without versus play, an unknown opponent, or a bot with nothing to tune."""
-    game = versus_capable(settings.game)
-    game.bot_info(settings.bot)
     if settings.opponent is None:
-        names = game.bot_info(settings.bot).weight_names
+        names = get_game(settings.game).bot_info(settings.bot).weight_names
         if not names:
             raise ConfigError(f"{settings.game}/{settings.bot} has no weights to train")
         return tuple(names)
-    if not callable(getattr(game, "versus_play", None)):
-        raise ConfigError(f"--opponent: {settings.game} has no versus play (its bots only play alone)")
+    game = versus_game_of(settings.game)
+    game.bot_info(settings.bot)
     game.bot_info(settings.opponent)
     if settings.opponent == settings.bot:
         raise ConfigError(f"--opponent {settings.opponent}: name another bot (the two would share the tuned values)")
@@ -407,11 +380,11 @@ def train(
         )
     if settings.method not in METHODS:
         raise ConfigError(f"unknown method {settings.method!r} (choose from {', '.join(METHODS)})")
-    game = versus_capable(settings.game)
     names = tuned_names(settings)
+    game = get_game(settings.game)
     settings.config = game.check_config(settings.config)
     if settings.opponent is not None:
-        _, settings.config, _ = game.versus_play(settings.config, settings.max_actions)
+        _, settings.config, _ = versus_game_of(settings.game).versus_play(settings.config, settings.max_actions)
     ckpt = out.with_name(out.name + ".ckpt")
 
     def run(fn: Callable[..., Any], args: list[tuple[Any, ...]], description: str) -> list[Any]:

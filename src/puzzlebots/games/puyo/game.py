@@ -21,7 +21,7 @@ from .names import KRIEG_WEIGHT_NAMES as KRIEG_WEIGHTS
 
 if TYPE_CHECKING:
     from puzzlebots.core.match import PlayGame
-    from puzzlebots.core.tuning import Parameter
+    from puzzlebots.core.parameters import Parameter
 
     from .env import PuyoAdapter
     from .versus_page import VersusPage
@@ -122,7 +122,7 @@ class PuyoGame(EpisodicBase):
     def tuned_parameters(self, bot: str) -> tuple[Parameter, ...]:
         """The whole-number settings ``train --opponent`` searches for ``bot`` (``duelist``'s thresholds; the
         others have none), with their shipped values as defaults."""
-        from puzzlebots.core.tuning import Parameter
+        from puzzlebots.core.parameters import Parameter
 
         self.bot_info(bot)
         if bot != "duelist":
