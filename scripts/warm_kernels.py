@@ -96,11 +96,40 @@ def warm_puyo_field_kernels() -> None:
     print(f"  puyo field kernels: {time.monotonic() - start:.1f} s", flush=True)
 
 
+def warm_yoshis_cookie_look_ahead() -> None:
+    """The planner's ranked plans, which it asks for only when falling lines come near (late at high speed, and
+    on the page's thinking panel): two decisions from the start never reach them."""
+    import numpy as np
+
+    from puzzlebots.games.yoshis_cookie.bots.lines import state_at
+    from puzzlebots.games.yoshis_cookie.game import GAME
+    from puzzlebots.games.yoshis_cookie.kernels.builder import MAX_MOVES
+    from puzzlebots.games.yoshis_cookie.kernels.planner import planner_ranked
+
+    start = time.monotonic()
+    config = GAME.check_config({})
+    state, bot = GAME.new_state(0, config), GAME.make_bot("planner", config, None, 0)
+    outs, lines = np.zeros((2, MAX_MOVES), np.int8), np.zeros((2, 4), np.int64)
+    planner_ranked(state.raw_grid, state_at(state), bot.rules, bot.weights, outs, lines)
+    print(f"  yoshis_cookie look-ahead kernel: {time.monotonic() - start:.1f} s", flush=True)
+
+
+def warm_cargobot_seen_table() -> None:
+    """The climber's seen set rebuilt as it grows: a long climb reaches it, the short warm-up climbs do not."""
+    from puzzlebots.games.cargobot.kernels.climb import Seen
+
+    Seen(1).make_room(0, 2)
+
+
 def warm(games: set[str]) -> None:
     warm_episodes(games)
     warm_commands(games)
     if "puyo" in games:
         warm_puyo_field_kernels()
+    if "yoshis_cookie" in games:
+        warm_yoshis_cookie_look_ahead()
+    if "cargobot" in games:
+        warm_cargobot_seen_table()
 
 
 def main(games: list[str]) -> None:
