@@ -18,7 +18,7 @@ from puzzlebots.core.tuning import ParameterSpace, TrainSettings, train
 #: the smallest duelist against the smallest beam (the claim is equal results, not strength), and games cut to a
 #: draw after 20 turns each: a pair takes a fraction of a second; on SEED the two generations' ratings differ
 TINY = {"duelist_width": 1, "duelist_depth": 1, "duelist_futures": 1}
-TINY |= {"beam_width": 1, "beam_depth": 1, "beam_samples": 1}
+TINY |= {"beam_width": 1, "beam_depth": 4, "beam_samples": 1}  # one random pair past the three known
 TURNS = 20
 SEED = 5
 PARAMETERS = get_game("puyo").tuned_parameters("duelist")
