@@ -143,16 +143,16 @@ def test_train_killed_mid_run_resumes_from_its_last_generation(tmp_path):
         "--bot",
         "threshold",
         "--games-per-eval",
-        "40",
+        "10",
         "--generations",
-        "30",
+        "1000",  # far more than it can play before the kill: the run is killed, never ends on its own
         "--out",
         str(out),
         "--jobs",
         "1",
         "--quiet",
         "--cards",
-        "400",
+        "100",  # short games: a generation takes a tenth of a second
     ]
     proc = subprocess.Popen(base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
     ckpt = tmp_path / "w.json.ckpt"
@@ -164,7 +164,7 @@ def test_train_killed_mid_run_resumes_from_its_last_generation(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     done = json.loads(out.read_text())["trained_with"]["generations_done"]
-    assert ckpt.exists() and 2 <= done < 30
+    assert ckpt.exists() and 2 <= done < 1000
     target = done + 2
     res = subprocess.run(
         [*base[: base.index("--generations") + 1], str(target), *base[base.index("--out") :], "--resume"],

@@ -178,3 +178,17 @@ def test_training_plays_only_seeds_0_to_9999_fresh_each_generation():
     s.games_per_eval = TRAINING_SEEDS + 1
     with pytest.raises(ConfigError, match="training seeds"):
         train(s, Path("unused.json"), jobs=1, progress=False)
+
+
+def test_cma_is_imported_without_matplotlib_which_still_imports_for_a_plot():
+    code = (
+        "import sys\n"
+        "from puzzlebots.core.tuning import import_cma\n"
+        "cma = import_cma()\n"
+        "assert 'matplotlib' not in sys.modules, 'cma loaded matplotlib'\n"
+        "es = cma.CMAEvolutionStrategy([0.5, 0.5], 0.3, {'verbose': -9, 'popsize': 4})\n"
+        "es.tell(es.ask(), [1.0, 2.0, 3.0, 4.0])\n"
+        "import matplotlib.pyplot\n"
+    )
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

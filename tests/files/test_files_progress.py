@@ -23,6 +23,7 @@ from puzzlebots.games.cargobot.levels import find_level
 from puzzlebots.games.cargobot.progress import MAX_FILE_BYTES
 
 LEVEL = "Re-Curses"  # solved at size 5 in well under a second
+TOP = len(find_level(LEVEL).commands) + 1  # the highest option of a frontier's prefix: its commands, end, skip
 
 
 def resume(path: Path, *extra: object) -> list[object]:
@@ -143,12 +144,12 @@ def test_a_frontier_of_over_a_million_prefixes_is_read_back(tmp_path: Path, good
     as a file under the cap can."""
 
     def many(doc: dict[str, Any]) -> None:
-        doc["levels"][LEVEL]["frontier"] = [[0, 1, 2]] + [[1, 3]] * 1_000_000  # one past the old million
+        doc["levels"][LEVEL]["frontier"] = [[0, 1, 2]] + [[1, TOP]] * 1_000_000  # one past the old million
 
     path = planted(tmp_path, good, many)
     book = progress.load(path, 5000, [find_level(LEVEL)])
     frontier = book.levels[LEVEL].frontier
-    assert frontier is not None and len(frontier.pending) == 1_000_001 and frontier.pending[-1] == (1, 3)
+    assert frontier is not None and len(frontier.pending) == 1_000_001 and frontier.pending[-1] == (1, TOP)
 
 
 def test_a_folder_or_missing_file(tmp_path: Path) -> None:
@@ -209,6 +210,7 @@ def _extra_field(doc: dict[str, Any]) -> None:
         (record("frontier", [[0, 1], 3]), "frontier[1] must be a list of at most 1000 options"),
         (record("frontier", [[0, -1]]), "frontier[0] must be a whole number from 0 to"),
         (record("frontier", [[0, 99]]), "frontier[0] must be a whole number from 0 to"),
+        (record("frontier", [[0, TOP + 1]]), f"frontier[0] must be a whole number from 0 to {TOP}, got {TOP + 1}"),
         (record("frontier", [[0] * 1002]), "frontier[0] must be a list of at most 1000 options, after the count"),
         (record("frontier", [[]]), "frontier[0] must be a list of at most 1000 options, after the count"),
         (record("frontier", [[1, 2]]), "frontier[0]: options shared must be a whole number from 0 to 0"),

@@ -89,7 +89,7 @@ def lines(path: Path) -> int:
 
 
 def test_a_run_killed_by_kill_9_resumes_to_the_same_file(tmp_path: Path) -> None:
-    args = [*QUICK, "--games", "24", "--seed", "300", "--jobs", "2"]
+    args = [*QUICK, "--games", "16", "--seed", "300", "--jobs", "2"]  # killed with six of its eight pairs to play
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     whole.mkdir()
     cut.mkdir()
@@ -111,7 +111,7 @@ def test_a_run_killed_by_kill_9_resumes_to_the_same_file(tmp_path: Path) -> None
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
     kept = lines(partial) - 1
-    assert 2 <= kept < 12 and not (cut / "m.json").exists()
+    assert 2 <= kept < 8 and not (cut / "m.json").exists()
     resumed = run(cut, *args, "--json", "m.json")
     assert resumed.returncode == 0, resumed.stderr
     assert not partial.exists()

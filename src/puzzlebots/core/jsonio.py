@@ -161,7 +161,7 @@ def _finite_float(text: str) -> float:
 
 
 def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
+    if len(text) > MAX_DIGITS and len(text.lstrip("-")) > MAX_DIGITS:  # the strip only for a long one: called per int
         raise ValueError(f"a number of {len(text.lstrip('-'))} digits is out of range (at most {MAX_DIGITS})")
     return int(text)
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -451,11 +453,27 @@ def vary(settings: TrainSettings, w: np.ndarray, rng: np.random.Generator) -> np
     return space.values(space.unit(w) + rng.normal(0.0, settings.sigma, len(w)))
 
 
+def import_cma() -> Any:
+    """The ``cma`` package, imported without the matplotlib it loads for its own plots (over a second of every
+    CMA-ES run's start, and tuning draws its curves itself); a matplotlib already imported is left as it is."""
+    if "cma" in sys.modules or "matplotlib" in sys.modules:
+        import cma
+
+        return cma
+    sys.modules["matplotlib"] = None  # type: ignore[assignment]  # cma's ``import matplotlib`` then fails, as it allows
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # its note that its own plots are not available
+            import cma
+    finally:
+        del sys.modules["matplotlib"]
+    return cma
+
+
 def new_cma(settings: TrainSettings, x0_weights: Sequence[float]) -> Any:
     """A fresh CMA-ES on weights/100 that samples from its own ``RandomState`` (the same numbers as the global
     generator seeded with ``legacy_seed(seed, 1)``, without depending on anyone else's use of it)."""
-    import cma
-
+    cma = import_cma()
     randn = np.random.RandomState(legacy_seed(settings.seed, 1)).randn
     opts: dict[str, Any] = {"seed": math.nan, "randn": randn, "verbose": -9}
     if settings.popsize:

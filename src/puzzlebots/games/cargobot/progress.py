@@ -286,13 +286,25 @@ def _frontier(value: Any, where: str, level: Level, coded: bool) -> Frontier | N
                 f"{where}[{k}] must be a list of at most {MAX_SIZE} options"
                 + (", after the count it shares with the one before" if coded else "")
             )
-        shared = check_int(entry[0], f"{where}[{k}]: options shared", 0, len(before)) if coded else 0
-        rest = tuple(check_int(x, f"{where}[{k}]", 0, top) for x in entry[head:])
+        shared = entry[0] if coded else 0
+        rest = tuple(entry[head:])
+        if not (type(shared) is int and 0 <= shared <= len(before) and _options(rest, top)):
+            # the checks that name what is wrong, only then: a frontier holds millions of prefixes
+            shared = check_int(entry[0], f"{where}[{k}]: options shared", 0, len(before)) if coded else 0
+            rest = tuple(check_int(x, f"{where}[{k}]", 0, top) for x in rest)
         before = before[:shared] + rest
         if len(before) > MAX_SIZE:
             raise InputError(f"{where}[{k}] must be a list of at most {MAX_SIZE} options")
         prefixes.append(before)
     return Frontier(prefixes)
+
+
+def _options(options: tuple[Any, ...], top: int) -> bool:
+    """Whether every option is a whole number (not a bool) in ``0..top``."""
+    for x in options:
+        if type(x) is not int or not 0 <= x <= top:
+            return False
+    return True
 
 
 def _sizes(value: Any, where: str, limit: int) -> list[dict[str, Any]]:

@@ -85,13 +85,16 @@ class PuyoConfig(Schema):
         8, "KRIEG3: pieces in a row without progress before a chain is dropped", range=(1, 1000), bots=("krieg3",)
     )
     beam_width: int = setting(
-        40, "beam: fields kept per depth", range=(1, 10_000), web=True, web_max=100, bots=("beam",)
+        40, "beam: fields kept per depth", range=(1, 10_000), flag="--beam-width", web=True, web_max=100, bots=("beam",)
     )
-    beam_depth: int = setting(6, "beam: pairs searched ahead", range=(1, 50), web=True, web_max=10, bots=("beam",))
+    beam_depth: int = setting(
+        6, "beam: pairs searched ahead", range=(1, 50), flag="--beam-depth", web=True, web_max=10, bots=("beam",)
+    )
     beam_samples: int = setting(
         3,
         "beam: random futures searched (the visible pairs, then random ones)",
         range=(1, 100),
+        flag="--beam-samples",
         web=True,
         web_max=5,
         bots=("beam",),
