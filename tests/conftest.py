@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +14,13 @@ from puzzlebots.core.ray_executor import RayExecutor
 # because drawing its examples was slow (on a busy machine it is, and that says nothing about the code).
 settings.register_profile("puzzlebots", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("puzzlebots")
+
+# The tests that press Ctrl-C on a command send its process SIGINT as a terminal would. A shell that runs the
+# suite in the background (`make test &`, nohup, some CI runners) starts it with SIGINT ignored, and a process
+# started from here would inherit that and never hear the key; each test process (the main one and every
+# worker) takes Python's own handler back, so what it starts has SIGINT at its default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="module")
