@@ -46,7 +46,7 @@ from .errors import ConfigError, InputError
 from .jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
 from .match import PlayGame, game_points, play_pair
 from .parameters import ParameterSpace
-from .protocols import Versus
+from .protocols import Versus, capability
 from .registry import get_game
 from .runner import play_episode, resolve
 from .seeds import legacy_seed
@@ -124,11 +124,8 @@ def parameter_space(settings: TrainSettings) -> ParameterSpace:
 
 
 def versus_game_of(name: str) -> Versus:
-    """The game ``name`` as a game with versus play, or the one-line ``ConfigError`` that it has none."""
-    game = get_game(name)
-    if not isinstance(game, Versus):
-        raise ConfigError(f"--opponent: {name} has no versus play (its bots only play alone)")
-    return game
+    """The game ``name`` as a game with versus play, or the capability's one-line ``ConfigError``."""
+    return capability(get_game(name), Versus)
 
 
 def decode(settings: TrainSettings, x: np.ndarray) -> np.ndarray:
@@ -386,7 +383,7 @@ def train(
     game = get_game(settings.game)
     settings.config = game.check_config(settings.config)
     if settings.opponent is not None:
-        _, settings.config, _ = versus_game_of(settings.game).versus_play(settings.config, settings.max_actions)
+        _, settings.config, _ = capability(game, Versus).versus_play(settings.config, settings.max_actions)
     ckpt = out.with_name(out.name + ".ckpt")
 
     def run(fn: Callable[..., Any], args: list[tuple[Any, ...]], description: str) -> list[Any]:
