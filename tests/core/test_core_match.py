@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from puzzlebots.core.errors import ConfigError
@@ -117,9 +117,10 @@ def test_swapping_the_bots_negates_the_elo(counts: list[int]) -> None:
 @settings(max_examples=200)
 @given(counts5, elos, st.floats(1, 300), st.integers(0, 3))
 def test_llr_grows_with_wins(counts: list[int], elo0: float, gap: float, bin_: int) -> None:
-    """Moving one pair to the next better bin never lowers the LLR."""
-    if counts[bin_] == 0:
-        return
+    """Moving one pair to the next better bin never lowers the LLR, when no bin empties or fills on the way: an
+    empty bin is regularized to a weight of its own, a step that can lower the LLR by a hair (hypothesis found
+    [1, 1, 0, 0, 0] to [0, 2, 0, 0, 0] at 0, 1 Elo lowering it by 1.2e-6)."""
+    assume(counts[bin_] >= 2 and counts[bin_ + 1] >= 1)
     better = list(counts)
     better[bin_] -= 1
     better[bin_ + 1] += 1
