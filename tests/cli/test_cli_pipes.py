@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -196,3 +197,164 @@ def test_cargobot_solve(tmp_path: Path) -> None:
     lines = whole_lines(done.stdout)
     assert any(line.startswith("solved 1/1") for line in lines)
     assert "\r" not in done.stderr
+
+
+def test_cargobot_evolve(tmp_path: Path) -> None:
+    done = piped("cargobot", "evolve", "--level", "Cargo 101", "--evaluations", "2000", "--jobs", "1", cwd=tmp_path)
+    lines = whole_lines(done.stdout)
+    assert lines[0].startswith("Cargo 101: solved after ") and lines[1].startswith("program (")
+    as_json = piped(
+        "cargobot", "evolve", "--level", "Cargo 101", "--evaluations", "2000", "--jobs", "1", "--json", cwd=tmp_path
+    )
+    whole_lines(as_json.stdout)
+    assert json.loads(as_json.stdout)["solved"] is True
+
+
+def test_cargobot_bench_gp(tmp_path: Path) -> None:
+    done = piped(
+        "cargobot",
+        "bench-gp",
+        "--levels",
+        "Cargo 101",
+        "--runs",
+        "1",
+        "--evaluations",
+        "500",
+        "--methods",
+        "random,gp-lexicase",
+        "--jobs",
+        "1",
+        cwd=tmp_path,
+    )
+    lines = whole_lines(done.stdout)
+    assert "gp-lexicase: 1 levels solved in at least half the runs" in lines
+    assert any("Cargo 101" in line and "1/1" in line for line in lines)
+    whole_lines(done.stderr)  # the progress bar's last state, a line of its own
+
+
+def test_cargobot_sketch(tmp_path: Path) -> None:
+    # --stop-at ends it at the designer's 3 registers; the time limit is a hang guard that is never reached
+    done = piped(
+        "cargobot",
+        "sketch",
+        "--level",
+        "Cargo 101",
+        "--stop-at",
+        "3",
+        "--time-limit",
+        "600",
+        "--jobs",
+        "1",
+        cwd=tmp_path,
+    )
+    lines = whole_lines(done.stdout)
+    assert lines[0].startswith("Cargo 101: solved with 3 stars of 3") and lines[1] == "program: claw R claw"
+
+
+def test_puyo_match_keeps_each_summary_line_whole(tmp_path: Path) -> None:
+    done = piped(
+        "puyo", "match", "--bots", "krieg,krieg", "--games", "2", "--max-turns", "8", "--jobs", "1", cwd=tmp_path
+    )
+    lines = whole_lines(done.stdout)
+    assert any(line.startswith("Elo krieg - krieg: +0.0") and line.endswith("stronger 50.0%") for line in lines)
+    whole_lines(done.stderr)
+
+
+def test_puyo_versus(tmp_path: Path) -> None:
+    done = piped(
+        "puyo", "versus", "--bots", "krieg,krieg", "--games", "1", "--max-turns", "8", "--jobs", "1", cwd=tmp_path
+    )
+    lines = whole_lines(done.stdout)
+    assert any("win rate" in line for line in lines) and any("draws 1" in line for line in lines)
+
+
+def test_puyo_upi_answers_a_line_per_message(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR")}
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", "krieg"],
+        input="upi\nisready\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert whole_lines(done.stdout)[-2:] == ["upiok", "readyok"]
+
+
+def test_puyo_play_refuses_a_pipe_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzlebots", "puyo", "play"], input="", capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert whole_lines(done.stderr) == ["error: puyo play needs an interactive terminal"]
+
+
+def test_bench(tmp_path: Path) -> None:
+    done = piped("bench", "core", "--quick", cwd=tmp_path)
+    lines = whole_lines(done.stdout)
+    assert any("benchmark: core" in line for line in lines) and any("speed-up 2 vs 1" in line for line in lines)
+
+
+def test_serve_prints_its_address_on_a_line_of_its_own(tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "puzzlebots", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()  # blocks until the server is up and has said where
+    finally:
+        server.send_signal(signal.SIGTERM)
+        rest, errors = server.communicate(timeout=60)
+    whole_lines(first + rest)
+    assert re.search(r"http://127\.0\.0\.1:\d+", first)
+    whole_lines(errors)
+
+
+#: every command, and the test above that runs it with its output in a pipe
+PIPED = {
+    "list": test_list,
+    "stats GAME": test_stats_json_is_the_whole_output,
+    "watch GAME": test_watch_and_replay_print_the_last_board_a_caption_and_json,
+    "replay": test_watch_and_replay_print_the_last_board_a_caption_and_json,
+    "train GAME": test_train,
+    "versus GAME": test_versus,
+    "bench": test_bench,
+    "serve": test_serve_prints_its_address_on_a_line_of_its_own,
+    "cargobot levels": test_cargobot_levels_keep_every_name_whole,
+    "cargobot run": test_cargobot_run,
+    "cargobot climb": test_cargobot_climb,
+    "cargobot solve": test_cargobot_solve,
+    "cargobot evolve": test_cargobot_evolve,
+    "cargobot bench-gp": test_cargobot_bench_gp,
+    "cargobot sketch": test_cargobot_sketch,
+    "puyo match": test_puyo_match_keeps_each_summary_line_whole,
+    "puyo versus": test_puyo_versus,
+    "puyo upi": test_puyo_upi_answers_a_line_per_message,
+    "puyo play": test_puyo_play_refuses_a_pipe_in_one_line,
+}
+
+
+def test_every_command_has_a_pipe_test() -> None:
+    """A new command needs its own test here before it lands (a command made for each game, ``stats hatris``,
+    is one command)."""
+    import click
+
+    from puzzlebots.cli import cli
+    from puzzlebots.core.registry import game_names
+
+    games = set(game_names())
+
+    def paths(group: click.Group, prefix: str) -> list[str]:
+        found = []
+        with click.Context(group) as ctx:  # the groups load their commands lazily
+            for name in group.list_commands(ctx):
+                command, path = group.get_command(ctx, name), f"{prefix}{'GAME' if prefix and name in games else name}"
+                found += paths(command, f"{path} ") if isinstance(command, click.Group) else [path]
+        return found
+
+    assert sorted(set(paths(cli, ""))) == sorted(PIPED)

@@ -148,7 +148,7 @@ def play_match(
     console = Console()
     console.print(match_table(summary, f"{bots[0]} vs {bots[1]}, {summary['pairs']} pairs from seed {seed}"))
     for line in summary_lines(summary):
-        console.print(line, highlight=False)
+        console.print(line, highlight=False, soft_wrap=True)  # a line of figures stays whole in a pipe
     if json_path is not None:
         write_json_atomic(json_path, doc)
         if progress_file is not None:
