@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A short showcase of what puzzlebots does today (run by `make demo`), with the kernels compiled at install: 47 s
-# of CPU time (user+sys), 181 s of wall time measured on 2 cores that other work kept busy (load 11-12). Its wall
-# time follows the load: on 2 cores at load 30-37 it took 27 minutes (145 s of CPU, some kernels compiling,
-# 2026-11-27). It prints the seconds each part took and the total. PB=... runs another puzzlebots command (e.g.
+# A short showcase of what puzzlebots does today (run by `make demo`), with the kernels compiled at install: 14 s
+# of wall time and 19 s of CPU time (user+sys) on 2 idle cores of a fresh clone (2026-11-28). Its wall time follows
+# the load: 181 s on 2 cores that other work kept busy (load 11-12) on a slower machine, 27 minutes at load 30-37
+# (2026-11-27). It prints the seconds each part took and the total. PB=... runs another puzzlebots command (e.g.
 # from a checkout).
 set -euo pipefail
 PB=${PB:-.venv/bin/puzzlebots}
