@@ -54,7 +54,9 @@ def measure(level_name: str, passes: int, generations: int) -> list[tuple[str, i
     rows = []
     evaluator = Counting(level)
     random.seed(0)
-    population = np.array([random_genes(evaluator.genome, GPOptions.empty) for _ in range(POPULATION)])
+    population = np.array(
+        [random_genes(evaluator.genome, GPOptions.empty, GPOptions.condition) for _ in range(POPULATION)]
+    )
     evaluator.run(population)  # compiled or loaded before the clock starts
     best, best_cpu = None, None
     for _ in range(passes):

@@ -236,16 +236,32 @@ def test_a_rule_program_wins_its_whole_family() -> None:
     st.integers(0, 2**40),
     st.sampled_from([lv.name for lv in load_levels() if not lv.subproblem]),
     st.floats(0.0, 1.0),
+    st.floats(0.0, 1.0),
     st.integers(1, 60),
 )
 def test_random_genomes_are_random_genes_drawn_one_after_another(
-    seed: int, name: str, empty: float, count: int
+    seed: int, name: str, empty: float, condition: float, count: int
 ) -> None:
     """The numba draw against the Python one: the same genomes, and Python's ``random`` left in the same state."""
     genome = Genome.of(find_level(name))
     with seeded(seed):
-        expected = [random_genes(genome, empty) for _ in range(count)]
+        expected = [random_genes(genome, empty, condition) for _ in range(count)]
         after, follows = random.getstate(), random.random()
     with seeded(seed):
-        drawn = random_genomes(genome, empty, count)
+        drawn = random_genomes(genome, empty, condition, count)
         assert drawn.tolist() == expected and random.getstate() == after and random.random() == follows
+
+
+@pytest.mark.parametrize("condition", [0.0, 0.2, 1.0])
+def test_a_drawn_register_carries_a_condition_at_the_chance_asked(condition: float) -> None:
+    """Every command comes up, bare or with each of the level's conditions, in the shares the draw asks for
+    (Walking Piles: 7 commands with its calls, 2 conditions)."""
+    genome = Genome.of(find_level("Walking Piles"))
+    with seeded(7):
+        genes = random_genomes(genome, 0.0, condition, 2_000).ravel()
+    registers = [genome.alphabet[g - 1] for g in genes]
+    conditioned = sum(1 for _, k in registers if k is not None) / len(registers)
+    assert conditioned == pytest.approx(condition, abs=0.01)
+    assert {c for c, _ in registers} == {c for c, _ in genome.alphabet}
+    if condition:
+        assert {k for _, k in registers if k is not None} == set(find_level("Walking Piles").conditions)

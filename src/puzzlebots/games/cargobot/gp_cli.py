@@ -35,7 +35,7 @@ from .levels import find_level, load_levels
 from .run_cli import LEVELS_FILE, _report_search, semantics_option, step_limit_option
 
 GA_STEP_LIMIT = 200
-GP_ONLY = ("selection", "mutation", "tournament", "no_parsimony", "family", "jobs", "semantics")
+GP_ONLY = ("selection", "mutation", "condition", "tournament", "no_parsimony", "family", "jobs", "semantics")
 STEP_LIMIT = step_limit_option(
     None,
     "Most steps (vaguery) or ticks (game) of one run of a program (default: "
@@ -70,6 +70,12 @@ def option(*names: str, **settings: Any) -> Any:
     help="Chance of crossover per pair of children (ga: share of children by crossover).",
 )
 @option("--mutation", type=FiniteFloat(0.0, 1.0), default=GPOptions.mutation, help="gp: chance a child is mutated.")
+@option(
+    "--condition",
+    type=FiniteFloat(0.0, 1.0),
+    default=GPOptions.condition,
+    help="gp: chance a drawn register carries a condition (the hill climber's).",
+)
 @option(
     "--tournament",
     type=click.IntRange(2, 100_000),
@@ -135,7 +141,8 @@ def _evolve_gp(
     as_json: bool,
     **gp_settings: Any,
 ) -> None:
-    """The GP on one level (``gp_settings``: selection, elite, crossover, mutation, tournament, no_parsimony)."""
+    """The GP on one level (``gp_settings``: selection, elite, crossover, mutation, condition, tournament,
+    no_parsimony)."""
     parsimony = not gp_settings.pop("no_parsimony")
     options = GPOptions(population or GPOptions.population, parsimony=parsimony, **gp_settings)
     options.check(evaluations)

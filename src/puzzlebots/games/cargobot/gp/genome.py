@@ -25,10 +25,12 @@ ProgramInput = str | RegisterProgram | Sequence[int]
 
 @dataclass(frozen=True)
 class Genome:
-    """The gene layout of one level: its usable functions' slot counts and the registers the genes name."""
+    """The gene layout of one level: its usable functions' slot counts, the registers the genes name, and the
+    conditions each command comes with (the alphabet runs command by command: bare, then each condition)."""
 
     functions: tuple[int, ...]
     alphabet: tuple[Register, ...]
+    conditions: int
 
     @classmethod
     def of(cls, level: Level) -> Genome:
@@ -36,11 +38,19 @@ class Genome:
         count = min(len(level.functions), max([1, *callable_]))
         commands = [c for c in level.commands if not c.startswith("f") or int(c[1:]) <= count]
         alphabet = tuple((c, k) for c in commands for k in (None, *level.conditions))
-        return cls(tuple(level.functions[:count]), alphabet)
+        return cls(tuple(level.functions[:count]), alphabet, len(level.conditions))
 
     @property
     def length(self) -> int:
         return sum(self.functions)
+
+    @property
+    def commands(self) -> int:
+        return len(self.alphabet) // (self.conditions + 1)
+
+    def gene(self, command: int, condition: int) -> int:
+        """The gene of the ``command``-th command with no condition (0) or the ``condition``-th (1-based)."""
+        return 1 + command * (self.conditions + 1) + condition
 
     @property
     def symbols(self) -> int:

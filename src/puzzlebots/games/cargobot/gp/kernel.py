@@ -11,12 +11,19 @@ from ..kernels.batch import _crate_cleanup
 
 
 @njit(cache=True)
-def draw_genes(mt, empty, symbols, out):
-    """Each gene of ``out`` (genomes x genes) as ``search.random_genes`` draws it from the generator state ``mt``
-    (``core.mt19937``): empty when ``random() < empty``, else ``randrange(1, symbols)``."""
+def draw_genes(mt, empty, commands, conditions, condition, out):
+    """Each gene of ``out`` (genomes x genes) as ``search.random_gene`` draws it from the generator state ``mt``
+    (``core.mt19937``): empty when ``random() < empty``, else a command and, when ``random() < condition``, one
+    of the ``conditions`` (``Genome.gene``'s layout)."""
     for i in range(out.shape[0]):
         for g in range(out.shape[1]):
-            out[i, g] = 0 if random_float(mt) < empty else 1 + randbelow(mt, symbols - 1)
+            if random_float(mt) < empty:
+                out[i, g] = 0
+                continue
+            gene = 1 + randbelow(mt, commands) * (conditions + 1)
+            if conditions > 0 and random_float(mt) < condition:
+                gene += 1 + randbelow(mt, conditions)
+            out[i, g] = gene
 
 
 @njit(cache=True)
