@@ -21,6 +21,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.games.cargobot.bots import solve as solver
 from puzzlebots.games.cargobot.bots.climb import climb
 from puzzlebots.games.cargobot.bots.evolve import evolve
@@ -240,11 +241,11 @@ def main(quick: bool = False, evaluator_only: bool = False) -> None:
     console = Console()
     np.random.seed(0)
     if not evaluator_only:
-        console.print(interpreter_table(quick))
-    console.print(evaluator_table(quick))
+        print_fitted(console, interpreter_table(quick))
+    print_fitted(console, evaluator_table(quick))
     if not evaluator_only:
         for table in solver_tables(quick):
-            console.print(table)
+            print_fitted(console, table)
 
 
 if __name__ == "__main__":
@@ -256,6 +257,6 @@ if __name__ == "__main__":
         Console(width=200).print(sizes_table(level.name, int(rest[1]), int(flags.get("--from", 1)), hints))
     elif "--evolve" in sys.argv:
         rest = sys.argv[sys.argv.index("--evolve") + 1 :]
-        Console().print(evolve_table(int(rest[0]), int(rest[1]) if len(rest) > 1 else 20))
+        print_fitted(Console(), evolve_table(int(rest[0]), int(rest[1]) if len(rest) > 1 else 20))
     else:
         main(quick="--quick" in sys.argv, evaluator_only="--evaluator" in sys.argv)

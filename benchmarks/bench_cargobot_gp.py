@@ -24,6 +24,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.games.cargobot.bots.climb import batched_climb, kernel_climb
 from puzzlebots.games.cargobot.gp.evaluator import SEARCH_STEP_LIMIT, Evaluator
 from puzzlebots.games.cargobot.gp.search import GPOptions, gp, random_genes
@@ -164,8 +165,8 @@ def main(quick: bool = False, level: str = "Mirror") -> None:
             f"{rate * steps / 1e6:,.2f} M",
             f"{rate * steps / RUBY_STEPS_PER_SECOND:,.1f} / {cpu_rate * steps / RUBY_STEPS_PER_SECOND:,.1f}",
         )
-    Console().print(table)
-    Console().print(climb_table(quick))
+    print_fitted(Console(), table)
+    print_fitted(Console(), climb_table(quick))
 
 
 if __name__ == "__main__":

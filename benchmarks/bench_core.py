@@ -12,6 +12,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.batch import evaluate, run_tasks
 from puzzlebots.core.runner import play_episode
 
@@ -47,7 +48,7 @@ def main(quick: bool = False, game: str = "hatris", bot: str = "searcher") -> No
     table.add_row("--jobs 2 wall time", f"{timings[2]:.2f} s", "")
     table.add_row("speed-up 2 vs 1", f"{speedup:.2f}x", ">= 1.7x")
     table.add_row("peak memory per worker", f"{max(mems):.0f} MB", "<= 300 MB")
-    Console().print(table)
+    print_fitted(Console(), table)
 
 
 if __name__ == "__main__":

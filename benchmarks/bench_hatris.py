@@ -15,6 +15,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.games.hatris.bots import expectimax
 from puzzlebots.games.hatris.bots.random import RandomBot
 from puzzlebots.games.hatris.bots.searcher import Searcher, default_weights
@@ -167,9 +168,9 @@ def engine_table(quick: bool) -> Table:
 
 def main(quick: bool = False) -> None:
     console = Console()
-    console.print(searcher_table(quick))
-    console.print(expectimax_table(quick))
-    console.print(engine_table(quick))
+    print_fitted(console, searcher_table(quick))
+    print_fitted(console, expectimax_table(quick))
+    print_fitted(console, engine_table(quick))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.engine import Field
 from puzzlebots.games.puyo.game import GAME
@@ -129,7 +130,7 @@ def main(quick: bool = False) -> None:
         f"{c_grid / c_bits:.2f}x",
         "<= 1,000 ns",
     )
-    console.print(table)
+    print_fitted(console, table)
     bots = Table(title="puyo bots: CPU time per decision (solo, seed 0)")
     bots.add_column("bot")
     bots.add_column("moves", justify="right")
@@ -138,10 +139,10 @@ def main(quick: bool = False) -> None:
     for name in ("krieg", "krieg3", "beam"):
         moves = 2 if quick and name == "beam" else (5 if quick else 50)
         bots.add_row(name, str(moves), f"{bench_bot(name, moves):.4f}", "<= 0.5" if name == "beam" else "")
-    console.print(bots)
-    console.print(builder_table(2 if quick else 50))
-    console.print(watch_table(2 if quick else 50))
-    console.print(clock_table(1 if quick else 20))
+    print_fitted(console, bots)
+    print_fitted(console, builder_table(2 if quick else 50))
+    print_fitted(console, watch_table(2 if quick else 50))
+    print_fitted(console, clock_table(1 if quick else 20))
 
 
 def clock_table(games: int) -> Table:

@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.engine import placement_of
 from puzzlebots.games.puyo.frame_versus import play_frames
@@ -95,7 +96,7 @@ def main(quick: bool = False) -> None:
         f"95th percentile of wall think time {1000 * percentile(timed.wall, 0.95):.0f} ms against the "
         f"shortest placement {min(frames):.0f} ms ({min(timed.frames)} frames at {FPS} fps)"
     )
-    Console().print(table)
+    print_fitted(Console(), table)
 
 
 if __name__ == "__main__":

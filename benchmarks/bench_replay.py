@@ -24,6 +24,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.core.jsonio import MAX_BYTES
 from puzzlebots.core.replay import FORMAT, MAX_ACTIONS, MAX_LINE_BYTES
 from puzzlebots.core.runner import resolve
@@ -143,7 +144,7 @@ def main(quick: bool = False) -> None:
     )
     table.add_row("page's replay list with it", f"{listing * 1000:.1f} ms", "< 1 s")
     table.caption = said
-    Console().print(table)
+    print_fitted(Console(), table)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from puzzlebots.command_parts.terminal import print_fitted
 from puzzlebots.games.yoshis_cookie.bots.planner import LookAhead, PlannerBot, default_planner_weights
 from puzzlebots.games.yoshis_cookie.engine import YoshiState
 from puzzlebots.games.yoshis_cookie.game import GAME
@@ -99,7 +100,7 @@ def main(quick: bool = False) -> None:
             _row(table, label, ms, target)
         if name == "planner":
             _look_rows(table, states, times)
-    console.print(table)
+    print_fitted(console, table)
 
     table = Table(title="yoshis_cookie: engine and whole runs (high speed, normal mode)")
     for col in ("measure", "value", "note"):
@@ -127,7 +128,7 @@ def main(quick: bool = False) -> None:
             stages += state.result()["stages_attempted"]
         seconds = time.perf_counter() - start
         table.add_row(f"{name} stages / s", f"{stages / seconds:,.1f}", f"{stages} stages, bot + engine")
-    console.print(table)
+    print_fitted(console, table)
 
 
 if __name__ == "__main__":

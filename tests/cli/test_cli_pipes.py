@@ -291,9 +291,11 @@ def test_puyo_play_refuses_a_pipe_in_one_line(tmp_path: Path) -> None:
 
 
 def test_bench(tmp_path: Path) -> None:
-    done = piped("bench", "core", "--quick", cwd=tmp_path)
+    """Every benchmark's tables, whose long cells rich would cut at 80 columns (``Evaluato…``)."""
+    done = piped("bench", "--quick", cwd=tmp_path)
     lines = whole_lines(done.stdout)
     assert any("benchmark: core" in line for line in lines) and any("speed-up 2 vs 1" in line for line in lines)
+    assert any("Evaluator.run, one generation of random programs" in line for line in lines)
 
 
 def test_serve_prints_its_address_on_a_line_of_its_own(tmp_path: Path) -> None:
