@@ -58,8 +58,8 @@ class GPOptions:
     gene_changes: float = 2.0
     empty: float = 0.6
     #: the chance a drawn register carries a condition: the Ruby hill climber's (``bots.climb``'s suffix chance);
-    #: drawing the (command, condition) pairs uniformly put a condition on 80% of registers where most winning
-    #: registers have none, and needed 1.7-2.6x the evaluations on the easy levels (docs/cargobot.md)
+    #: drawing the (command, condition) pairs uniformly put a condition on two registers in three or more, where
+    #: most winning registers have none, and needed 2.1-2.8x the evaluations on three easy levels (docs/cargobot.md)
     condition: float = 0.2
     #: the programs passed unchanged to the next generation
     elite: int = 2
