@@ -19,10 +19,12 @@ import pytest
 GLUED = re.compile(r"\S[{\[]$")
 
 
-def piped(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``puzzlebots ARGS`` with stdout and stderr in pipes; it must succeed."""
+def piped(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``puzzlebots ARGS`` with stdin, stdout and stderr in pipes (``stdin`` written to it); it must succeed."""
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR")}  # rich's own defaults
-    done = subprocess.run([sys.executable, "-m", "puzzlebots", *args], capture_output=True, text=True, cwd=cwd, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzlebots", *args], input=stdin, capture_output=True, text=True, cwd=cwd, env=env
+    )
     assert done.returncode == 0, done.stderr
     return done
 
@@ -269,16 +271,7 @@ def test_puyo_versus(tmp_path: Path) -> None:
 
 
 def test_puyo_upi_answers_a_line_per_message(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR")}
-    done = subprocess.run(
-        [sys.executable, "-m", "puzzlebots", "puyo", "upi", "--bot", "krieg"],
-        input="upi\nisready\nquit\n",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr
+    done = piped("puyo", "upi", "--bot", "krieg", cwd=tmp_path, stdin="upi\nisready\nquit\n")
     assert whole_lines(done.stdout)[-2:] == ["upiok", "readyok"]
 
 
