@@ -41,6 +41,8 @@ PR_SET_PDEATHSIG = 1
 STOP_GRACE = 0.5
 #: seconds a stopped pool's own threads get to notice its workers are gone
 STOP_JOIN = 1.0
+#: seconds between looks at whether a stopping pool's thread has dropped its cancelled calls
+STOP_POLL = 0.001
 #: the signals that stop a run (Ctrl-C, ``kill``)
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -81,8 +83,21 @@ class WorkerPool(ProcessPoolExecutor):
         and let the pool's thread take in the results the workers had sent (their futures are then done).
 
         ``shutdown`` would wait for each busy worker to finish its call, which can take minutes.
+
+        The pool's thread is told to shut down first, and the workers are stopped once it has dropped the calls
+        cancelled before they started (``future.cancel()``: a caller giving up its queued calls). Python 3.11's
+        thread, finding a worker gone, fails each call it still holds, and it dies on a cancelled one
+        (``InvalidStateError`` in ``terminate_broken``), leaving a queue thread blocked in a pipe write that
+        holds up this process's exit for ever.
         """
         processes = list((self._processes or {}).values())
+        manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)
+        super().shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + STOP_JOIN
+        while manager is not None and manager.is_alive() and time.monotonic() < deadline:
+            if not getattr(self, "_cancel_pending_futures", False):  # the thread clears it once it has dropped them
+                break
+            time.sleep(STOP_POLL)
         for process in processes:
             if process.is_alive():
                 process.terminate()
@@ -93,8 +108,6 @@ class WorkerPool(ProcessPoolExecutor):
                 process.kill()
         for process in processes:
             process.join(STOP_JOIN)
-        manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)
-        super().shutdown(wait=False, cancel_futures=True)
         if manager is not None:
             manager.join(STOP_JOIN)
 
