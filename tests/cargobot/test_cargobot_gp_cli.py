@@ -129,6 +129,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
         (("evolve", "--level", "Mirror", "--step-limit", "0"), "step-limit"),
         (("evolve", "--level", "Mirror", "--method", "ga", "--selection", "tournament"), "for --method gp"),
         (("evolve", "--level", "Mirror", "--method", "ga", "--condition", "0.5"), "for --method gp"),
+        (("evolve", "--level", "Mirror", "--method", "ga", "--no-board-case"), "for --method gp"),
         (("evolve", "--level", "Mirror", "--condition", "1.5"), "condition"),
         (("evolve", "--level", "Mirror", "--condition", "nan"), "condition"),
         (("evolve", "--level", "Mirror", "--method", "ga", "--evaluations", "5"), "budget"),

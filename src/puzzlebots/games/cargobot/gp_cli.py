@@ -35,7 +35,17 @@ from .levels import find_level, load_levels
 from .run_cli import LEVELS_FILE, _report_search, semantics_option, step_limit_option
 
 GA_STEP_LIMIT = 200
-GP_ONLY = ("selection", "mutation", "condition", "tournament", "no_parsimony", "family", "jobs", "semantics")
+GP_ONLY = (
+    "selection",
+    "mutation",
+    "condition",
+    "tournament",
+    "no_parsimony",
+    "no_board_case",
+    "family",
+    "jobs",
+    "semantics",
+)
 STEP_LIMIT = step_limit_option(
     None,
     "Most steps (vaguery) or ticks (game) of one run of a program (default: "
@@ -83,6 +93,11 @@ def option(*names: str, **settings: Any) -> Any:
     help="gp: tournament size (with --selection tournament).",
 )
 @click.option("--no-parsimony", is_flag=True, help="gp: tournaments compare total error only, not then size.")
+@click.option(
+    "--no-board-case",
+    is_flag=True,
+    help="gp: lexicase selects on the evaluator's cases only, not also on the whole board's rebuild distance.",
+)
 @click.option("--family", is_flag=True, help="gp: train on the level family's training boards, test on its others.")
 @option(
     "--jobs",
@@ -142,9 +157,9 @@ def _evolve_gp(
     **gp_settings: Any,
 ) -> None:
     """The GP on one level (``gp_settings``: selection, elite, crossover, mutation, condition, tournament,
-    no_parsimony)."""
-    parsimony = not gp_settings.pop("no_parsimony")
-    options = GPOptions(population or GPOptions.population, parsimony=parsimony, **gp_settings)
+    no_parsimony, no_board_case)."""
+    parsimony, board_case = not gp_settings.pop("no_parsimony"), not gp_settings.pop("no_board_case")
+    options = GPOptions(population or GPOptions.population, parsimony=parsimony, board_case=board_case, **gp_settings)
     options.check(evaluations)
     level = find_level(level_name, load_levels(levels_file))
     train, test = split(level, seed) if family else (None, [])
