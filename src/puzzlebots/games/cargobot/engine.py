@@ -121,7 +121,7 @@ def decode_report(
     """``_report`` from plain lists, with a list lookup per crate (``names[id]``, ``names[0]`` None): the fast
     decoding of the cached one-call path and of ``Batch.reports``."""
     stacks = [[names[c] for c in pile[:h]] for pile, h in zip(piles, heights, strict=False)]
-    outcome, steps, moves, crashes, topples, claw, held = out
+    outcome, steps, moves, crashes, topples, claw, held = out[: interpreter.OUT_FETCHED]
     return RunReport(
         semantics,
         OUTCOMES[outcome],

@@ -25,10 +25,10 @@ from puzzlebots.core.jsonio import show
 
 from ..engine import GAME_TICK_LIMIT, SEMANTICS
 from ..evaluate import Batch
-from ..kernels.interpreter import OUT_CRASHES, OUT_OUTCOME, OUT_STEPS, OUT_TOPPLES, SOLVED
+from ..kernels.interpreter import FETCH_BITS, OUT_CRASHES, OUT_OUTCOME, OUT_STEPS, OUT_TOPPLES, SOLVED
 from ..levels import Level, World
 from .genome import Genome, ProgramInput
-from .kernel import pile_errors
+from .kernel import fetch_order, pile_errors
 
 #: steps (vaguery: the Ruby emulator's default) or ticks (game) of one run while searching
 SEARCH_STEP_LIMIT = {"game": 1000, "vaguery": 200}
@@ -50,6 +50,14 @@ class Outcomes:
     cleanup: np.ndarray
     errors: np.ndarray  # (programs, cases)
     sizes: np.ndarray  # (programs,): registers holding a command
+    #: (programs, genes): each register's place in the order the program's runs first fetched them, board after
+    #: board (``kernel.fetch_order``), -1 where no run fetched it. A program equal to this one in its fetched
+    #: registers runs exactly as it does, and reads them in this order (the Ruby semantics claims every register)
+    fetch_order: np.ndarray
+
+    @property
+    def fetched(self) -> np.ndarray:
+        return self.fetch_order >= 0
 
     @property
     def solved(self) -> np.ndarray:
@@ -101,6 +109,8 @@ class Evaluator:
         self.slot_function = np.repeat(np.arange(len(self.genome.functions)), self.genome.functions)
         self.slot_register = np.concatenate([np.arange(s) for s in self.genome.functions])
         self.width = width
+        self.slot_gene = np.zeros(FETCH_BITS + 1, np.int64)  # kernel slot -> gene
+        self.slot_gene[self.slot_function * width + self.slot_register] = np.arange(self.genome.length)
         self._pool: WorkerPool | None = None
 
     @property
@@ -172,6 +182,8 @@ class Evaluator:
         def grid(column: np.ndarray) -> np.ndarray:
             return column.reshape(programs, count)
 
+        order = np.full((programs, self.genome.length), -1, np.int64)
+        fetch_order(outs, count, self.slot_gene, order)
         return Outcomes(
             grid(outs[:, OUT_OUTCOME]),
             grid(outs[:, OUT_STEPS]),
@@ -182,6 +194,7 @@ class Evaluator:
             grid(table[:, 1]),
             errors,
             (genes != 0).sum(axis=1),
+            order,
         )
 
 

@@ -1,5 +1,6 @@
 """The GP's numba kernels: the per-pile error the lexicase cases are made of (beside the batch kernels it reads
-from), and random genomes drawn as Python's ``random`` draws them."""
+from), the order in which runs read their registers (for recall), and random genomes drawn as Python's
+``random`` draws them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from numba import njit
 from puzzlebots.core.mt19937 import randbelow, random_float
 
 from ..kernels.batch import _crate_cleanup
+from ..kernels.interpreter import ORDER_SLOTS, OUT_FIRSTS, OUT_ORDER
 
 
 @njit(cache=True)
@@ -46,3 +48,25 @@ def pile_errors(board, npiles, goal, goal_heights, final_piles, final_heights, o
                 if i < height and piles[s, i] != target[s, i]:
                     right = False
             out[j, s] = error + (0 if right else 1)
+
+
+@njit(cache=True)
+def fetch_order(outs, boards, slot_gene, rank):
+    """Into ``rank`` (programs x genes, filled with -1): each gene's place in the order its program's runs first
+    fetched its register, board after board (``OUT_ORDER``; a register a later board reaches first comes after the
+    earlier boards' ones); -1 for a register no run fetched. Where a run makes no claim (the Ruby semantics) or
+    fetched more registers than ``OUT_ORDER`` holds, every gene in genome order."""
+    for p in range(rank.shape[0]):
+        n = 0
+        for b in range(boards):
+            row = outs[p * boards + b]
+            firsts = row[OUT_FIRSTS]
+            if firsts < 0 or firsts > ORDER_SLOTS:
+                for g in range(rank.shape[1]):
+                    rank[p, g] = g
+                break
+            for k in range(firsts):
+                gene = slot_gene[(row[OUT_ORDER + k // 10] >> (6 * (k % 10))) & 63]
+                if rank[p, gene] < 0:
+                    rank[p, gene] = n
+                    n += 1

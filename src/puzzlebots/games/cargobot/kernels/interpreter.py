@@ -17,9 +17,18 @@ from numba import njit
 from ..rules import FETCH_GUARD, TOPPLE_HEIGHT
 
 SOLVED, CRASHED, TOPPLED, OUT_OF_STEPS, FINISHED = 0, 1, 2, 3, 4
-#: the ``out`` array both interpreters fill
-OUT_OUTCOME, OUT_STEPS, OUT_MOVES, OUT_CRASHES, OUT_TOPPLES, OUT_CLAW, OUT_HELD = range(7)
-OUT_SIZE = 7
+#: the ``out`` array both interpreters fill. Game semantics also says which registers a run read, for the GP's
+#: recall: ``OUT_FETCHED`` is the bit mask of the register slots (``function * width + register``) it fetched, and
+#: ``OUT_ORDER`` on holds the first ``OUT_FIRSTS`` of them in the order first fetched (6 bits a slot, 10 a word).
+#: A program equal to this one in those registers runs exactly as it does. The Ruby semantics sets the mask's
+#: every bit and ``OUT_FIRSTS`` to -1 (no claim).
+OUT_OUTCOME, OUT_STEPS, OUT_MOVES, OUT_CRASHES, OUT_TOPPLES, OUT_CLAW, OUT_HELD, OUT_FETCHED, OUT_FIRSTS = range(9)
+OUT_ORDER = 9
+ORDER_WORDS = 4
+ORDER_SLOTS = 10 * ORDER_WORDS
+OUT_SIZE = OUT_ORDER + ORDER_WORDS
+#: slots past this share the mask's top bit (a level's slots number at most 8 + 8 + 8 + 5)
+FETCH_BITS = 62
 
 
 @njit(cache=True)
@@ -153,6 +162,8 @@ def run_vaguery(script, board, claw, rules, out):
             cur_sub = target
             cur_pc = 0
     _finish(out, outcome, steps, moves, crashes, topples, pos, held)
+    out[OUT_FETCHED] = -1
+    out[OUT_FIRSTS] = -1
 
 
 @njit(cache=True)
@@ -221,6 +232,7 @@ def game_loop(ops, conds, flen, width, piles, heights, goal, goal_heights, has_g
     state = np.zeros(STATE_SIZE, np.int64)
     state[S_INDEX] = -1
     state[S_POS] = claw
+    out[OUT_FETCHED:] = 0
     state[S_MISM] = 1
     if has_goal:
         state[S_MISM] = 0
@@ -251,6 +263,7 @@ def _game_ticks(ops, conds, flen, width, piles, heights, goal, goal_heights, has
     length = flen[func]
     crashes = 0
     topples = 0
+    fetched = out[OUT_FETCHED]
     while True:
         if mism == 0:  # without a goal mism stays 1
             outcome = SOLVED
@@ -277,6 +290,13 @@ def _game_ticks(ops, conds, flen, width, piles, heights, goal, goal_heights, has
                 else:
                     depth -= 1
                 continue
+            slot = min(base + index, FETCH_BITS)
+            if not fetched >> slot & 1:
+                fetched |= np.int64(1) << slot
+                first = out[OUT_FIRSTS]
+                if first < ORDER_SLOTS:
+                    out[OUT_ORDER + first // 10] |= np.int64(slot) << (6 * (first % 10))
+                out[OUT_FIRSTS] = first + 1
             o = ops[base + index]
             if o == 0 or not _holds(conds[base + index], held):
                 continue
@@ -300,6 +320,7 @@ def _game_ticks(ops, conds, flen, width, piles, heights, goal, goal_heights, has
         if full:
             state[S_DEPTH], state[S_FUNC], state[S_INDEX], state[S_GUARD] = depth, func, index - 1, guard - 1
             state[S_POS], state[S_HELD], state[S_TICKS], state[S_MOVES], state[S_MISM] = pos, held, ticks, moves, mism
+            out[OUT_FETCHED] = fetched
             return GROW
         guard = 0
         if finished:
@@ -324,4 +345,5 @@ def _game_ticks(ops, conds, flen, width, piles, heights, goal, goal_heights, has
             break
         pos = target
     _finish(out, outcome, ticks, moves, crashes, topples, pos, held)
+    out[OUT_FETCHED] = fetched
     return outcome
