@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -41,6 +41,9 @@ RANDOM_BATCH = 1000
 #: the largest population and evaluation budget a run takes
 MAX_POPULATION = 100_000
 MAX_EVALUATIONS = 10**9
+#: a GP run with recall also ends once it has formed this many times its budget in children, recalled ones
+#: included: a population that only ever forms programs it has run would otherwise never spend its budget
+RECALL_LIMIT = 10
 
 Progress = Callable[[int], None]
 
@@ -67,6 +70,11 @@ class GPOptions:
     #: reward getting single piles right, a trap where the piles must be swapped through each other: The Swap
     #: was won in 1 run of 6 on tuning seeds, and in 6 of 6 with this case (docs/cargobot.md)
     board_case: bool = True
+    #: a child that must run as a program already run (equal to it in every register that program's runs fetched,
+    #: ``Outcomes.fetch_order``) takes that program's results from the run's ``Memory`` instead of a run: children
+    #: of a mutation in a register their parent never reaches, or copies. Such a child is not an evaluation: no
+    #: program runs (docs/cargobot.md, "Recall")
+    recall: bool = True
     #: the programs passed unchanged to the next generation
     elite: int = 2
     #: tournaments break ties in total error by size
@@ -117,6 +125,8 @@ class RunResult:
     best_error: int
     generations: int
     simplify_evaluations: int
+    #: children that took a program's results from memory instead of a run (``GPOptions.recall``)
+    recalled: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -174,6 +184,38 @@ class Individual(list):  # type: ignore[type-arg]
 
     fitness: base.Fitness
     score: tuple[int, int]
+
+
+Results = tuple[tuple[float, ...], tuple[int, int]]
+
+
+class Memory:
+    """The results of the programs a run has run, in a tree that asks what a run asks: a node names the register
+    every program that reaches it reads next (``Outcomes.fetch_order``), its branches the genes found there, and a
+    leaf holds the results of the programs that read no more. Programs that reach one node read the same
+    registers so far and so run the same so far, which is what makes the next register theirs alike."""
+
+    def __init__(self) -> None:
+        self.root: list[Any] | None = None  # [register, {gene: node}] or [None, results]
+
+    def keep(self, genes: list[int], order: list[int], results: Results) -> None:
+        read = sorted((place, gene) for gene, place in enumerate(order) if place >= 0)
+        if self.root is None:
+            self.root = [None, results] if not read else [read[0][1], {}]
+        node = self.root
+        for k, (_, register) in enumerate(read):
+            if node[0] != register:  # a run that reads on where another read no more: kept out (never expected)
+                return
+            node = node[1].setdefault(genes[register], [read[k + 1][1], {}] if k + 1 < len(read) else [None, results])
+        if node[0] is not None:
+            return
+        node[1] = results
+
+    def recall(self, genes: list[int]) -> Results | None:
+        node = self.root
+        while node is not None and node[0] is not None:
+            node = node[1].get(genes[node[0]])
+        return None if node is None else node[1]
 
 
 class CachedFitness(base.Fitness):
@@ -269,23 +311,38 @@ def gp(
     )
     select = _selector(options)
 
+    memory = Memory()
+
     def rate(people: list[Individual]) -> Outcomes:
         out = evaluator.run(np.array(people, np.int64).reshape(len(people), genome.length))
         boards = out.rebuild.sum(axis=1).tolist()
-        for person, errors, size, board in zip(people, out.errors.tolist(), out.sizes.tolist(), boards, strict=True):
+        rows = zip(people, out.errors.tolist(), out.sizes.tolist(), boards, out.fetch_order.tolist(), strict=True)
+        for person, errors, size, board, order in rows:
             person.score = (sum(errors), size)
             person.fitness = fitness()
             if tournament:
                 person.fitness.values = person.score if options.parsimony else person.score[:1]
             else:
                 person.fitness.values = (*errors, board) if board_case else tuple(errors)
+            if options.recall:
+                memory.keep(person, order, (person.fitness.values, person.score))
         return out
 
     with seeded(seed):
         first = random_genomes(genome, options.empty, options.condition, options.population)
         population = [Individual(g) for g in first.tolist()]
-        fresh, used, generations, won = population, 0, 0, None
+        fresh, used, recalled, generations, won = population, 0, 0, 0, None
         while True:
+            if options.recall:
+                unknown = []
+                for child in fresh:
+                    known = memory.recall(child)
+                    if known is None:
+                        unknown.append(child)
+                    else:
+                        child.fitness, child.score = fitness(known[0]), known[1]
+                recalled += len(fresh) - len(unknown)
+                fresh = unknown
             fresh = fresh[: evaluations - used]
             wins = np.flatnonzero(rate(fresh).solved) if fresh else np.array([], np.int64)
             spent = int(wins[0]) + 1 if len(wins) else len(fresh)
@@ -295,7 +352,7 @@ def gp(
             if len(wins):
                 won = fresh[int(wins[0])]
                 break
-            if used >= evaluations:
+            if used >= evaluations or used + recalled >= RECALL_LIMIT * evaluations:
                 break
             elite = sorted(population, key=lambda p: p.score)[: options.elite]
             children = algorithms.varAnd(
@@ -306,9 +363,10 @@ def gp(
             generations += 1
         rated = [p for p in population if p.fitness.valid]
         best = won if won is not None else min(rated, key=lambda p: p.score)
-    return _result(
+    found = _result(
         f"gp-{options.selection}", evaluator, seed, won is not None, used, list(best), generations, best.score[0]
     )
+    return replace(found, recalled=recalled)
 
 
 def random_search(
