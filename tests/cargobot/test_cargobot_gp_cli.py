@@ -56,6 +56,14 @@ def test_an_evolved_win_replays_through_cargobot_run(semantics: str) -> None:
     assert json.loads(replay.stdout)["outcome"] == "solved"
 
 
+def test_evolve_without_recall_runs_every_child_and_finds_the_same_program() -> None:
+    args = ("--level", "The Swap", "--seed", "0", "--evaluations", "20000")
+    recalled, every = evolve_json(*args), evolve_json(*args, "--no-recall")
+    assert recalled["solved"] and recalled["program"] == every["program"]
+    assert recalled["generations"] == every["generations"] and every["recalled"] == 0 < recalled["recalled"]
+    assert (recalled["evaluations"], every["evaluations"]) == (6_740, 15_542)
+
+
 def test_evolve_is_the_same_with_one_or_two_worker_processes() -> None:
     args = ("--level", "Inverter", "--seed", "5", "--population", "60", "--evaluations", "600")
     assert evolve_json(*args, "--jobs", "1") == evolve_json(*args, "--jobs", "2")
@@ -130,6 +138,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
         (("evolve", "--level", "Mirror", "--method", "ga", "--selection", "tournament"), "for --method gp"),
         (("evolve", "--level", "Mirror", "--method", "ga", "--condition", "0.5"), "for --method gp"),
         (("evolve", "--level", "Mirror", "--method", "ga", "--no-board-case"), "for --method gp"),
+        (("evolve", "--level", "Mirror", "--method", "ga", "--no-recall"), "for --method gp"),
         (("evolve", "--level", "Mirror", "--condition", "1.5"), "condition"),
         (("evolve", "--level", "Mirror", "--condition", "nan"), "condition"),
         (("evolve", "--level", "Mirror", "--method", "ga", "--evaluations", "5"), "budget"),

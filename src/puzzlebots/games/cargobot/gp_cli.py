@@ -42,6 +42,7 @@ GP_ONLY = (
     "tournament",
     "no_parsimony",
     "no_board_case",
+    "no_recall",
     "family",
     "jobs",
     "semantics",
@@ -97,6 +98,11 @@ def option(*names: str, **settings: Any) -> Any:
     "--no-board-case",
     is_flag=True,
     help="gp: lexicase selects on the evaluator's cases only, not also on the whole board's rebuild distance.",
+)
+@click.option(
+    "--no-recall",
+    is_flag=True,
+    help="gp: run every new child, also one that reads the registers of a program already run alike.",
 )
 @click.option("--family", is_flag=True, help="gp: train on the level family's training boards, test on its others.")
 @option(
@@ -157,9 +163,9 @@ def _evolve_gp(
     **gp_settings: Any,
 ) -> None:
     """The GP on one level (``gp_settings``: selection, elite, crossover, mutation, condition, tournament,
-    no_parsimony, no_board_case)."""
-    parsimony, board_case = not gp_settings.pop("no_parsimony"), not gp_settings.pop("no_board_case")
-    options = GPOptions(population or GPOptions.population, parsimony=parsimony, board_case=board_case, **gp_settings)
+    no_parsimony, no_board_case, no_recall)."""
+    flags = {name: not gp_settings.pop(f"no_{name}") for name in ("parsimony", "board_case", "recall")}
+    options = GPOptions(population or GPOptions.population, **flags, **gp_settings)
     options.check(evaluations)
     level = find_level(level_name, load_levels(levels_file))
     train, test = split(level, seed) if family else (None, [])
@@ -180,7 +186,8 @@ def _evolve_gp(
         return
     click.echo(
         f"{level.name}: {'solved' if result.solved else 'not solved'} after {result.evaluations:,} evaluations "
-        f"({result.generations} generations, {result.method}, {semantics} semantics)"
+        f"({result.generations} generations, {result.recalled:,} children recalled, {result.method}, "
+        f"{semantics} semantics)"
     )
     click.echo(
         f"program ({result.size} registers, {result.found_size} as found; best known "
