@@ -164,7 +164,7 @@ def _evolve_gp(
 ) -> None:
     """The GP on one level (``gp_settings``: selection, elite, crossover, mutation, condition, tournament,
     no_parsimony, no_board_case, no_recall)."""
-    flags = {name: not gp_settings.pop(f"no_{name}") for name in ("parsimony", "board_case", "recall")}
+    flags: dict[str, Any] = {name: not gp_settings.pop(f"no_{name}") for name in ("parsimony", "board_case", "recall")}
     options = GPOptions(population or GPOptions.population, **flags, **gp_settings)
     options.check(evaluations)
     level = find_level(level_name, load_levels(levels_file))
