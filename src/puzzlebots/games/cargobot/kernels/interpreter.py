@@ -27,7 +27,7 @@ OUT_ORDER = 9
 ORDER_WORDS = 4
 ORDER_SLOTS = 10 * ORDER_WORDS
 OUT_SIZE = OUT_ORDER + ORDER_WORDS
-#: slots past this share the mask's top bit (a level's slots number at most 8 + 8 + 8 + 5)
+#: slots past this would share the mask's top bit (a levels file allows 5 functions of 10 registers: slots 0-49)
 FETCH_BITS = 62
 
 
