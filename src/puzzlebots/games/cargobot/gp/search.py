@@ -207,9 +207,6 @@ class Memory:
             if node[0] != register:  # a run that reads on where another read no more: kept out (never expected)
                 return
             node = node[1].setdefault(genes[register], [read[k + 1][1], {}] if k + 1 < len(read) else [None, results])
-        if node[0] is not None:
-            return
-        node[1] = results
 
     def recall(self, genes: list[int]) -> Results | None:
         node = self.root
