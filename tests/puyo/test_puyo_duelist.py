@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,9 @@ import pytest
 
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.games.puyo.bots.duelist import REASONS, DuelistBot
-from puzzlebots.games.puyo.bots.reading import garbage_of, held, reach, shots
+from puzzlebots.games.puyo.bots.reading import chain_to_come, garbage_of, held, pairs_to_come, reach, shots
 from puzzlebots.games.puyo.engine import Field, placement_of
-from puzzlebots.games.puyo.frame_versus import FrameVersus, play_frames
+from puzzlebots.games.puyo.frame_versus import FrameVersus, Link, play_frames
 from puzzlebots.games.puyo.game import GAME
 from puzzlebots.games.puyo.versus import VERSUS_FIRE_LINKS
 
@@ -89,11 +90,13 @@ def position(
     incoming: int = 0,
     his: Sequence[str] = ("......",),
     his_chain: int = 0,
+    his_rest: Sequence[int] = (),
     his_busy: int = 0,
     now: int = 600,
 ) -> FrameVersus:
     """A frame-clock game at frame ``now`` with side 0 to move: its field and pairs, the garbage on its way,
-    and the opponent's field and chain in progress (``his_chain`` links popped, ending at ``his_busy``)."""
+    and the opponent's field and chain in progress (``his_chain`` links popped, links of ``his_rest`` points
+    still to pop, ending at ``his_busy``)."""
     game = FrameVersus(0, config())
     game.now = now
     me, other = game.players
@@ -102,6 +105,7 @@ def position(
     me.fixed, me.incoming = fixed, incoming
     other.field = Field.from_rows(his)
     other.chain = his_chain
+    other.links = [Link(now, 0, 0, 0)] * his_chain + [Link(his_busy, points, 0, 0) for points in his_rest]
     other.busy_until = his_busy
     return game
 
@@ -148,8 +152,33 @@ def test_without_a_threat_it_builds(name: str) -> None:
 
 def test_a_small_threat_it_can_wait_for_is_not_answered() -> None:
     """Garbage from a chain that ends long after our next placement: it builds on (it will answer later)."""
-    links, reason = decide(position(*FIELDS["three_links_yb"], incoming=12, his_chain=1, his_busy=1400))
+    links, reason = decide(position(*FIELDS["three_links_yb"], incoming=12, his_chain=1, his_rest=[700], his_busy=1400))
     assert (links, reason) == (0, "build")
+
+
+def test_his_chain_in_progress_is_read_to_its_end() -> None:
+    """The garbage his chain still sends is its links to pop, from his carry, less what is on its way to him:
+    a 9-link chain of ours (398 garbage) that kills an empty field is no kill while his chain sends more (the
+    bot builds on for a counter), and fires as a kill once his chain sends less."""
+    game = position(*NINE_LINKS, incoming=20, his_chain=2, his_rest=[3000, 9000, 18000], his_busy=1500)
+    him = game.players[1].view()
+    assert chain_to_come(him, 70) == 428 and chain_to_come(replace(him, fixed=28, carry=69), 70) == 401
+    assert decide(game) == (0, "build")
+    assert decide(position(*NINE_LINKS, incoming=20, his_chain=2, his_rest=[3000, 9000], his_busy=1500)) == (
+        9,
+        "kill",
+    )
+
+
+def test_the_pair_in_play_is_read_as_his_next() -> None:
+    """A pair falling into a quiet placement is the first of the pairs he places next; one whose placement
+    fires a chain is not (its chain is read instead)."""
+    game = FrameVersus(0, config())
+    game.place(1, (3, 0), 0)
+    him = game.players[1].view()
+    assert him.in_play == game.players[1].sequence[0] and not him.links
+    assert pairs_to_come(him) == (him.in_play, *him.pairs)
+    assert pairs_to_come(replace(him, links=(Link(50, 40, 0, 0),))) == him.pairs
 
 
 def test_a_lethal_chain_fires() -> None:

@@ -33,10 +33,23 @@ LINK, CHAIN_END, SETTLE, DECIDE = range(4)
 
 
 @dataclass(frozen=True)
+class Link:
+    """A chain link queued on the clock: when it pops, its points, the largest fall after it, its frames."""
+
+    frame: int
+    score: int
+    fall: int
+    frames: int
+
+
+@dataclass(frozen=True)
 class SideView:
     """One side as a player sees it: its field (before the placement in progress), its visible pairs, its
     garbage (fixed: will fall after its next placement; incoming: a chain still sending it), the link of its
-    chain in progress (0: none) and the frame its placement and chain end (its next pair's control)."""
+    chain in progress (0: none) and the frame its placement and chain end (its next pair's control). A player
+    also sees the pair in play (falling into place; None between placements) and the field it lands in, which
+    resolves into the placement's chain: ``links`` are that chain's links, popped (``chain`` of them) and to
+    pop."""
 
     field: Field
     pairs: tuple[Pair, ...]
@@ -46,6 +59,8 @@ class SideView:
     chain: int
     busy_until: int
     score: int
+    in_play: Pair | None
+    links: tuple[Link, ...]
 
 
 @dataclass(frozen=True)
@@ -56,16 +71,6 @@ class Observation:
     target: int
     me: SideView
     other: SideView
-
-
-@dataclass(frozen=True)
-class Link:
-    """A chain link queued on the clock: when it pops, its points, the largest fall after it, its frames."""
-
-    frame: int
-    score: int
-    fall: int
-    frames: int
 
 
 class FramePlayer:
@@ -92,6 +97,7 @@ class FramePlayer:
         self.chain = 0  # link of the chain in progress
         self.busy_until = 0  # frame of this side's next control
         self.shown: Field | None = None  # the field before the placement in progress
+        self.in_play: Pair | None = None  # the pair of the placement in progress
         self.links: list[Link] = []  # the chain in progress, for views
 
     @property
@@ -122,6 +128,8 @@ class FramePlayer:
             self.chain,
             self.busy_until,
             self.score,
+            self.in_play if self.shown is not None else None,
+            tuple(self.links),
         )
 
     def observe(self) -> Observation:
@@ -229,6 +237,7 @@ class FrameVersus:
         x, r = PLACEMENTS[index]
         spent = placement_frames(p.field.heights, x, r, self.source) if frames is None else frames
         p.shown = p.field.copy()
+        p.in_play = pair
         links = chain_links(p.field, pair, index)
         result = p.field.play(pair, index)
         p.index += 1
@@ -280,6 +289,7 @@ class FrameVersus:
             other.incoming = 0
         else:  # SETTLE
             p.shown = None
+            p.in_play = None
             p.links = []
             spent = 0
             if p.fixed:

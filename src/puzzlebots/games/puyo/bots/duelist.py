@@ -32,13 +32,23 @@ import numpy as np
 
 from ..config import typed_config
 from ..engine import SoloState, action_of
-from ..frames import link_frames
 from ..kernels.builder import P_DISCOUNT, P_GARBAGE, P_REMAINING
 from ..kernels.chain_eval import signed
 from ..rules import TARGET_POINTS
 from .base import PuyoBot
 from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues, searched_futures
-from .reading import TYPICAL_PLACEMENT_FRAMES, Shot, garbage_of, garbage_to_kill, held, reach, rows_of, shots
+from .reading import (
+    TYPICAL_PLACEMENT_FRAMES,
+    Shot,
+    chain_to_come,
+    garbage_of,
+    garbage_to_kill,
+    held,
+    pairs_to_come,
+    reach,
+    rows_of,
+    shots,
+)
 
 #: with ``duelist_read_ahead``, the tallest column from which a big chain is fired even if the opponent could
 #: outdo it (a field this high has no room left to build it bigger)
@@ -93,34 +103,38 @@ class DuelistBot(PuyoBot):
         obs = observe()
         me, him = obs.me, obs.other
         mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)
-        on_way = me.fixed + me.incoming + self._rest_of_chain(him, me.incoming, obs.frame)
-        # the opponent's answer, unless his chain still runs: the larger of what his visible pairs fire and the
-        # chain his field holds (he triggers it while ours runs)
+        chaining = bool(him.links)  # his placement in progress fires a chain: its garbage is known to the puyo
+        on_way = me.fixed + me.incoming + chain_to_come(him, obs.target)
+        # the opponent's answer, unless his chain runs: the larger of what his pairs to come fire and the chain
+        # his field holds (he triggers it while ours runs)
         counter = 0
-        if not him.chain:
-            answer = reach(him.field, him.pairs, obs.frame, obs.target, him.carry)
+        if not chaining:
+            answer = reach(him.field, pairs_to_come(him), obs.frame, obs.target, him.carry)
             counter = held(him.field, self.n_colours, obs.target, him.carry)
             counter = max(counter, answer.garbage if answer is not None else 0)
-        kill = self._kill(mine, me.fixed + me.incoming, counter, him, obs)
+        kill = self._kill(mine, on_way, counter, him, obs, chaining)
         if kill is not None:
             return self._fire(kill, "kill")
-        urgent = me.fixed > 0 or (him.chain > 0 and him.busy_until <= obs.frame + TYPICAL_PLACEMENT_FRAMES)
+        urgent = me.fixed > 0 or (chaining and him.busy_until <= obs.frame + TYPICAL_PLACEMENT_FRAMES)
         choice = self._answer(state, legal, mine, on_way, urgent)
         if choice is not None:
             return choice
-        if self.harass and on_way == 0 and not him.chain:
+        if self.harass and on_way == 0 and not chaining:
             harass = [
                 s for s in mine if s.links <= self.harass_links and s.garbage >= self.harass and s.garbage > counter
             ]
             if harass:
                 return self._fire(max(harass, key=lambda s: (s.garbage, -s.ends)), "harass")
         horizon = None
-        if not urgent and on_way >= self.defend and him.chain:
-            # his garbage falls after our first placement that lands once his chain ends: build for a chain
-            # that fires by then (the search looks no further), so that there is a counter when it lands
-            horizon = max(1, (him.busy_until - obs.frame) // TYPICAL_PLACEMENT_FRAMES + 1)
         big = self._big(mine)
-        if big and self.read_ahead and not him.chain and int(state.field.heights.max()) < CRAMPED_HEIGHT:
+        if chaining:
+            # a chain that does not outsend his is kept to grow until his garbage is about to land (``_answer``)
+            big = [s for s in big if s.garbage > on_way]
+            if not urgent and on_way >= self.defend:
+                # his garbage falls after our first placement that lands once his chain ends: build for a chain
+                # that fires by then (the search looks no further), so that there is a counter when it lands
+                horizon = max(1, (him.busy_until - obs.frame) // TYPICAL_PLACEMENT_FRAMES + 1)
+        elif big and self.read_ahead and int(state.field.heights.max()) < CRAMPED_HEIGHT:
             # a chain he can outdo before ours ends is held back while there is room to build it bigger
             big = [s for s in big if s.garbage - on_way > self._threat(him, obs, s.ends)]
         return self._fire_or_build(state, legal, big, on_way if urgent else me.fixed, horizon)
@@ -129,35 +143,29 @@ class DuelistBot(PuyoBot):
         """The shots of ``duelist_fire_links`` links or more."""
         return [s for s in mine if s.links >= self.fire_links]
 
-    def _rest_of_chain(self, him: Any, incoming: int, now: int) -> int:
-        """The garbage the opponent's chain in progress will still send, estimated: its links left (the frames
-        it still runs over a one-row fall's link frames), each sending what its links sent so far on average."""
-        if not him.chain:
-            return 0
-        links_left = max(0, him.busy_until - now) // link_frames(1, self.source)
-        return links_left * max(1, incoming // him.chain)
-
-    def _kill(self, mine: list[Shot], on_way: int, counter: int, him: Any, obs: Any) -> Shot | None:
+    def _kill(self, mine: list[Shot], on_way: int, counter: int, him: Any, obs: Any, chaining: bool) -> Shot | None:
         """The shot whose garbage, after offsetting ``on_way`` and the opponent's best answer, kills or
         crushes him; the one sending most. His answer is also what he can build and fire while our chain
         runs (``_threat``), asked only of the shots that pass the quick test."""
         need = min(garbage_to_kill(him.field), self.crush)
         lethal = [s for s in mine if s.garbage - on_way - counter >= need]
-        if lethal and self.read_ahead and not him.chain:
+        if lethal and self.read_ahead and not chaining:
             lethal = [s for s in lethal if s.garbage - on_way - self._threat(him, obs, s.ends) >= need]
         return max(lethal, key=lambda s: (s.garbage, -s.ends)) if lethal else None
 
     def _threat(self, him: Any, obs: Any, until: int) -> int:
         """The garbage the opponent can fire by frame ``until``: his largest chain within the placements he
-        makes by then (typical frames each, at most ``duelist_read_ahead``), the builder's search on his field
-        with his visible pairs then sampled ones, no discount; the median over the futures."""
+        makes by then (the pair in play, then typical frames each, at most ``duelist_read_ahead``), the builder's
+        search on his field with his pairs to come then sampled ones, no discount; the median over the futures."""
         start = max(obs.frame, him.busy_until)
-        placements = min(self.read_ahead, max(1, (until - start) // TYPICAL_PLACEMENT_FRAMES))
+        pairs = pairs_to_come(him)
+        in_play = len(pairs) - len(him.pairs)  # the pair in play lands before ``start``
+        placements = min(self.read_ahead, in_play + max(1, (until - start) // TYPICAL_PLACEMENT_FRAMES))
         params = self.params.copy()
         params[P_REMAINING] = placements
         params[P_GARBAGE] = 0
         params[P_DISCOUNT] = 1000
-        known = np.array(him.pairs, dtype=np.int64)
+        known = np.array(pairs, dtype=np.int64)
         queues = sampled_queues(self.rng, known, self.futures, placements, self.n_colours)
         chains, _ = searched_futures(him.field.cells, queues, params, self.weights)
         score = int(np.median(chains.max(axis=1)))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import Field, Pair
-from ..frame_versus import chain_links
+from ..frame_versus import SideView, chain_links
 from ..frames import link_frames, placement_frames
 from ..kernels import bitboard as BB
 from ..kernels.beam import new_scratch, potential
@@ -42,6 +42,25 @@ class Shot:
 def garbage_of(score: int, carry: int, target: int) -> int:
     """The garbage ``score`` points make with ``carry`` points left over and ``target`` points per puyo."""
     return (score + carry) // max(target, 1)
+
+
+def chain_to_come(side: SideView, target: int) -> int:
+    """The garbage the chain ``side`` has in progress will still send to the other side: its links still to pop,
+    converted with ``target`` points per puyo from its carried remainder, less the garbage on its way to it (its
+    links offset that first)."""
+    carry, made = side.carry, 0
+    for link in side.links[side.chain :]:
+        sent, carry = divmod(link.score + carry, max(target, 1))
+        made += sent
+    return max(0, made - side.fixed - side.incoming)
+
+
+def pairs_to_come(side: SideView) -> tuple[Pair, ...]:
+    """The pairs ``side`` places next as the other player sees them: the pair in play, while it falls into a
+    placement that fires nothing, then its visible pairs."""
+    if side.in_play is not None and not side.links:
+        return (side.in_play, *side.pairs)
+    return side.pairs
 
 
 def shots(field: Field, pair: Pair, now: int, target: int, carry: int, source: str) -> list[Shot]:
