@@ -172,7 +172,7 @@ class PuyoConfig(Schema):
         bots=("duelist",),
     )
     duelist_fire_links: int = setting(
-        8, "duelist: fire a chain of this many links or more", range=(1, 19), bots=("duelist",)
+        12, "duelist: fire a chain of this many links or more", range=(1, 19), bots=("duelist",)
     )
     duelist_defend: int = setting(
         6,
@@ -200,7 +200,7 @@ class PuyoConfig(Schema):
         bots=("duelist",),
     )
     duelist_read_ahead: int = setting(
-        0,
+        12,
         "duelist: most placements of the opponent's it searches for what he builds while its chain runs (0: off)",
         range=(0, 50),
         flag="--duelist-read-ahead",

@@ -2,9 +2,10 @@
 or builds.
 
 Each decision reads both sides (``reading``): the chains this side can fire now with its current pair (exact
-frames to the last link, garbage with the target points in force), the garbage already on its way here (fixed,
-and incoming from the opponent's chain in progress, whose rest is estimated from the frames it still runs), and
-the largest chain the opponent can fire within his visible pairs. Then, in this order:
+frames to the last link, garbage with the target points in force), the garbage on its way here (fixed, incoming,
+and what the opponent's chain in progress still sends, read to its end from the field his pair landed in), and
+the largest chain the opponent can fire with his pairs to come (the pair in play, then his visible ones) or
+holds in his field. Then, in this order:
 
 - **kill**: a chain whose garbage, after offsetting ours and the opponent's best answer, fills his spawn column
   (or reaches ``duelist_crush``) is fired; his answer includes what he builds and fires while our chain runs
@@ -13,8 +14,8 @@ the largest chain the opponent can fire within his visible pairs. Then, in this 
   that offsets all of it is fired, or the largest one when the rest would bury us by ``duelist_bury_rows`` rows;
 - **harass**: with nothing on its way, a chain of at most ``duelist_harass_links`` links sending at least
   ``duelist_harass`` garbage that the opponent cannot offset within his visible pairs is fired;
-- **fire**: a chain of ``duelist_fire_links`` links or more is fired, unless he could outdo it while it runs
-  and the field still has room to build it bigger;
+- **fire**: a chain of ``duelist_fire_links`` links or more is fired; while his chain runs, only one that
+  outsends it (a smaller one grows on, for the counter);
 - **build**: otherwise the ``builder`` search (``kernels.builder``, its weights, futures in parallel) picks the
   placement, with the garbage that will land assumed to fall after it (so it digs when it must); while the
   opponent's chain still runs, only chains fired before its garbage lands count (a counter in time).
@@ -49,10 +50,6 @@ from .reading import (
     rows_of,
     shots,
 )
-
-#: with ``duelist_read_ahead``, the tallest column from which a big chain is fired even if the opponent could
-#: outdo it (a field this high has no room left to build it bigger)
-CRAMPED_HEIGHT = 10
 
 #: the reasons a decision gives (``DuelistBot.reason``)
 REASONS = ("build", "kill", "counter", "defend", "harass", "fire")
@@ -134,9 +131,6 @@ class DuelistBot(PuyoBot):
                 # his garbage falls after our first placement that lands once his chain ends: build for a chain
                 # that fires by then (the search looks no further), so that there is a counter when it lands
                 horizon = max(1, (him.busy_until - obs.frame) // TYPICAL_PLACEMENT_FRAMES + 1)
-        elif big and self.read_ahead and int(state.field.heights.max()) < CRAMPED_HEIGHT:
-            # a chain he can outdo before ours ends is held back while there is room to build it bigger
-            big = [s for s in big if s.garbage - on_way > self._threat(him, obs, s.ends)]
         return self._fire_or_build(state, legal, big, on_way if urgent else me.fixed, horizon)
 
     def _big(self, mine: list[Shot]) -> list[Shot]:
