@@ -172,7 +172,11 @@ class PuyoConfig(Schema):
         bots=("duelist",),
     )
     duelist_fire_links: int = setting(
-        12, "duelist: fire a chain of this many links or more", range=(1, 19), bots=("duelist",)
+        12,
+        "duelist: fire a chain of this many links or more",
+        range=(1, 19),
+        flag="--duelist-fire-links",
+        bots=("duelist",),
     )
     duelist_defend: int = setting(
         6,
