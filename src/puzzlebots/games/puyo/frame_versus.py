@@ -97,7 +97,6 @@ class FramePlayer:
         self.chain = 0  # link of the chain in progress
         self.busy_until = 0  # frame of this side's next control
         self.shown: Field | None = None  # the field before the placement in progress
-        self.in_play: Pair | None = None  # the pair of the placement in progress
         self.links: list[Link] = []  # the chain in progress, for views
 
     @property
@@ -128,7 +127,7 @@ class FramePlayer:
             self.chain,
             self.busy_until,
             self.score,
-            self.in_play if self.shown is not None else None,
+            self.sequence[(self.index - 1) % len(self.sequence)] if self.shown is not None else None,
             tuple(self.links),
         )
 
@@ -237,7 +236,6 @@ class FrameVersus:
         x, r = PLACEMENTS[index]
         spent = placement_frames(p.field.heights, x, r, self.source) if frames is None else frames
         p.shown = p.field.copy()
-        p.in_play = pair
         links = chain_links(p.field, pair, index)
         result = p.field.play(pair, index)
         p.index += 1
@@ -289,7 +287,6 @@ class FrameVersus:
             other.incoming = 0
         else:  # SETTLE
             p.shown = None
-            p.in_play = None
             p.links = []
             spent = 0
             if p.fixed:

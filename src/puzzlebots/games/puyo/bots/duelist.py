@@ -100,7 +100,7 @@ class DuelistBot(PuyoBot):
         obs = observe()
         me, him = obs.me, obs.other
         mine = shots(state.field, state.current(), obs.frame, obs.target, me.carry, self.source)
-        chaining = bool(him.links)  # his placement in progress fires a chain: its garbage is known to the puyo
+        chaining = bool(him.links)  # his placement in progress fires a chain (its links are on his screen)
         on_way = me.fixed + me.incoming + chain_to_come(him, obs.target)
         # the opponent's answer, unless his chain runs: the larger of what his pairs to come fire and the chain
         # his field holds (he triggers it while ours runs)
