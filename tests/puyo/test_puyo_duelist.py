@@ -125,6 +125,8 @@ THREATS = {
     "his_chain_ends_now": ("three_links_bg", {"incoming": 24, "his_chain": 3, "his_busy": 620, "his": HIS_TALL}),
     "fixed_five_rows": ("four_links_yy", {"fixed": 30}),
     "fixed_and_incoming": ("three_links_yb", {"fixed": 6, "incoming": 10, "his_chain": 2, "his_busy": 700}),
+    # his chain ends 60 frames from now: after a typical placement's 40 frames, before the slowest of ours (68)
+    "his_chain_ends_during_our_drop": ("three_links_bg", {"incoming": 24, "his_chain": 3, "his_busy": 660}),
 }
 
 

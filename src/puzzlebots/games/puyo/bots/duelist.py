@@ -33,9 +33,10 @@ import numpy as np
 
 from ..config import typed_config
 from ..engine import SoloState, action_of
+from ..frames import placement_frames
 from ..kernels.builder import P_DISCOUNT, P_GARBAGE, P_REMAINING
 from ..kernels.chain_eval import signed
-from ..rules import TARGET_POINTS
+from ..rules import PLACEMENTS, TARGET_POINTS
 from .base import PuyoBot
 from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues, searched_futures
 from .reading import (
@@ -112,7 +113,9 @@ class DuelistBot(PuyoBot):
         kill = self._kill(mine, on_way, counter, him, obs, chaining)
         if kill is not None:
             return self._fire(kill, "kill")
-        urgent = me.fixed > 0 or (chaining and him.busy_until <= obs.frame + TYPICAL_PLACEMENT_FRAMES)
+        # his garbage lands before our next decision when his chain ends before the pair in hand is down
+        landing = obs.frame + max(placement_frames(state.field.heights, *PLACEMENTS[i], self.source) for i in legal)
+        urgent = me.fixed > 0 or (chaining and him.busy_until <= landing)
         choice = self._answer(state, legal, mine, on_way, urgent)
         if choice is not None:
             return choice
