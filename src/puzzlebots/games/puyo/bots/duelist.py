@@ -114,7 +114,10 @@ class DuelistBot(PuyoBot):
         if kill is not None:
             return self._fire(kill, "kill")
         # his garbage lands before our next decision when his chain ends before the pair in hand is down
-        landing = obs.frame + max(placement_frames(state.field.heights, *PLACEMENTS[i], self.source) for i in legal)
+        heights = state.field.heights
+        landing = obs.frame + max(
+            placement_frames(heights, x, r, self.source) for x, r in map(PLACEMENTS.__getitem__, legal)
+        )
         urgent = me.fixed > 0 or (chaining and him.busy_until <= landing)
         choice = self._answer(state, legal, mine, on_way, urgent)
         if choice is not None:
