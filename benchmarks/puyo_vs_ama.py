@@ -9,7 +9,7 @@ engine (every placement of random positions dropped by both: the same board and 
 both, and its table is printed, followed by ama's think time per move. A C++20 compiler (g++ or clang++) and a
 CPU with SSE4.2 are needed (ama's field code is written with its intrinsics); PEXT is used where BMI2 is there.
 
-    python benchmarks/puyo_vs_ama.py --ama DIR [--bot builder] [--games 200] [--seed 100000] [--ms 30000]
+    python benchmarks/puyo_vs_ama.py --ama DIR [--bot duelist] [--games 200] [--seed 100000] [--ms 30000]
                                      [--jobs 1] [--json FILE] [--width 250 --depth 16] [--build-dir DIR]
 """
 
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from puzzlebots.core.errors import PuzzlebotsError
 
-#: our bot by default: the strongest versus bot we have (change it here when a stronger one lands)
-DEFAULT_BOT = "builder"
+#: our bot by default: the versus AI (issue 33), the strongest on the frame clock
+DEFAULT_BOT = "duelist"
 DRIVER_DIR = Path(__file__).resolve().parent / "ama_upi"
 #: ama's files the build needs, checked before any work (its sources are every .cpp of SOURCE_DIRS)
 NEEDED = (
