@@ -114,10 +114,8 @@ class DuelistBot(PuyoBot):
         if kill is not None:
             return self._fire(kill, "kill")
         # his garbage lands before our next decision when his chain ends before the pair in hand is down
-        heights = state.field.heights
-        landing = obs.frame + max(
-            placement_frames(heights, x, r, self.source) for x, r in map(PLACEMENTS.__getitem__, legal)
-        )
+        paths = (PLACEMENTS[i] for i in legal)
+        landing = obs.frame + max(placement_frames(state.field.heights, x, r, self.source) for x, r in paths)
         urgent = me.fixed > 0 or (chaining and him.busy_until <= landing)
         choice = self._answer(state, legal, mine, on_way, urgent)
         if choice is not None:
