@@ -33,10 +33,9 @@ import numpy as np
 
 from ..config import typed_config
 from ..engine import SoloState, action_of
-from ..frames import placement_frames
 from ..kernels.builder import P_DISCOUNT, P_GARBAGE, P_REMAINING
 from ..kernels.chain_eval import signed
-from ..rules import PLACEMENTS, TARGET_POINTS
+from ..rules import TARGET_POINTS
 from .base import PuyoBot
 from .builder import builder_params, default_weights, ranked_by_futures, sampled_queues, searched_futures
 from .reading import (
@@ -46,6 +45,7 @@ from .reading import (
     garbage_of,
     garbage_to_kill,
     held,
+    landing,
     pairs_to_come,
     reach,
     rows_of,
@@ -114,9 +114,9 @@ class DuelistBot(PuyoBot):
         if kill is not None:
             return self._fire(kill, "kill")
         # his garbage lands before our next decision when his chain ends before the pair in hand is down
-        paths = (PLACEMENTS[i] for i in legal)
-        landing = obs.frame + max(placement_frames(state.field.heights, x, r, self.source) for x, r in paths)
-        urgent = me.fixed > 0 or (chaining and him.busy_until <= landing)
+        urgent = me.fixed > 0 or (
+            chaining and him.busy_until <= landing(state.field, state.current(), obs.frame, self.source)
+        )
         choice = self._answer(state, legal, mine, on_way, urgent)
         if choice is not None:
             return choice

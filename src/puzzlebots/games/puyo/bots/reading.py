@@ -77,6 +77,12 @@ def shots(field: Field, pair: Pair, now: int, target: int, carry: int, source: s
     return out
 
 
+def landing(field: Field, pair: Pair, now: int, source: str) -> int:
+    """The frame ``pair`` is down on ``field`` at the latest: now plus its slowest placement's frames. Garbage
+    whose chain ends by then falls after this placement, before the next decision."""
+    return now + max(placement_frames(field.heights, *PLACEMENTS[index], source) for index in field.placements(pair))
+
+
 def reach(field: Field, pairs: Sequence[Pair], now: int, target: int, carry: int, depth: int = 2) -> Shot | None:
     """The shot sending the most garbage that the first ``depth`` of ``pairs`` can fire on ``field`` (a line
     of quiet placements then one that fires); its end frame estimated by typical frames per placement and
