@@ -107,11 +107,15 @@ class FramePlayer:
     def incoming_total(self) -> int:
         return self.pending
 
+    def pair_at(self, offset: int) -> Pair:
+        """The pair ``offset`` placements from the current one (-1: the one placed last); the sequence repeats."""
+        return self.sequence[(self.index + offset) % len(self.sequence)]
+
     def current(self) -> Pair:
-        return self.sequence[self.index % len(self.sequence)]
+        return self.pair_at(0)
 
     def next_pairs(self) -> list[Pair]:
-        return [self.sequence[(self.index + i) % len(self.sequence)] for i in range(self.visible + 1)]
+        return [self.pair_at(i) for i in range(self.visible + 1)]
 
     def remaining(self) -> int:
         return self.game.max_turns - self.index
@@ -127,7 +131,7 @@ class FramePlayer:
             self.chain,
             self.busy_until,
             self.score,
-            self.sequence[(self.index - 1) % len(self.sequence)] if self.shown is not None else None,
+            self.pair_at(-1) if self.shown is not None else None,
             tuple(self.links),
         )
 
