@@ -220,6 +220,7 @@ DEFAULTS = {
         "duelist_harass": 0,
         "duelist_harass_links": 3,
         "duelist_read_ahead": 12,
+        "duelist_threat_growth": 5,
         "duelist_width": 120,
         "early_stop": 0,
         "k3_abandon_after": 8,
@@ -351,7 +352,7 @@ def test_web_keys_and_their_defaults(name: str) -> None:
             "beam_width, builder_depth, builder_discount, builder_futures, builder_prune, builder_width, "
             "duelist_bury_rows, "
             "duelist_crush, duelist_defend, duelist_depth, duelist_fire_links, duelist_futures, duelist_harass, "
-            "duelist_harass_links, duelist_read_ahead, duelist_width, early_stop, "
+            "duelist_harass_links, duelist_read_ahead, duelist_threat_growth, duelist_width, early_stop, "
             "k3_abandon_after, k3_colours, k3_fit, k3_legality, k3_templates, margin_targets, n_colours, "
             "opening_3col_pairs, pairs, reach, seq, upi_grace_ms, upi_ms, versus_clock, versus_frames, visible)",
         ),

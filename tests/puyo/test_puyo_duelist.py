@@ -215,7 +215,7 @@ HIS_GROWING = ["G.....", "B.....", "G.....", "GG....", "BBY...", "BYYG..", "GGRY
 @pytest.mark.parametrize("read_ahead", [0, 12])
 def test_a_kill_he_can_outbuild_while_it_runs_is_held_back(read_ahead: int) -> None:
     """Against an empty field the 9-link chain kills; against a field that grows a bigger answer while it
-    runs it is held back and the bot builds with ``duelist_read_ahead`` 12; 0 (the default) reads no further
+    runs it is held back and the bot builds with ``duelist_read_ahead`` 12 (the default); 0 reads no further
     than the chain he holds."""
     for his, expected in ((["......"], (9, "kill")), (HIS_GROWING, (9, "kill") if read_ahead == 0 else (0, "build"))):
         game = position(*NINE_LINKS, his=his)
@@ -225,6 +225,31 @@ def test_a_kill_he_can_outbuild_while_it_runs_is_held_back(read_ahead: int) -> N
         action = bot.act(me)
         assert (me.field.copy().play(me.current(), placement_of(action)).links, bot.reason) == expected
     assert held(Field.from_rows(HIS_GROWING), 4, 70, 0) == 154
+
+
+#: our 8-link chain (312 garbage, its current pair (4, 4) fires it) and ``krieg3``'s field at that decision on
+#: tuning seed 159: his spawn column 12 garbage from full, a held chain of 5 garbage, and so many puyos that the
+#: read-ahead's search, which sees each sampled future whole, grows them into hundreds of garbage
+EIGHT_LINKS = (
+    ["BB....", "RYYB..", "RYRB..", "BBYYRG", "BGBBYB", "RRBRBG", "RBRGYY", "BBGGoo"],
+    [(4, 4), (1, 2), (3, 2)],
+)
+HIS_JUNK = ["..B...", "..Y...", "..Y...", "..G...", "..B...", "..B...", ".BG.Y.", ".GY.R.", "RRBBYY", "GGGYBB"]
+
+
+@pytest.mark.parametrize("growth", [5, 1000])
+def test_a_kill_is_not_held_back_for_a_chain_he_has_not_begun(growth: int) -> None:
+    """He grows his answer out of the chain he holds (``duelist_threat_growth`` times it at most): against the
+    junk field the 8-link chain kills; read without the cap (1000) it is held back for a chain no player builds
+    blind, as it was when ``krieg3`` then buried us."""
+    game = position(*EIGHT_LINKS, his=HIS_JUNK)
+    game.players[1].sequence = [(1, 3), (2, 4), (3, 1)] * 3
+    bot = DuelistBot(config(duelist_threat_growth=growth, duelist_width=120, duelist_futures=4), 1)
+    me = game.players[0]
+    action = bot.act(me)
+    links = me.field.copy().play(me.current(), placement_of(action)).links
+    assert (links, bot.reason) == ((8, "kill") if growth == 5 else (0, "build"))
+    assert held(Field.from_rows(HIS_JUNK), 4, 70, 0) == 5
 
 
 def test_reading_a_shot() -> None:

@@ -53,6 +53,7 @@ def test_duelist_declares_its_thresholds_with_the_shipped_values():
         "duelist_harass",
         "duelist_harass_links",
         "duelist_read_ahead",
+        "duelist_threat_growth",
     ]
     assert all(p.low <= config[p.name] == p.default <= p.high for p in PARAMETERS)
 

@@ -210,6 +210,12 @@ class PuyoConfig(Schema):
         flag="--duelist-read-ahead",
         bots=("duelist",),
     )
+    duelist_threat_growth: int = setting(
+        5,
+        "duelist: most times his answer (the chain he holds or his pairs fire) he grows while its kill runs",
+        range=(1, 1000),
+        bots=("duelist",),
+    )
     versus_clock: str = setting(
         "frames",
         "versus clock: real frames per placement, link and garbage drop (frames), or the old turns",

@@ -41,6 +41,7 @@ DUELIST_TUNED = (
     ("duelist_harass", 0, 30),
     ("duelist_harass_links", 1, 6),
     ("duelist_read_ahead", 0, 16),
+    ("duelist_threat_growth", 1, 30),
 )
 
 
