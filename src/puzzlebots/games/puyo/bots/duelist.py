@@ -148,7 +148,7 @@ class DuelistBot(PuyoBot):
         crushes him; the one sending most. His answer is also what he can build and fire while our chain
         runs (``_threat``), at most ``growth`` times ``counter``: the search sees each sampled future whole, so
         on a field holding little it finds chains no player builds blind (``krieg3``'s, on tuning seed 159,
-        holding 6 garbage: about 500). It is asked only of the shots that pass the quick test and not the cap."""
+        holding 5-6 garbage: about 500). It is asked only of the shots that pass the quick test and not the cap."""
         need = min(garbage_to_kill(him.field), self.crush)
         lethal = [s for s in mine if s.garbage - on_way - counter >= need]
         if lethal and self.read_ahead and not chaining:
