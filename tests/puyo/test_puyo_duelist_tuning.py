@@ -110,6 +110,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         (["puyo", "--bot", "duelist", "--opponent", "duelist"], "another bot"),
         (["hatris", "--opponent", "random"], "no versus play"),
         (["puyo", "--bot", "duelist", "--opponent", "beam", "--templates", "x.txt"], "has no effect"),
+        (["puyo", "--bot", "duelist", "--opponent", "beam", "--duelist-defend", "9"], "--duelist-defend is what"),
     ],
 )
 def test_bad_versus_tuning_is_refused_with_one_line_before_any_game(tmp_path: Path, args: list[str], says: str):

@@ -375,6 +375,11 @@ def make_train(game: Episodic) -> click.Command:
                 ["config__" + k for k in sorted(unread)],
                 f"has no effect with --bot {bot} --opponent {opponent}",
             )
+            refuse_given(
+                click.get_current_context(),
+                ["config__" + p.name for p in capability(game, Versus).tuned_parameters(bot)],
+                "is what --opponent tunes: each candidate sets it (--init default starts from the shipped value)",
+            )
         settings = TrainSettings(
             game.name,
             bot,

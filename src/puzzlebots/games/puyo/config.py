@@ -182,25 +182,31 @@ class PuyoConfig(Schema):
         6,
         "duelist: garbage landing before its next placement that it answers by firing (counter or defend)",
         range=(1, 1000),
+        flag="--duelist-defend",
         bots=("duelist",),
     )
     duelist_bury_rows: int = setting(
         3,
         "duelist: rows of garbage that make it fire a chain that offsets only part of it",
         range=(1, 12),
+        flag="--duelist-bury-rows",
         bots=("duelist",),
     )
     duelist_harass: int = setting(
         0,
         "duelist: garbage a small chain must send, beyond what the opponent can offset, to harass (0: off)",
         range=(0, 1000),
+        flag="--duelist-harass",
         bots=("duelist",),
     )
-    duelist_harass_links: int = setting(3, "duelist: most links of a harassing chain", range=(1, 19), bots=("duelist",))
+    duelist_harass_links: int = setting(
+        3, "duelist: most links of a harassing chain", range=(1, 19), flag="--duelist-harass-links", bots=("duelist",)
+    )
     duelist_crush: int = setting(
         36,
         "duelist: net garbage that counts as a kill even if the spawn column has more room",
         range=(1, 1000),
+        flag="--duelist-crush",
         bots=("duelist",),
     )
     duelist_read_ahead: int = setting(
@@ -214,6 +220,7 @@ class PuyoConfig(Schema):
         5,
         "duelist: most times his answer (the chain he holds or his pairs fire) he grows while its kill runs",
         range=(1, 1000),
+        flag="--duelist-threat-growth",
         bots=("duelist",),
     )
     versus_clock: str = setting(
