@@ -21,6 +21,7 @@ from puzzlebots.core.match import (
     game_points,
     llr,
     pentanomial,
+    play_pair,
     run_match,
     score_of_elo,
     summarize,
@@ -141,6 +142,24 @@ def test_game_points_see_a_in_both_seats() -> None:
     assert game_points(pair(0, 1, 0)) == (0, 0)
     assert game_points(pair(0, None, 0)) == (1, 0)
     assert pentanomial([pair(0, 0, 1), pair(1, None, None), pair(2, 1, 1), pair(3, None, 0)]) == [0, 1, 2, 0, 1]
+
+
+def seats(bot_a: str, bot_b: str, seed: int, shared: str, **kw: Any) -> dict[str, Any]:
+    """A game that only says who sat where with which settings (A wins when it holds the higher setting)."""
+    a, b = kw.get("sides", ({}, {}))
+    return {"seats": (bot_a, a, bot_b, b, shared), "winner": 0 if a.get("level", 0) > b.get("level", 0) else 1}
+
+
+def test_a_pair_keeps_each_bots_own_settings_in_both_seats() -> None:
+    played = play_pair(seats, "duelist", "duelist", 7, "shared", sides=({"level": 2}, {"level": 1}))
+    assert [g["seats"] for g in played["games"]] == [
+        ("duelist", {"level": 2}, "duelist", {"level": 1}, "shared"),
+        ("duelist", {"level": 1}, "duelist", {"level": 2}, "shared"),
+    ]
+    assert game_points(played) == (2, 2)  # the stronger settings win in both seats: A's, both times
+    # without sides a game is called as before, so a game that takes no settings per seat still plays pairs
+    plain = play_pair(lambda a, b, seed, shared: {"winner": 0 if a == "x" else 1}, "x", "y", 7, "shared")
+    assert game_points(plain) == (2, 2)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,8 @@
 """Versus tuning: duelist's thresholds rated by game pairs against beam, the same for any number of workers and
-after a resume; candidates stay whole numbers in their ranges; bad input is refused with one line."""
+after a resume, or against duelist's own shipped thresholds (each seat reads its own); candidates stay whole
+numbers in their ranges; bad input is refused with one line."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 
 from puzzlebots.core.parameters import ParameterSpace
 from puzzlebots.core.registry import get_game
-from puzzlebots.core.tuning import TrainSettings, train
+from puzzlebots.core.tuning import TrainSettings, rate_many, train
 
 #: the smallest duelist against the smallest beam (the claim is equal results, not strength), and games cut to a
 #: draw after 20 turns each: a pair takes a fraction of a second; on SEED the two generations' ratings differ
@@ -65,6 +67,41 @@ def test_a_candidate_is_rounded_and_clipped_into_its_ranges(x):
     get_game("puyo").check_config(ParameterSpace(PARAMETERS).overrides(values))
 
 
+def test_each_seat_reads_its_own_settings():
+    """What ``train --opponent duelist`` rests on: overrides given for one seat reach that seat's bot only. Duelist
+    with a larger search on its side against beam plays the game it plays with that search in the shared config
+    (beam reads none of those keys), in either seat, and not the game without it."""
+    game = get_game("puyo")
+    play, config, extra = game.versus_play(game.check_config(TINY), TURNS)
+    own = {"duelist_width": 20, "duelist_depth": 3}
+    both = game.check_config({**config, **own})
+    split = play("duelist", "beam", SEED, config, *extra, sides=(own, {}))
+    assert split == play("duelist", "beam", SEED, both, *extra) != play("duelist", "beam", SEED, config, *extra)
+    assert play("beam", "duelist", SEED, config, *extra, sides=({}, own)) == play("beam", "duelist", SEED, both, *extra)
+
+
+def test_a_candidate_is_rated_against_the_shipped_settings_of_its_own_bot(tmp_path: Path):
+    """``--opponent duelist``: the candidates play the shipped thresholds, one seat each, and the run is written
+    as any other (its ratings are points per game in those pairs)."""
+    run_settings = dataclasses.replace(settings("cma", 1), opponent="duelist")
+    state = train(run_settings, tmp_path / "self.json", jobs=1, progress=False)
+    written = json.loads((tmp_path / "self.json").read_text())
+    assert written["trained_with"]["opponent"] == "duelist" and written["weights"] == state.weights
+    assert 0.0 <= state.history[0]["rating"] <= 1.0
+    # the seats: the candidate's values on the tuned side only, the shipped config shared
+    candidate = np.array([p.low for p in PARAMETERS], dtype=float)
+    played: list[tuple] = []
+
+    def run_here(fn, args, description):
+        played.extend(args)
+        return [fn(*a) for a in args]
+
+    rate_many(run_settings, [candidate], [SEED], run_here, "one candidate")
+    [(_, bot, opponent, _, shared, _, sides)] = played
+    assert (bot, opponent) == ("duelist", "duelist") and shared["duelist_fire_links"] == 12
+    assert sides == (ParameterSpace(PARAMETERS).overrides(candidate), {})
+
+
 @pytest.mark.parametrize("method", ["hill", "cma"])
 def test_versus_tuning_is_the_same_with_two_workers_and_after_a_resume(tmp_path: Path, method: str):
     # two workers through the command (a process pool forks, which a process whose numba used OpenMP may not)
@@ -107,7 +144,6 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     [
         (["puyo", "--bot", "duelist", "--opponent", "nobody"], "unknown bot"),
         (["puyo", "--bot", "beam", "--opponent", "duelist"], "no parameters to tune"),
-        (["puyo", "--bot", "duelist", "--opponent", "duelist"], "another bot"),
         (["hatris", "--opponent", "random"], "no versus play"),
         (["puyo", "--bot", "duelist", "--opponent", "beam", "--templates", "x.txt"], "has no effect"),
         (["puyo", "--bot", "duelist", "--opponent", "beam", "--duelist-defend", "9"], "--duelist-defend is what"),

@@ -506,7 +506,7 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
             default=None,
             help="Tune against this bot instead: rate each candidate by its points in game pairs (one seed, sides "
             "swapped, as `match` plays them) and tune the bot's parameters, not its weights; --games-per-eval "
-            "then counts pairs"
+            "then counts pairs; the tuned bot's own name plays its shipped settings"
             + (f" (versus tuning: {', '.join(versus)})." if versus else "; this game has no versus play."),
         ),
         quiet_option,

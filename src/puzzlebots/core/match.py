@@ -179,13 +179,25 @@ class Sprt:
 
 # --------------------------------------------------------------------------- playing a match
 
-#: one game: ``play(bot_a, bot_b, seed, *args)`` gives a dict whose ``winner`` is 0 (``bot_a``), 1 or None (draw)
+#: one game: ``play(bot_a, bot_b, seed, *args)`` gives a dict whose ``winner`` is 0 (``bot_a``), 1 or None (draw);
+#: ``play(..., sides=(a, b))`` also gives each bot its own config overrides (first player's, second's)
 PlayGame = Callable[..., dict[str, Any]]
+#: config overrides each of the two bots reads on top of the shared config (A's, then B's)
+Sides = tuple[Mapping[str, Any], Mapping[str, Any]]
 
 
-def play_pair(play: PlayGame, bot_a: str, bot_b: str, seed: int, *args: Any) -> dict[str, Any]:
-    """The two games of one seed, A first then B first; a top-level function so that it pickles into workers."""
-    return {"seed": seed, "games": [play(bot_a, bot_b, seed, *args), play(bot_b, bot_a, seed, *args)]}
+def play_pair(
+    play: PlayGame, bot_a: str, bot_b: str, seed: int, *args: Any, sides: Sides | None = None
+) -> dict[str, Any]:
+    """The two games of one seed, A first then B first; a top-level function so that it pickles into workers.
+    With ``sides`` (A's overrides, B's) each bot keeps its own in both games: two settings of one bot can play."""
+    if sides is None:
+        return {"seed": seed, "games": [play(bot_a, bot_b, seed, *args), play(bot_b, bot_a, seed, *args)]}
+    a, b = sides
+    return {
+        "seed": seed,
+        "games": [play(bot_a, bot_b, seed, *args, sides=(a, b)), play(bot_b, bot_a, seed, *args, sides=(b, a))],
+    }
 
 
 def game_points(pair: Mapping[str, Any]) -> tuple[int, int]:

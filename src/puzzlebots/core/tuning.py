@@ -24,8 +24,11 @@ Versus tuning (``opponent`` set) rates a bot's *parameters* instead: named whole
 that the game declares beside the bot (:class:`Parameter`, ``tuned_parameters``), played as config overrides of
 those keys. A candidate's rating is its mean points per game (0 loss, 1/2 draw, 1 win) in game pairs against the
 opponent (``core.match.play_pair``, one seed with the sides swapped, through the game's ``versus_play``: the games
-``match`` plays). Both methods search the unit cube, each parameter's range mapped onto 0..1, and round and clip a
-candidate into its ranges before it plays; the weights written are those whole numbers.
+``match`` plays). The opponent may be the tuned bot itself: then it plays the shipped settings (the config as
+given) and only the candidate's side reads the candidate's values, so a candidate is rated against the incumbent,
+near even, where a strong bot's points against weaker ones no longer tell candidates apart. Both methods search the
+unit cube, each parameter's range mapped onto 0..1, and round and clip a candidate into its ranges before it plays;
+the weights written are those whole numbers.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ import numpy as np
 from .batch import run_tasks
 from .errors import ConfigError, InputError
 from .jsonio import check_int, check_number, name_of, read_json, show, write_text_atomic
-from .match import PlayGame, game_points, play_pair
+from .match import PlayGame, Sides, game_points, play_pair
 from .parameters import ParameterSpace
 from .protocols import Versus, capability
 from .registry import get_game
@@ -134,10 +137,17 @@ def decode(settings: TrainSettings, x: np.ndarray) -> np.ndarray:
 
 
 def rate_pair(
-    play: PlayGame, bot: str, opponent: str, seed: int, config: Mapping[str, Any], args: tuple[Any, ...]
+    play: PlayGame,
+    bot: str,
+    opponent: str,
+    seed: int,
+    config: Mapping[str, Any],
+    args: tuple[Any, ...],
+    sides: Sides | None = None,
 ) -> float:
-    """``bot``'s points per game (0..1) in the pair of versus games on ``seed`` against ``opponent``."""
-    return sum(game_points(play_pair(play, bot, opponent, seed, config, *args))) / 4.0
+    """``bot``'s points per game (0..1) in the pair of versus games on ``seed`` against ``opponent`` (with
+    ``sides``, each plays ``config`` with its own overrides)."""
+    return sum(game_points(play_pair(play, bot, opponent, seed, config, *args, sides=sides))) / 4.0
 
 
 def generation_seeds(settings: TrainSettings, generation: int) -> list[int]:
@@ -163,11 +173,15 @@ def rate_many(
         game = versus_game_of(settings.game)
         play, config, extra = game.versus_play(settings.config, settings.max_actions)
         space = parameter_space(settings)
-        pair_args = [
-            (play, settings.bot, settings.opponent, s, game.check_config({**config, **space.overrides(c)}), extra)
-            for c in candidates
-            for s in seeds
-        ]
+        pair_args: list[tuple[Any, ...]] = []
+        sides: Sides | None = None
+        for c in candidates:
+            over = space.overrides(c)
+            if settings.opponent == settings.bot:  # against the shipped settings: only its side reads the candidate
+                mine, sides = config, (over, {})
+            else:
+                mine, sides = game.check_config({**config, **over}), None
+            pair_args += [(play, settings.bot, settings.opponent, s, mine, extra, sides) for s in seeds]
         flat = run(rate_pair, pair_args, description=label)
         k = len(seeds)
         return [float(np.mean(flat[i * k : (i + 1) * k])) for i in range(len(candidates))]
@@ -347,8 +361,6 @@ def tuned_names(settings: TrainSettings) -> tuple[str, ...]:
     game = versus_game_of(settings.game)
     game.bot_info(settings.bot)
     game.bot_info(settings.opponent)
-    if settings.opponent == settings.bot:
-        raise ConfigError(f"--opponent {settings.opponent}: name another bot (the two would share the tuned values)")
     names = tuple(p.name for p in game.tuned_parameters(settings.bot))
     if not names:
         raise ConfigError(f"{settings.game}/{settings.bot} has no parameters to tune against an opponent")

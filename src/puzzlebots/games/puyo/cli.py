@@ -27,6 +27,7 @@ from puzzlebots.core.batch import run_tasks
 from puzzlebots.core.config import keys_read_by
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.jsonio import show
+from puzzlebots.core.match import Sides
 from puzzlebots.core.protocols import Episodic
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.core.workers import MAX_GAMES
@@ -68,12 +69,21 @@ def versus_bot(game: Episodic, spec: str, config: Mapping[str, Any], seed: int) 
 
 
 def versus_game(
-    game: Episodic, bot_a: str, bot_b: str, seed: int, config: Mapping[str, Any], max_turns: int
+    game: Episodic,
+    bot_a: str,
+    bot_b: str,
+    seed: int,
+    config: Mapping[str, Any],
+    max_turns: int,
+    sides: Sides | None = None,
 ) -> dict[str, Any]:
     """One seeded versus game's result on the clock ``versus_clock`` (frames unless given); a
-    top-level function so that it pickles into worker processes. An external engine that fails loses the game
-    (``reason`` says why); its process is ended when the game ends, however it ends."""
-    bots = (versus_bot(game, bot_a, config, bot_seed(seed, 0)), versus_bot(game, bot_b, config, bot_seed(seed, 1)))
+    top-level function so that it pickles into worker processes. With ``sides`` each bot reads ``config`` with
+    its own overrides (``train --opponent`` rates a candidate against the shipped settings so). An external
+    engine that fails loses the game (``reason`` says why); its process is ended when the game ends, however it
+    ends."""
+    own = (config, config) if sides is None else tuple(game.check_config({**config, **s}) for s in sides)
+    bots = (versus_bot(game, bot_a, own[0], bot_seed(seed, 0)), versus_bot(game, bot_b, own[1], bot_seed(seed, 1)))
     r: dict[str, Any] = {}
     try:
         if typed_config(config).versus_clock == "frames":
