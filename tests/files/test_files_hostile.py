@@ -113,6 +113,7 @@ READERS: dict[str, Callable[[Path], list[object]]] = {
         "1",
     ],
     "train --resume": lambda f: [*TRAIN, "--generations", "2", "--out", f.with_suffix(""), "--resume"],
+    "match --tuned": lambda f: ["puyo", "match", "--bots", "duelist,krieg3", "--tuned", f, "--games", "2"],
 }
 
 
@@ -134,7 +135,7 @@ def test_non_utf8_bytes_name_the_file_and_offset(tmp_path: Path, reader: str):
 
 # ----------------------------------------------------------------- item 7: nesting 100,000 deep (8 readers)
 
-DEEP_JSON_READERS = ["replay", "levels", "stats --weights", "board file", "train --resume"]
+DEEP_JSON_READERS = ["replay", "levels", "stats --weights", "board file", "train --resume", "match --tuned"]
 
 
 @pytest.mark.parametrize("reader", DEEP_JSON_READERS)

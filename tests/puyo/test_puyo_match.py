@@ -11,11 +11,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from puzzlebots.cli.app import cli
+from puzzlebots.core.registry import get_game
 
 #: a small builder (a few hundred ms a move) against KRIEG: builder wins all but a few games
 SMALL_BUILDER = ["--builder-width", "20", "--builder-depth", "4", "--builder-futures", "2"]
@@ -156,6 +158,57 @@ def test_resume_takes_the_pairs_of_the_partial_file_and_refuses_a_bad_one(tmp_pa
     code, out = match(tmp_path, *QUICK, "--games", "4", "--seed", "5", "--jobs", "1", "--json", "m.json")
     assert code == 2 and out.startswith("error: m.json.partial holds a run with other arguments"), out
     assert (tmp_path / "m.json.partial").exists()
+
+
+#: the smallest duelist, 40 turns: thresholds that fire anything (FIRE_ALL) change these games, so a seat that
+#: reads them shows
+TINY_DUELIST = ["--duelist-width", "1", "--duelist-depth", "1", "--duelist-futures", "1", "--max-turns", "40"]
+SHIPPED = {p.name: p.default for p in get_game("puyo").tuned_parameters("duelist")}
+FIRE_ALL = SHIPPED | {"duelist_fire_links": 1, "duelist_crush": 1, "duelist_defend": 1, "duelist_bury_rows": 1}
+FIRE_ALL |= {"duelist_harass": 1, "duelist_harass_links": 1}
+
+
+def settings_file(path: Path, values: dict[str, Any]) -> str:
+    """A settings file as ``train --opponent`` writes it (whole numbers as floats, names in the tuned order)."""
+    path.write_text(
+        json.dumps(
+            {"game": "puyo", "bot": "duelist", "names": list(values), "weights": [float(v) for v in values.values()]}
+        )
+    )
+    return str(path)
+
+
+def test_tuned_settings_play_in_bot_as_seat_only(tmp_path: Path) -> None:
+    """``--tuned``: bot A plays the file's thresholds in both seats, B the config's. The shipped values in the file
+    play the match without it; thresholds that fire anything play other games, and the file records them."""
+    args = ["--bots", "duelist,duelist", "--games", "4", "--seed", "3", *TINY_DUELIST, "--jobs", "1", "--quiet"]
+    plain = settings_file(tmp_path / "shipped.json", SHIPPED)
+    eager = settings_file(tmp_path / "eager.json", FIRE_ALL)
+    runs = {}
+    for name, extra in [("none", []), ("shipped", ["--tuned", plain]), ("eager", ["--tuned", eager])]:
+        code, out = match(tmp_path, *args, *extra, "--json", f"{name}.json")
+        assert code == 0, out
+        runs[name] = json.loads((tmp_path / f"{name}.json").read_text())
+    assert runs["shipped"]["pairs"] == runs["none"]["pairs"] != runs["eager"]["pairs"]
+    assert runs["eager"]["sides"] == [FIRE_ALL, {}] and "sides" not in runs["none"]
+
+
+@pytest.mark.parametrize(
+    ("values", "says"),
+    [
+        ({"duelist_fire_links": 12}, "must name"),
+        (SHIPPED | {"duelist_defend": 6.5}, "whole number"),
+        (SHIPPED | {"duelist_defend": 0}, "duelist_defend must be"),
+    ],
+)
+def test_a_bad_settings_file_is_refused_before_any_game(tmp_path: Path, values: dict[str, Any], says: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"names": list(values), "weights": list(values.values())}))
+    code, out = match(tmp_path, "--bots", "duelist,krieg3", "--games", "2", "--tuned", str(path), "--json", "o.json")
+    assert code == 2 and says in out and "Traceback" not in out, out
+    code, out = match(tmp_path, "--bots", "krieg3,duelist", "--games", "2", "--tuned", settings_file(path, SHIPPED))
+    assert code == 2 and "bot A, krieg3, has no settings" in out, out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]  # no game played, no file written
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from rich.table import Table
 from ..core.errors import ConfigError, InputError
 from ..core.files import beside
 from ..core.jsonio import show
-from ..core.match import PlayGame, Sprt, run_match, summarize, valid_pair
+from ..core.match import PlayGame, Sides, Sprt, run_match, summarize, valid_pair
 from ..core.workers import MAX_GAMES
 from .options import (
     FiniteFloat,
@@ -119,14 +119,18 @@ def play_match(
     address: str | None,
     json_path: Path | None,
     quiet: bool,
+    sides: Sides | None = None,
 ) -> dict[str, Any]:
     """Play the match of ``games // 2`` pairs from ``seed``, print its tables, write ``json_path``; the document.
 
     ``head`` (JSON) names everything the games depend on besides ``bots``, seeds and test; a progress file
-    ``json_path.partial`` of the same head resumes, one of another head is refused.
+    ``json_path.partial`` of the same head resumes, one of another head is refused. ``sides`` are config
+    overrides each bot plays with on top of the shared config (A's, B's), recorded in the head.
     """
     seeds = range(seed, seed + games // 2)
     head = {**head, "bots": list(bots), "seeds": [seed, games], "sprt": sprt.as_dict() if sprt else None}
+    if sides is not None:
+        head["sides"] = [dict(side) for side in sides]
     progress_file = beside(json_path, ".partial") if json_path else None
     done = read_progress(progress_file, head, seeds, checked_pair) if progress_file else {}
     with progress_log(progress_file, head, resumed=bool(done)) as keep:
@@ -142,6 +146,7 @@ def play_match(
             executor=executor,
             address=address,
             progress=not quiet,
+            sides=sides,
         )
     summary = summarize(bots, outcome, sprt)
     doc = {**head, "pairs": outcome.pairs, "summary": summary}

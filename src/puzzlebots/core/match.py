@@ -22,6 +22,7 @@ the seed-ordered prefix of finished pairs, so the outcome never depends on the n
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -255,8 +256,9 @@ def run_match(
     executor: str = "process",
     address: str | None = None,
     progress: bool = True,
+    sides: Sides | None = None,
 ) -> MatchOutcome:
-    """Play one pair per seed (``play_pair(play, bot_a, bot_b, seed, *args)``) in parallel.
+    """Play one pair per seed (``play_pair(play, bot_a, bot_b, seed, *args, sides=sides)``) in parallel.
 
     ``done`` holds pairs of a resumed run by seed; ``on_pair`` sees each new pair as it arrives. With ``sprt``
     the test is run on the pairs in seed order, once per pair, and the match ends at the first pair where it
@@ -290,7 +292,7 @@ def run_match(
 
         try:
             run_tasks(
-                play_pair,
+                play_pair if sides is None else functools.partial(play_pair, sides=sides),
                 ((play, bot_a, bot_b, s, *args) for s in todo),
                 total=len(todo),
                 jobs=jobs,

@@ -3,10 +3,14 @@ apart from the tuner so that a game's protocol can name them without importing t
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from .errors import InputError
+from .jsonio import check_number, name_of, read_json, show
 
 
 @dataclass(frozen=True)
@@ -36,3 +40,25 @@ class ParameterSpace:
 
     def overrides(self, values: Sequence[float] | np.ndarray) -> dict[str, int]:
         return {p.name: int(round(v)) for p, v in zip(self.parameters, values, strict=True)}
+
+
+def read_values(path: str | os.PathLike[str], parameters: Sequence[Parameter]) -> dict[str, int]:
+    """The settings a ``train --opponent`` file holds (``names`` and ``weights``), as config overrides:
+    ``InputError`` unless it names exactly ``parameters``, in order, each with a whole number (the config checks
+    the ranges)."""
+    where = f"settings file {name_of(path)}"
+    doc = read_json(path, "settings file")
+    names = [p.name for p in parameters]
+    if not isinstance(doc, dict) or doc.get("names") != names:
+        found = doc.get("names") if isinstance(doc, dict) else doc
+        raise InputError(f"{where} must name {names} under 'names', got {show(found, 80)}")
+    weights = doc.get("weights")
+    if not isinstance(weights, list) or len(weights) != len(names):
+        raise InputError(f"{where} must hold {len(names)} numbers under 'weights', got {show(weights, 80)}")
+    values = {}
+    for name, x in zip(names, weights, strict=True):
+        number = check_number(x, f"{where}: {name}")
+        if not number.is_integer():
+            raise InputError(f"{where}: {name} must be a whole number, got {show(x)}")
+        values[name] = int(number)
+    return values

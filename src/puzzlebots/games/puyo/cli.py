@@ -28,7 +28,8 @@ from puzzlebots.core.config import keys_read_by
 from puzzlebots.core.errors import ConfigError
 from puzzlebots.core.jsonio import show
 from puzzlebots.core.match import Sides
-from puzzlebots.core.protocols import Episodic
+from puzzlebots.core.parameters import read_values
+from puzzlebots.core.protocols import Episodic, Versus, capability
 from puzzlebots.core.seeds import bot_seed
 from puzzlebots.core.workers import MAX_GAMES
 
@@ -285,6 +286,13 @@ SOLO_ONLY = ("config__pairs", "config__early_stop")
 MATCH_OPTIONS = [
     click.option("--bots", "bots", default="builder,krieg", show_default=True, help="two bot names, A,B"),
     click.option("--max-turns", type=click.IntRange(1), default=500, show_default=True, help="a draw after this"),
+    click.option(
+        "--tuned",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="settings file `train --opponent` wrote for bot A: A plays them, B the config's (with --bots "
+        "duelist,duelist, the tuned thresholds against the shipped ones)",
+    ),
     match_options,
 ]
 
@@ -299,10 +307,12 @@ def match(
     sprt: tuple[float, float] | None,
     alpha: float,
     beta: float,
+    tuned: Path | None,
     **kwargs: Any,
 ) -> None:
     """Bot A against bot B in pairs of versus games (one seed, sides swapped): wins, draws, the Elo difference
-    with its 95% interval, and with --sprt a sequential test that stops the match once it decides."""
+    with its 95% interval, and with --sprt a sequential test that stops the match once it decides; with --tuned,
+    A plays the settings a `train --opponent` run wrote."""
     test = match_sprt(games, sprt, alpha, beta)
     names = [s.strip() for s in bots.split(",")]
     if len(names) != 2 or not all(names):
@@ -315,6 +325,14 @@ def match(
     config = game.check_config({**versus_config(game, chosen.get("visible", 2)), **chosen})
     if ms is not None:
         config["think_ms"] = ms
+    sides: Sides | None = None
+    if tuned is not None:
+        parameters = capability(game, Versus).tuned_parameters(names[0])
+        if not parameters:
+            raise ConfigError(f"--tuned: bot A, {names[0]}, has no settings that train --opponent tunes")
+        own = read_values(tuned, parameters)
+        game.check_config({**config, **own})
+        sides = (own, {})
     play_match(
         functools.partial(versus_game, game),
         (names[0], names[1]),
@@ -327,5 +345,6 @@ def match(
         games=games,
         seed=seed,
         sprt=test,
+        sides=sides,
         **kwargs,
     )
