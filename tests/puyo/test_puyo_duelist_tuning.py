@@ -102,6 +102,28 @@ def test_a_candidate_is_rated_against_the_shipped_settings_of_its_own_bot(tmp_pa
     assert sides == (ParameterSpace(PARAMETERS).overrides(candidate), {})
 
 
+def test_a_candidate_is_rated_against_each_opponent_on_the_same_seeds():
+    """``--opponent duelist,beam``: every candidate plays each opponent on the same seeds, each as it would
+    alone (the shipped thresholds seat by seat, beam with the candidate in the config), and its rating is the
+    mean of its ratings against each."""
+    mixed = dataclasses.replace(settings("cma", 1), opponent="duelist,beam", max_actions=2 * TURNS)
+    candidates = [np.array([p.low for p in PARAMETERS], dtype=float), np.array([p.default for p in PARAMETERS])]
+    seeds = [SEED, SEED + 1, SEED + 2, SEED + 3]  # 40 turns: beam wins one of these games
+    played: list[tuple] = []
+
+    def run_here(fn, args, description):
+        played.extend(args)
+        return [fn(*a) for a in args]
+
+    ratings = rate_many(mixed, candidates, seeds, run_here, "two opponents")
+    assert [(a[2], a[3]) for a in played] == [(o, s) for _ in candidates for o in ("duelist", "beam") for s in seeds]
+    alone = [
+        rate_many(dataclasses.replace(mixed, opponent=o), candidates, seeds, run_here, o) for o in ("duelist", "beam")
+    ]
+    assert ratings == [(a + b) / 2 for a, b in zip(*alone, strict=True)]
+    assert alone[0] != alone[1]  # the opponents score differently: a mix-up shows
+
+
 @pytest.mark.parametrize("method", ["hill", "cma"])
 def test_versus_tuning_is_the_same_with_two_workers_and_after_a_resume(tmp_path: Path, method: str):
     # two workers through the command (a process pool forks, which a process whose numba used OpenMP may not)
@@ -143,6 +165,10 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     ("args", "says"),
     [
         (["puyo", "--bot", "duelist", "--opponent", "nobody"], "unknown bot"),
+        (["puyo", "--bot", "duelist", "--opponent", "duelist,nobody"], "unknown bot"),
+        (["puyo", "--bot", "duelist", "--opponent", "beam,beam"], "each once"),
+        (["puyo", "--bot", "duelist", "--opponent", "beam,,krieg3"], "each once"),
+        (["puyo", "--bot", "duelist", "--opponent", "beam,krieg", "--templates", "x.txt"], "has no effect"),
         (["puyo", "--bot", "beam", "--opponent", "duelist"], "no parameters to tune"),
         (["hatris", "--opponent", "random"], "no versus play"),
         (["puyo", "--bot", "duelist", "--opponent", "beam", "--templates", "x.txt"], "has no effect"),

@@ -366,10 +366,10 @@ def make_train(game: Episodic) -> click.Command:
             defaults = game.default_weights(bot) if init == "default" else None
         else:
             defaults = None
-            game.bot_info(opponent)
-            unread = set(config_mod.unread_keys(game.config_schema, bot)) & set(
-                config_mod.unread_keys(game.config_schema, opponent)
-            )
+            unread = set(config_mod.unread_keys(game.config_schema, bot))
+            for name in opponent.split(","):
+                game.bot_info(name)
+                unread &= set(config_mod.unread_keys(game.config_schema, name))
             refuse_given(
                 click.get_current_context(),
                 ["config__" + k for k in sorted(unread)],
@@ -504,9 +504,11 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
         click.option(
             "--opponent",
             default=None,
+            callback=bot_list,
             help="Tune against this bot instead: rate each candidate by its points in game pairs (one seed, sides "
             "swapped, as `match` plays them) and tune the bot's parameters, not its weights; --games-per-eval "
-            "then counts pairs; the tuned bot's own name plays its shipped settings"
+            "then counts pairs; the tuned bot's own name plays its shipped settings; several bots, comma-separated, "
+            "each play the same seeds"
             + (f" (versus tuning: {', '.join(versus)})." if versus else "; this game has no versus play."),
         ),
         quiet_option,
@@ -515,6 +517,16 @@ def train_options(game: Episodic) -> list[Callable[[Any], Any]]:
 
 
 cli.add_command(PerGame("train", factory=make_train, help="Tune a bot's evaluation weights (hill climbing, CMA-ES)."))
+
+
+def bot_list(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--opponent``: one bot or several, comma-separated, each named once; given back comma-joined."""
+    if value is None:
+        return None
+    names = [n.strip() for n in value.split(",")]
+    if not all(names) or len(set(names)) != len(names):
+        raise click.BadParameter(f"takes bot names like duelist,krieg3, each once, got {value[:60]!r}")
+    return ",".join(names)
 
 
 def check_train_options(method: str, games_per_eval: int, variants: int, popsize: int) -> None:

@@ -24,11 +24,12 @@ Versus tuning (``opponent`` set) rates a bot's *parameters* instead: named whole
 that the game declares beside the bot (:class:`Parameter`, ``tuned_parameters``), played as config overrides of
 those keys. A candidate's rating is its mean points per game (0 loss, 1/2 draw, 1 win) in game pairs against the
 opponent (``core.match.play_pair``, one seed with the sides swapped, through the game's ``versus_play``: the games
-``match`` plays). The opponent may be the tuned bot itself: then it plays the shipped settings (the config as
-given) and only the candidate's side reads the candidate's values, so a candidate is rated against the incumbent,
-near even, where a strong bot's points against weaker ones no longer tell candidates apart. Both methods search the
-unit cube, each parameter's range mapped onto 0..1, and round and clip a candidate into its ranges before it plays;
-the weights written are those whole numbers.
+``match`` plays), or against each of several opponents on the same seeds. An opponent may be the tuned bot itself:
+then it plays the shipped settings (the config as given) and only the candidate's side reads the candidate's
+values, so a candidate is rated against the incumbent, near even, where a strong bot's points against weaker ones
+no longer tell candidates apart; a weaker opponent beside it keeps the search from trading away wins it must keep.
+Both methods search the unit cube, each parameter's range mapped onto 0..1, and round and clip a candidate into its
+ranges before it plays; the weights written are those whole numbers.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class TrainSettings:
     init: str = "random"  # or "default": start from the shipped weights
     config: dict[str, Any] = field(default_factory=dict)
     max_actions: int | None = None
-    opponent: str | None = None  # versus tuning: the bot every candidate plays game pairs against
+    opponent: str | None = None  # versus tuning: the bot (or comma-separated bots) every candidate plays pairs against
 
 
 @dataclass
@@ -136,6 +137,11 @@ def decode(settings: TrainSettings, x: np.ndarray) -> np.ndarray:
     return normalise(x) if settings.opponent is None else parameter_space(settings).values(x)
 
 
+def opponents(settings: TrainSettings) -> tuple[str, ...]:
+    """The bots a versus-tuned candidate plays, in the order ``opponent`` names them (comma-separated)."""
+    return () if settings.opponent is None else tuple(settings.opponent.split(","))
+
+
 def rate_pair(
     play: PlayGame,
     bot: str,
@@ -168,22 +174,22 @@ def rate_many(
     label: str,
 ) -> list[float]:
     """Mean fitness of each candidate over the same seeds (common random numbers); in versus tuning, its mean
-    points per game in one game pair per seed against the opponent."""
+    points per game in one game pair per seed against each opponent (every opponent on the same seeds)."""
     if settings.opponent is not None:
         game = versus_game_of(settings.game)
         play, config, extra = game.versus_play(settings.config, settings.max_actions)
         space = parameter_space(settings)
         pair_args: list[tuple[Any, ...]] = []
-        sides: Sides | None = None
         for c in candidates:
             over = space.overrides(c)
-            if settings.opponent == settings.bot:  # against the shipped settings: only its side reads the candidate
-                mine, sides = config, (over, {})
-            else:
-                mine, sides = game.check_config({**config, **over}), None
-            pair_args += [(play, settings.bot, settings.opponent, s, mine, extra, sides) for s in seeds]
+            for opponent in opponents(settings):
+                # against the shipped settings only its side reads the candidate; against another bot it is the config
+                own = opponent == settings.bot
+                mine = config if own else game.check_config({**config, **over})
+                sides: Sides | None = (over, {}) if own else None
+                pair_args += [(play, settings.bot, opponent, s, mine, extra, sides) for s in seeds]
         flat = run(rate_pair, pair_args, description=label)
-        k = len(seeds)
+        k = len(seeds) * len(opponents(settings))
         return [float(np.mean(flat[i * k : (i + 1) * k])) for i in range(len(candidates))]
     args = [
         (settings.game, settings.bot, s, settings.config, [float(x) for x in c], settings.max_actions)
@@ -360,7 +366,8 @@ def tuned_names(settings: TrainSettings) -> tuple[str, ...]:
         return tuple(names)
     game = versus_game_of(settings.game)
     game.bot_info(settings.bot)
-    game.bot_info(settings.opponent)
+    for opponent in opponents(settings):
+        game.bot_info(opponent)
     names = tuple(p.name for p in game.tuned_parameters(settings.bot))
     if not names:
         raise ConfigError(f"{settings.game}/{settings.bot} has no parameters to tune against an opponent")
