@@ -184,13 +184,18 @@ def test_tuned_settings_play_in_bot_as_seat_only(tmp_path: Path) -> None:
     args = ["--bots", "duelist,duelist", "--games", "4", "--seed", "3", *TINY_DUELIST, "--jobs", "1", "--quiet"]
     plain = settings_file(tmp_path / "shipped.json", SHIPPED)
     eager = settings_file(tmp_path / "eager.json", FIRE_ALL)
-    runs = {}
+    runs, said = {}, {}
     for name, extra in [("none", []), ("shipped", ["--tuned", plain]), ("eager", ["--tuned", eager])]:
-        code, out = match(tmp_path, *args, *extra, "--json", f"{name}.json")
-        assert code == 0, out
+        code, said[name] = match(tmp_path, *args, *extra, "--json", f"{name}.json")
+        assert code == 0, said[name]
         runs[name] = json.loads((tmp_path / f"{name}.json").read_text())
     assert runs["shipped"]["pairs"] == runs["none"]["pairs"] != runs["eager"]["pairs"]
     assert runs["eager"]["sides"] == [FIRE_ALL, {}] and "sides" not in runs["none"]
+    # the tables tell the two apart; the document's bots are the bots that played
+    assert (
+        runs["eager"]["summary"]["bots"] == ["duelist (tuned)", "duelist"] and "Elo duelist (tuned) - " in said["eager"]
+    )
+    assert runs["eager"]["bots"] == runs["none"]["summary"]["bots"] == ["duelist", "duelist"]
 
 
 @pytest.mark.parametrize(

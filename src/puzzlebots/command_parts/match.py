@@ -120,12 +120,14 @@ def play_match(
     json_path: Path | None,
     quiet: bool,
     sides: Sides | None = None,
+    labels: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """Play the match of ``games // 2`` pairs from ``seed``, print its tables, write ``json_path``; the document.
 
     ``head`` (JSON) names everything the games depend on besides ``bots``, seeds and test; a progress file
     ``json_path.partial`` of the same head resumes, one of another head is refused. ``sides`` are config
-    overrides each bot plays with on top of the shared config (A's, B's), recorded in the head.
+    overrides each bot plays with on top of the shared config (A's, B's), recorded in the head. ``labels`` name
+    the two in the tables and the summary (a bot against itself with other settings), ``bots`` otherwise.
     """
     seeds = range(seed, seed + games // 2)
     head = {**head, "bots": list(bots), "seeds": [seed, games], "sprt": sprt.as_dict() if sprt else None}
@@ -148,10 +150,11 @@ def play_match(
             progress=not quiet,
             sides=sides,
         )
-    summary = summarize(bots, outcome, sprt)
+    shown = labels or bots
+    summary = summarize(shown, outcome, sprt)
     doc = {**head, "pairs": outcome.pairs, "summary": summary}
     console = Console()
-    console.print(match_table(summary, f"{bots[0]} vs {bots[1]}, {summary['pairs']} pairs from seed {seed}"))
+    console.print(match_table(summary, f"{shown[0]} vs {shown[1]}, {summary['pairs']} pairs from seed {seed}"))
     for line in summary_lines(summary):
         console.print(line, highlight=False, soft_wrap=True)  # a line of figures stays whole in a pipe
     if json_path is not None:

@@ -346,5 +346,6 @@ def match(
         seed=seed,
         sprt=test,
         sides=sides,
+        labels=None if tuned is None else (f"{names[0]} (tuned)", names[1]),
         **kwargs,
     )
