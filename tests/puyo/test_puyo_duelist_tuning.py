@@ -98,7 +98,7 @@ def test_a_candidate_is_rated_against_the_shipped_settings_of_its_own_bot(tmp_pa
 
     rate_many(run_settings, [candidate], [SEED], run_here, "one candidate")
     [(_, bot, opponent, _, shared, _, sides)] = played
-    assert (bot, opponent) == ("duelist", "duelist") and shared["duelist_fire_links"] == 12
+    assert (bot, opponent) == ("duelist", "duelist") and shared["duelist_fire_links"] == PARAMETERS[0].default
     assert sides == (ParameterSpace(PARAMETERS).overrides(candidate), {})
 
 

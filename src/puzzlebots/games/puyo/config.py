@@ -172,21 +172,21 @@ class PuyoConfig(Schema):
         bots=("duelist",),
     )
     duelist_fire_links: int = setting(
-        12,
+        14,
         "duelist: fire a chain of this many links or more",
         range=(1, 19),
         flag="--duelist-fire-links",
         bots=("duelist",),
     )
     duelist_defend: int = setting(
-        6,
+        9,
         "duelist: garbage landing before its next placement that it answers by firing (counter or defend)",
         range=(1, 1000),
         flag="--duelist-defend",
         bots=("duelist",),
     )
     duelist_bury_rows: int = setting(
-        3,
+        5,
         "duelist: rows of garbage that make it fire a chain that offsets only part of it",
         range=(1, 12),
         flag="--duelist-bury-rows",
@@ -200,24 +200,24 @@ class PuyoConfig(Schema):
         bots=("duelist",),
     )
     duelist_harass_links: int = setting(
-        3, "duelist: most links of a harassing chain", range=(1, 19), flag="--duelist-harass-links", bots=("duelist",)
+        4, "duelist: most links of a harassing chain", range=(1, 19), flag="--duelist-harass-links", bots=("duelist",)
     )
     duelist_crush: int = setting(
-        36,
+        39,
         "duelist: net garbage that counts as a kill even if the spawn column has more room",
         range=(1, 1000),
         flag="--duelist-crush",
         bots=("duelist",),
     )
     duelist_read_ahead: int = setting(
-        12,
+        9,
         "duelist: most placements of the opponent's it searches for what he builds while its chain runs (0: off)",
         range=(0, 50),
         flag="--duelist-read-ahead",
         bots=("duelist",),
     )
     duelist_threat_growth: int = setting(
-        5,
+        7,
         "duelist: most times his answer (the chain he holds or his pairs fire) he grows while its kill runs",
         range=(1, 1000),
         flag="--duelist-threat-growth",
