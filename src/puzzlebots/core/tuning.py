@@ -182,10 +182,11 @@ def rate_many(
         pair_args: list[tuple[Any, ...]] = []
         for c in candidates:
             over = space.overrides(c)
+            merged = game.check_config({**config, **over})  # checked once per candidate, not per opponent
             for opponent in opponents(settings):
                 # against the shipped settings only its side reads the candidate; against another bot it is the config
                 own = opponent == settings.bot
-                mine = config if own else game.check_config({**config, **over})
+                mine = config if own else merged
                 sides: Sides | None = (over, {}) if own else None
                 pair_args += [(play, settings.bot, opponent, s, mine, extra, sides) for s in seeds]
         flat = run(rate_pair, pair_args, description=label)
